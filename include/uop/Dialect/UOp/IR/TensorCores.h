@@ -1,0 +1,33 @@
+//===- TensorCores.h - tinygrad's tensor-core table -------------*- C++ -*-===//
+//
+// The tensor cores tinygrad's CUDA/PTX renderers know (renderer/cstyle.py
+// tc_sm75, tc_sm80): the WMMA verifier checks against it, and the target
+// description and the TC optimization will choose from it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef UOP_DIALECT_UOP_IR_TENSORCORES_H
+#define UOP_DIALECT_UOP_IR_TENSORCORES_H
+
+#include "mlir/IR/Types.h"
+#include "llvm/ADT/ArrayRef.h"
+
+namespace mlir::uop {
+
+enum class TCDType { f16, bf16, f32 };
+
+struct TensorCoreDesc {
+  int64_t n, m, k;        // tinygrad's dims = (N, M, K)
+  TCDType in, out;        // dtype of A/B and of C/D
+  int64_t threads;        // threads that make the warp
+  int64_t eptA, eptB, eptC; // elements per thread of A, B, C
+  int minSM;              // first sm_XX that has it
+};
+
+/// Every NVIDIA tensor core tinygrad uses (f32 inputs are tf32).
+llvm::ArrayRef<TensorCoreDesc> getNvidiaTensorCores();
+/// The MLIR element type of a TCDType.
+Type getTCElementType(MLIRContext *ctx, TCDType t);
+
+} // namespace mlir::uop
+
+#endif

@@ -1,0 +1,19 @@
+//===- UOpOps.h - uop dialect operations ------------------------*- C++ -*-===//
+#ifndef UOP_DIALECT_UOP_IR_UOPOPS_H
+#define UOP_DIALECT_UOP_IR_UOPOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "uop/Dialect/UOp/IR/UOpAttrs.h"
+#include "uop/Dialect/UOp/IR/UOpDialect.h"
+#include "uop/Dialect/UOp/IR/UOpTypes.h"
+
+#define GET_OP_CLASSES
+#include "uop/Dialect/UOp/IR/UOpOps.h.inc"
+
+#endif

@@ -1,0 +1,855 @@
+//===- UOpOps.td - uop dialect operations ----------------------------------===//
+//
+// One op per tinygrad UOp. Each op's description names the tinygrad op and
+// its sources/arg so that the import/export of tinygrad's JSON can map one to
+// one. Verifiers enforce what tinygrad's uop/spec.py (type_verify, ast_spec)
+// enforces.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef UOP_OPS_TD
+#define UOP_OPS_TD
+
+include "uop/Dialect/UOp/IR/UOpBase.td"
+include "uop/Dialect/UOp/IR/UOpTypes.td"
+include "uop/Dialect/UOp/IR/UOpAttrs.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+class UOp_Op<string mnemonic, list<Trait> traits = []>
+    : Op<UOp_Dialect, mnemonic, traits>;
+
+def UOp_AnyPtr : Type<CPred<"::llvm::isa<::mlir::uop::PtrType>($_self)">, "uop pointer",
+                      "::mlir::uop::PtrType">;
+def UOp_Void : Type<CPred<"::llvm::isa<::mlir::uop::VoidType>($_self)">, "uop void",
+                    "::mlir::uop::VoidType">,
+               BuildableType<"::mlir::uop::VoidType::get($_builder.getContext())">;
+// What VECTORIZE/GEP/CAST move around: a dtype, or a pointer (tinygrad
+// vectorizes pointers too).
+def UOp_DTypeOrPtr : AnyTypeOf<[UOp_DType, UOp_AnyPtr]>;
+def UOp_ValueOrPtr : AnyTypeOf<[UOp_Value, UOp_AnyPtr]>;
+
+//===----------------------------------------------------------------------===//
+// Kernel container and SINK
+//===----------------------------------------------------------------------===//
+
+def UOp_KernelOp : UOp_Op<"kernel", [Symbol, IsolatedFromAbove, SingleBlock]> {
+  let summary = "one kernel AST: a symbol whose body ends in uop.sink";
+  let description = [{
+    Holds one tinygrad kernel AST (the `ast` of a ScheduleItem): buffers are
+    `uop.define_global` ops inside the body, numbered by their index, and the
+    body ends in `uop.sink` of the kernel's STOREs.
+
+    ```mlir
+    uop.kernel @add {
+      %0 = uop.define_global 0 : !uop.ptr<f32, 16>
+      ...
+      uop.sink %s
+    }
+    ```
+    The verifier checks what tinygrad's ast_spec checks: DEFINE_GLOBAL
+    indices are unique, all sources of an op that have a shape share it,
+    REDUCE_AXIS axes are inside the rank, and every dimension across the
+    kernel is either 1 or one common size n.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
+  let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name)>];
+  let extraClassDeclaration = [{
+    ::mlir::Block &getBodyBlock() { return getBody().front(); }
+    /// The kernel's uop.sink.
+    class SinkOp getSink();
+  }];
+}
+
+def UOp_SinkOp : UOp_Op<"sink", [Terminator, HasParent<"KernelOp">, Pure]> {
+  let summary = "SINK: the root of a kernel AST";
+  let description = [{
+    tinygrad's SINK: its sources are the kernel's effects (STOREs).
+
+    ```mlir
+    uop.sink %store0, %store1
+    ```
+  }];
+  let arguments = (ins Variadic<UOp_Void>:$srcs);
+  let assemblyFormat = "($srcs^)? attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers and defines
+//===----------------------------------------------------------------------===//
+
+def UOp_DefineGlobalOp : UOp_Op<"define_global", [Pure]> {
+  let summary = "DEFINE_GLOBAL: the kernel argument with the given index";
+  let description = [{
+    tinygrad's DEFINE_GLOBAL (arg: the buffer index). The pointer type gives
+    the element dtype, the element count and the address space (global).
+
+    ```mlir
+    %0 = uop.define_global 0 : !uop.ptr<f32, 400>
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$index);
+  let results = (outs UOp_AnyPtr:$result);
+  let assemblyFormat = "$index attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def UOp_DefineLocalOp : UOp_Op<"define_local", [Pure]> {
+  let summary = "DEFINE_LOCAL: a shared-memory buffer";
+  let description = [{
+    tinygrad's DEFINE_LOCAL (arg: its name). The pointer must be `local`.
+
+    ```mlir
+    %t = uop.define_local "temp0" : !uop.ptr<f32, 16, local>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name);
+  let results = (outs UOp_AnyPtr:$result);
+  let assemblyFormat = "$name attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def UOp_DefineRegOp : UOp_Op<"define_reg", [Pure, AllTypesMatch<["init", "result"]>]> {
+  let summary = "DEFINE_REG: an accumulator register initialised per iteration of ranges";
+  let description = [{
+    tinygrad's DEFINE_REG: sources (init, *ranges), arg (accumulator number,).
+    The accumulator has the init value's dtype and is reset to it at the start
+    of the given ranges; ASSIGN updates it.
+
+    ```mlir
+    %acc = uop.define_reg %zero [%r0 : si32] id 0 : f32
+    ```
+  }];
+  let arguments = (ins UOp_DType:$init, Variadic<UOp_Int>:$ranges,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$id);
+  let results = (outs UOp_DType:$result);
+  let assemblyFormat = [{
+    $init `[` ($ranges^ `:` type($ranges))? `]` `id` $id attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def UOp_DefineVarOp : UOp_Op<"define_var", [Pure]> {
+  let summary = "DEFINE_VAR: a symbolic integer with inclusive bounds";
+  let description = [{
+    tinygrad's DEFINE_VAR (arg: (name, min, max)).
+
+    ```mlir
+    %n = uop.define_var "n" [1, 10] : si32
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, I64Attr:$min, I64Attr:$max);
+  let results = (outs UOp_Int:$result);
+  let assemblyFormat = "$name `[` $min `,` $max `]` attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def UOp_SpecialOp : UOp_Op<"special", [Pure]> {
+  let summary = "SPECIAL: a grid or block index";
+  let description = [{
+    tinygrad's SPECIAL (arg: (name, size)): `gidxN` is the block index and
+    `lidxN` the thread index in dimension N (0..2), `idxN` a global index
+    computed from both; the value lies in [0, size).
+
+    ```mlir
+    %g = uop.special "gidx0" 16 : si32
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, ConfinedAttr<I64Attr, [IntPositive]>:$size);
+  let results = (outs UOp_Int:$result);
+  let assemblyFormat = "$name $size attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def UOp_RangeOp : UOp_Op<"range", [Pure, AllTypesMatch<["end", "result"]>]> {
+  let summary = "RANGE: a loop index in [0, end)";
+  let description = [{
+    tinygrad's RANGE: source the end, arg the axis number; the kind says what
+    the axis is for (global, local, loop, reduce, upcast, unroll, group_reduce).
+
+    ```mlir
+    %r = uop.range %c16 axis 2 reduce : si32
+    ```
+  }];
+  let arguments = (ins UOp_Int:$end, ConfinedAttr<I64Attr, [IntNonNegative]>:$axis,
+                       UOp_AxisKindAttr:$kind);
+  let results = (outs UOp_Int:$result);
+  let assemblyFormat = "$end `axis` $axis $kind attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Views
+//===----------------------------------------------------------------------===//
+
+def UOp_ViewOp : UOp_Op<"view", [Pure]> {
+  let summary = "VIEW: a ShapeTracker over a buffer, a tensor, or nothing";
+  let description = [{
+    tinygrad's VIEW (arg: a ShapeTracker). Three forms:
+    - of a pointer (a buffer in a kernel AST): the result has the pointer's type;
+    - without a source: `!uop.void`, only gives a CONST or VALID its shape;
+    - of a tensor (tensor graph): the result is a tensor of the view's shape.
+
+    ```mlir
+    %v = uop.view %buf [#uop.view<shape = [4, 4], strides = [4, 1]>] : !uop.ptr<f32, 16>
+    %s = uop.view [#uop.view<shape = [4, 4], strides = [0, 0]>] : !uop.void
+    %t = uop.view %x [#uop.view<shape = [4, 4], strides = [1, 4]>] : tensor<16xf32> -> tensor<4x4xf32>
+    ```
+  }];
+  let arguments = (ins Optional<AnyTypeOf<[UOp_AnyPtr, UOp_Tensor]>>:$src,
+                       UOp_ShapeTrackerAttr:$st);
+  let results = (outs AnyTypeOf<[UOp_AnyPtr, UOp_Tensor, UOp_Void]>:$result);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::llvm::ArrayRef<int64_t> getShape() { return getSt().getShape(); }
+  }];
+}
+
+def UOp_ValidOp : UOp_Op<"valid", [Pure]> {
+  let summary = "VALID: true where the index is inside every mask of the view";
+  let description = [{
+    tinygrad's VALID(VIEW): a bool with the view's shape.
+
+    ```mlir
+    %ok = uop.valid %view
+    ```
+  }];
+  let arguments = (ins UOp_Void:$view);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$view attr-dict";
+  let hasVerifier = 1;
+}
+
+class UOp_MovementOp<string mnemonic, list<Trait> traits = []>
+    : UOp_Op<mnemonic, !listconcat(traits, [Pure])> {
+  let results = (outs UOp_Tensor:$result);
+  let hasVerifier = 1;
+}
+
+def UOp_ReshapeOp : UOp_MovementOp<"reshape"> {
+  let summary = "RESHAPE (tensor graph): same elements, new shape";
+  let description = [{
+    ```mlir
+    %r = uop.reshape %x : tensor<4x4xf32> -> tensor<2x8xf32>
+    ```
+    The new shape (tinygrad's arg) is the result type's shape.
+  }];
+  let arguments = (ins UOp_Tensor:$src);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+def UOp_PermuteOp : UOp_MovementOp<"permute"> {
+  let summary = "PERMUTE (tensor graph): reorder axes";
+  let description = [{
+    ```mlir
+    %t = uop.permute %x [1, 0] : tensor<4x8xf32> -> tensor<8x4xf32>
+    ```
+  }];
+  let arguments = (ins UOp_Tensor:$src, DenseI64ArrayAttr:$order);
+  let assemblyFormat = "$src $order attr-dict `:` type($src) `->` type($result)";
+}
+
+def UOp_ExpandOp : UOp_MovementOp<"expand"> {
+  let summary = "EXPAND (tensor graph): broadcast size-1 axes";
+  let description = [{
+    ```mlir
+    %e = uop.expand %x : tensor<1x4xf32> -> tensor<3x4xf32>
+    ```
+  }];
+  let arguments = (ins UOp_Tensor:$src);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+def UOp_PadOp : UOp_MovementOp<"pad"> {
+  let summary = "PAD (tensor graph): zero-pad each axis before and after";
+  let description = [{
+    tinygrad's arg ((before, after), ...) as two lists.
+
+    ```mlir
+    %p = uop.pad %x low [0, 1] high [2, 0] : tensor<4x4xf32> -> tensor<6x5xf32>
+    ```
+  }];
+  let arguments = (ins UOp_Tensor:$src, DenseI64ArrayAttr:$low, DenseI64ArrayAttr:$high);
+  let assemblyFormat = "$src `low` $low `high` $high attr-dict `:` type($src) `->` type($result)";
+}
+
+def UOp_ShrinkOp : UOp_MovementOp<"shrink"> {
+  let summary = "SHRINK (tensor graph): keep [begin, end) of each axis";
+  let description = [{
+    tinygrad's arg ((begin, end), ...) as two lists.
+
+    ```mlir
+    %s = uop.shrink %x begin [0, 1] end [4, 3] : tensor<4x4xf32> -> tensor<4x2xf32>
+    ```
+  }];
+  let arguments = (ins UOp_Tensor:$src, DenseI64ArrayAttr:$begin, DenseI64ArrayAttr:$end);
+  let assemblyFormat = "$src `begin` $begin `end` $end attr-dict `:` type($src) `->` type($result)";
+}
+
+def UOp_FlipOp : UOp_MovementOp<"flip", [AllTypesMatch<["src", "result"]>]> {
+  let summary = "FLIP (tensor graph): reverse the axes marked true";
+  let description = [{
+    ```mlir
+    %f = uop.flip %x [true, false] : tensor<4x4xf32>
+    ```
+  }];
+  let arguments = (ins UOp_Tensor:$src, DenseBoolArrayAttr:$axes);
+  let assemblyFormat = "$src $axes attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+def UOp_IndexOp : UOp_Op<"index", [Pure, InferTypeOpAdaptor]> {
+  let summary = "INDEX: a pointer to element idx of a buffer, optionally gated";
+  let description = [{
+    tinygrad's INDEX(buf, idx, gate?). With a vector of n offsets the result is
+    a vectorized pointer (`vec n`). A false gate makes a LOAD through it yield
+    its alt value and a STORE through it do nothing.
+
+    ```mlir
+    %p = uop.index %buf[%i] : !uop.ptr<f32, 16>, si32
+    %q = uop.index %buf[%i] gate %ok : i1 : !uop.ptr<f32, 16>, si32
+    ```
+  }];
+  let arguments = (ins UOp_AnyPtr:$buf, UOp_ScalarIntLike:$idx, Optional<UOp_BoolLike>:$gate);
+  let results = (outs UOp_AnyPtr:$result);
+  let assemblyFormat = [{
+    $buf `[` $idx `]` (`gate` $gate^ `:` type($gate))? attr-dict `:` type($buf) `,` type($idx)
+  }];
+  let hasVerifier = 1;
+}
+
+def UOp_LoadOp : UOp_Op<"load", [MemoryEffects<[MemRead]>, AttrSizedOperandSegments,
+    TypesMatchWith<"result is the value type of the pointer", "ptr", "result",
+                   "::llvm::cast<::mlir::uop::PtrType>($_self).getValueType()">,
+    TypesMatchWith<"alt is the value type of the pointer", "ptr", "alt",
+                   "::llvm::cast<::mlir::uop::PtrType>($_self).getValueType()">]> {
+  let summary = "LOAD: read through a pointer (a VIEW of a buffer, or an INDEX)";
+  let description = [{
+    tinygrad's LOAD. Early form: LOAD(VIEW(buf)) with an optional STORE it must
+    follow. Lowered form: LOAD(INDEX, alt?) where `alt` is the value when the
+    INDEX's gate is false; it may also wait on a BARRIER or sit under an IF.
+
+    ```mlir
+    %x = uop.load %view : !uop.ptr<f32, 16>
+    %y = uop.load %gated alt %zero : !uop.ptr<f32, 16>
+    %z = uop.load %p after %barrier : !uop.ptr<f32, 16, local>
+    ```
+  }];
+  let arguments = (ins UOp_AnyPtr:$ptr, Optional<UOp_DType>:$alt, Variadic<UOp_Void>:$deps);
+  let results = (outs UOp_DType:$result);
+  let assemblyFormat = [{
+    $ptr (`alt` $alt^)? (`after` $deps^)? attr-dict `:` type($ptr)
+  }];
+}
+
+def UOp_StoreOp : UOp_Op<"store", [MemoryEffects<[MemWrite]>, AttrSizedOperandSegments,
+    TypesMatchWith<"value is the value type of the pointer", "ptr", "value",
+                   "::llvm::cast<::mlir::uop::PtrType>($_self).getValueType()">]> {
+  let summary = "STORE: write a value through a pointer";
+  let description = [{
+    tinygrad's STORE(ptr, value, gate?). The gate is a bool (store only where
+    true) or an IF it sits under. The result is the store's effect, which the
+    SINK (or a BARRIER, or a LOAD that must follow) consumes.
+
+    ```mlir
+    %s = uop.store %view, %x : !uop.ptr<f32, 16>
+    %t = uop.store %p, %x gate %ok : i1 : !uop.ptr<f32, 16>
+    %u = uop.store %p, %x under %if : !uop.ptr<f32, 16>
+    ```
+  }];
+  let arguments = (ins UOp_AnyPtr:$ptr, UOp_DType:$value, Optional<UOp_BoolLike>:$gate,
+                       Optional<UOp_Void>:$under);
+  let results = (outs UOp_Void:$result);
+  let assemblyFormat = [{
+    $ptr `,` $value (`gate` $gate^ `:` type($gate))? (`under` $under^)? attr-dict `:` type($ptr)
+  }];
+  let hasVerifier = 1;
+}
+
+def UOp_AssignOp : UOp_Op<"assign", [MemoryEffects<[MemWrite]>,
+    AllTypesMatch<["value", "result"]>]> {
+  let summary = "ASSIGN: write a value into an accumulator, buffer or tensor";
+  let description = [{
+    tinygrad's ASSIGN(target, value, *assigns). In a kernel the target is a
+    DEFINE_REG accumulator (same type as the value) or a DEFINE_GLOBAL; in the
+    tensor graph it is a tensor of the value's type, optionally after other
+    ASSIGNs. The result is the assigned value.
+
+    ```mlir
+    %a = uop.assign %acc, %sum : f32, f32
+    ```
+  }];
+  let arguments = (ins UOp_ValueOrPtr:$target, UOp_Value:$value, Variadic<UOp_Value>:$deps);
+  let results = (outs UOp_Value:$result);
+  let assemblyFormat = [{
+    $target `,` $value (`after` $deps^ `:` type($deps))? attr-dict `:` type($target) `,` type($value)
+  }];
+  let hasVerifier = 1;
+}
+
+def UOp_BufferOp : UOp_Op<"buffer", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "BUFFER (tensor graph): a flat device buffer";
+  let description = [{
+    tinygrad's BUFFER(UNIQUE, DEVICE) with arg its size: here the unique id
+    and the device are attributes and the size is the 1-D result type's.
+
+    ```mlir
+    %b = uop.buffer "CPU" unique 3 : tensor<16xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$device, ConfinedAttr<I64Attr, [IntNonNegative]>:$unique);
+  let results = (outs UOp_Tensor:$result);
+  let assemblyFormat = "$device `unique` $unique attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def UOp_ContiguousOp : UOp_Op<"contiguous", [Pure, SameOperandsAndResultType]> {
+  let summary = "CONTIGUOUS (tensor graph): force the value to be realized";
+  let description = [{
+    ```mlir
+    %c = uop.contiguous %x : tensor<4x4xf32>
+    ```
+  }];
+  let arguments = (ins UOp_Tensor:$src);
+  let results = (outs UOp_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($result)";
+}
+
+def UOp_CopyOp : UOp_Op<"copy", [Pure, SameOperandsAndResultType]> {
+  let summary = "COPY (tensor graph): the value on another device";
+  let description = [{
+    ```mlir
+    %c = uop.copy %x to "CUDA" : tensor<16xf32>
+    ```
+  }];
+  let arguments = (ins UOp_Tensor:$src, StrAttr:$device);
+  let results = (outs UOp_Tensor:$result);
+  let assemblyFormat = "$src `to` $device attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// ALU
+//===----------------------------------------------------------------------===//
+
+class UOp_UnaryOp<string mnemonic, Type type, string tgName>
+    : UOp_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+  let summary = tgName # " (elementwise, one source)";
+  let description = "tinygrad's " # tgName # ".\n\n```mlir\n%y = uop." # mnemonic #
+                    " %x : f32\n```";
+  let arguments = (ins type:$src);
+  let results = (outs type:$result);
+  let assemblyFormat = "$src attr-dict `:` type($result)";
+}
+
+def UOp_Exp2Op  : UOp_UnaryOp<"exp2", UOp_FloatLike, "EXP2">;
+def UOp_Log2Op  : UOp_UnaryOp<"log2", UOp_FloatLike, "LOG2">;
+def UOp_SinOp   : UOp_UnaryOp<"sin", UOp_FloatLike, "SIN">;
+def UOp_SqrtOp  : UOp_UnaryOp<"sqrt", UOp_FloatLike, "SQRT">;
+def UOp_RecipOp : UOp_UnaryOp<"recip", UOp_FloatLike, "RECIP">;
+def UOp_NegOp   : UOp_UnaryOp<"neg", UOp_Value, "NEG">;
+
+class UOp_BinaryOp<string mnemonic, Type type, string tgName, list<Trait> traits = []>
+    : UOp_Op<mnemonic, !listconcat(traits, [Pure, SameOperandsAndResultType])> {
+  let summary = tgName # " (elementwise, two sources of one dtype)";
+  let description = "tinygrad's " # tgName # ".\n\n```mlir\n%z = uop." # mnemonic #
+                    " %x, %y : f32\n```";
+  let arguments = (ins type:$lhs, type:$rhs);
+  let results = (outs type:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+}
+
+def UOp_AddOp  : UOp_BinaryOp<"add", UOp_Value, "ADD", [Commutative]>;
+def UOp_SubOp  : UOp_BinaryOp<"sub", UOp_Value, "SUB">;
+def UOp_MulOp  : UOp_BinaryOp<"mul", UOp_Value, "MUL", [Commutative]>;
+def UOp_FDivOp : UOp_BinaryOp<"fdiv", UOp_FloatLike, "FDIV">;
+// tinygrad's IDIV truncates toward zero, MOD's sign follows the dividend (C semantics).
+def UOp_IDivOp : UOp_BinaryOp<"idiv", UOp_IntLike, "IDIV">;
+def UOp_ModOp  : UOp_BinaryOp<"mod", UOp_IntLike, "MOD">;
+def UOp_MaxOp  : UOp_BinaryOp<"max", UOp_Value, "MAX", [Commutative]>;
+def UOp_PowOp  : UOp_BinaryOp<"pow", UOp_FloatLike, "POW">;
+def UOp_AndOp  : UOp_BinaryOp<"and", UOp_IntOrBoolLike, "AND", [Commutative]>;
+def UOp_OrOp   : UOp_BinaryOp<"or", UOp_IntOrBoolLike, "OR", [Commutative]>;
+def UOp_XorOp  : UOp_BinaryOp<"xor", UOp_IntOrBoolLike, "XOR", [Commutative]>;
+
+class UOp_ShiftOp<string mnemonic, string tgName>
+    : UOp_Op<mnemonic, [Pure, AllTypesMatch<["lhs", "result"]>]> {
+  let summary = tgName # " (shift; the amount has the value's dtype or is uint)";
+  let description = "tinygrad's " # tgName # ". The shift amount has the shifted " #
+    "value's type, or is `ui32` (of the same shape).\n\n```mlir\n%z = uop." # mnemonic #
+    " %x, %n : si32, ui32\n```";
+  let arguments = (ins UOp_IntLike:$lhs, UOp_IntLike:$rhs);
+  let results = (outs UOp_IntLike:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)";
+  let hasVerifier = 1;
+}
+
+def UOp_ShlOp : UOp_ShiftOp<"shl", "SHL">;
+def UOp_ShrOp : UOp_ShiftOp<"shr", "SHR">;
+
+class UOp_CmpOp<string mnemonic, string tgName, list<Trait> traits = []>
+    : UOp_Op<mnemonic, !listconcat(traits, [Pure, SameTypeOperands,
+        TypesMatchWith<"result is bool of the operands' shape", "lhs", "result",
+                       "::mlir::uop::getBoolLike($_self)">])> {
+  let summary = tgName # " (comparison: two sources of one dtype, bool result)";
+  let description = "tinygrad's " # tgName # ". The result is bool with the " #
+    "operands' shape.\n\n```mlir\n%b = uop." # mnemonic # " %x, %y : f32\n```";
+  let arguments = (ins UOp_Value:$lhs, UOp_Value:$rhs);
+  let results = (outs UOp_BoolLike:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs)";
+}
+
+def UOp_CmpLtOp : UOp_CmpOp<"cmplt", "CMPLT">;
+def UOp_CmpNeOp : UOp_CmpOp<"cmpne", "CMPNE", [Commutative]>;
+def UOp_CmpEqOp : UOp_CmpOp<"cmpeq", "CMPEQ", [Commutative]>;
+
+def UOp_WhereOp : UOp_Op<"where", [Pure, AllTypesMatch<["lhs", "rhs", "result"]>,
+    TypesMatchWith<"condition is bool of the result's shape", "result", "cond",
+                   "::mlir::uop::getBoolLike($_self)">]> {
+  let summary = "WHERE: select lhs where cond is true, else rhs";
+  let description = [{
+    ```mlir
+    %r = uop.where %c, %x, %y : f32
+    ```
+  }];
+  let arguments = (ins UOp_BoolLike:$cond, UOp_Value:$lhs, UOp_Value:$rhs);
+  let results = (outs UOp_Value:$result);
+  let assemblyFormat = "$cond `,` $lhs `,` $rhs attr-dict `:` type($result)";
+}
+
+def UOp_MulAccOp : UOp_Op<"mulacc", [Pure, SameOperandsAndResultType]> {
+  let summary = "MULACC: a * b + c";
+  let description = [{
+    ```mlir
+    %r = uop.mulacc %a, %b, %c : f32
+    ```
+  }];
+  let arguments = (ins UOp_Value:$a, UOp_Value:$b, UOp_Value:$c);
+  let results = (outs UOp_Value:$result);
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
+}
+
+def UOp_CastOp : UOp_Op<"cast", [Pure]> {
+  let summary = "CAST: convert the value to another dtype (or a pointer to another pointer)";
+  let description = [{
+    tinygrad's CAST, with C conversion semantics (float to int truncates).
+    A pointer cast reinterprets what the pointer points at, e.g. a float
+    pointer as a float4 pointer for a vector load.
+
+    ```mlir
+    %h = uop.cast %x : f32 -> f16
+    %p4 = uop.cast %p : !uop.ptr<f32, 16> -> !uop.ptr<vector<4xf32>, 16>
+    ```
+  }];
+  let arguments = (ins UOp_ValueOrPtr:$src);
+  let results = (outs UOp_ValueOrPtr:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def UOp_BitcastOp : UOp_Op<"bitcast", [Pure]> {
+  let summary = "BITCAST: reinterpret the bits as another dtype of the same size";
+  let description = [{
+    ```mlir
+    %i = uop.bitcast %x : f32 -> ui32
+    ```
+  }];
+  let arguments = (ins UOp_Value:$src);
+  let results = (outs UOp_Value:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def UOp_ConstOp : UOp_Op<"const", [Pure, AllTypesMatch<["value", "result"]>]> {
+  let summary = "CONST: a constant, optionally shaped by a source-less VIEW";
+  let description = [{
+    tinygrad's CONST. The value is a scalar attribute of the result type, or a
+    splat `dense<...>` for a vector (tinygrad's CONST of a vector dtype
+    broadcasts its scalar arg) or a tensor. In a kernel AST a CONST takes its
+    shape from a source-less VIEW; under a masked view it is the constant
+    where the mask holds and 0 elsewhere.
+
+    ```mlir
+    %c = uop.const 2.000000e+00 : f32
+    %i = uop.const -3 : si32
+    %m = uop.const 0x7F800000 : f32 shaped %v
+    %b = uop.const true
+    %z = uop.const dense<0.000000e+00> : vector<4xf32>
+    ```
+  }];
+  let arguments = (ins TypedAttrInterface:$value, Optional<UOp_Void>:$view);
+  let results = (outs UOp_Value:$result);
+  let assemblyFormat = "$value (`shaped` $view^)? attr-dict";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The scalar (IntegerAttr or FloatAttr): the value itself, or the splat.
+    ::mlir::TypedAttr getScalarValue();
+  }];
+}
+
+def UOp_VConstOp : UOp_Op<"vconst", [Pure, AllTypesMatch<["values", "result"]>]> {
+  let summary = "VCONST: a vector constant";
+  let description = [{
+    ```mlir
+    %v = uop.vconst dense<[0, 1, 2, 3]> : vector<4xsi32>
+    ```
+  }];
+  let arguments = (ins TypedAttrInterface:$values);
+  let results = (outs UOp_Vector:$result);
+  let assemblyFormat = "$values attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+def UOp_ReduceAxisOp : UOp_Op<"reduce_axis", [Pure,
+    InferTypeOpAdaptor]> {
+  let summary = "REDUCE_AXIS: reduce the given axes of the shape with ADD, MUL or MAX";
+  let description = [{
+    tinygrad's REDUCE_AXIS (arg: (op, axes)). In a kernel AST the axes index
+    the shape flowing in from the VIEWs, and the reduced axes become 1; on a
+    tensor the result type has them as 1.
+
+    ```mlir
+    %s = uop.reduce_axis add %x [5, 6, 7] : f32
+    %t = uop.reduce_axis max %y [1] : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins UOp_ReduceKindAttr:$kind, UOp_Value:$src, DenseI64ArrayAttr:$axes);
+  let results = (outs UOp_Value:$result);
+  let assemblyFormat = "$kind $src $axes attr-dict `:` type($src)";
+  let hasVerifier = 1;
+}
+
+def UOp_ReduceOp : UOp_Op<"reduce", [Pure, AllTypesMatch<["src", "result"]>]> {
+  let summary = "REDUCE: reduce a value over the iterations of ranges";
+  let description = [{
+    tinygrad's REDUCE(value, *ranges) (arg: the op), what REDUCE_AXIS lowers to.
+
+    ```mlir
+    %s = uop.reduce add %x [%r5, %r6 : si32, si32] : f32
+    ```
+  }];
+  let arguments = (ins UOp_ReduceKindAttr:$kind, UOp_DType:$src, Variadic<UOp_Int>:$ranges);
+  let results = (outs UOp_DType:$result);
+  let assemblyFormat = [{
+    $kind $src `[` ($ranges^ `:` type($ranges))? `]` attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Vectors
+//===----------------------------------------------------------------------===//
+
+def UOp_VectorizeOp : UOp_Op<"vectorize", [Pure]> {
+  let summary = "VECTORIZE: build a vector (or vectorized pointer) from scalars";
+  let description = [{
+    tinygrad's VECTORIZE: two or more sources of one scalar dtype (or one
+    scalar pointer type); the result has as many lanes as sources.
+
+    ```mlir
+    %v = uop.vectorize %a, %b, %c, %d : f32
+    ```
+    gives a `vector<4xf32>`.
+  }];
+  let arguments = (ins Variadic<UOp_DTypeOrPtr>:$srcs);
+  let results = (outs UOp_DTypeOrPtr:$result);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def UOp_GepOp : UOp_Op<"gep", [Pure, InferTypeOpAdaptor]> {
+  let summary = "GEP: pick lanes of a vector (or vectorized pointer)";
+  let description = [{
+    tinygrad's GEP (arg: lane indices). One index gives a scalar.
+
+    ```mlir
+    %x = uop.gep %v [2] : vector<4xf32>
+    %lo = uop.gep %v [0, 1] : vector<4xf32>
+    ```
+  }];
+  let arguments = (ins UOp_DTypeOrPtr:$src, DenseI64ArrayAttr:$indices);
+  let results = (outs UOp_DTypeOrPtr:$result);
+  let assemblyFormat = "$src $indices attr-dict `:` type($src)";
+  let hasVerifier = 1;
+}
+
+def UOp_CatOp : UOp_Op<"cat", [Pure, InferTypeOpAdaptor]> {
+  let summary = "CAT: concatenate vectors of one scalar dtype";
+  let description = [{
+    ```mlir
+    %v = uop.cat %a, %b : vector<2xf32>, vector<2xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<UOp_DType>:$srcs);
+  let results = (outs UOp_Vector:$result);
+  let assemblyFormat = "$srcs attr-dict `:` type($srcs)";
+  let hasVerifier = 1;
+}
+
+def UOp_PtrCatOp : UOp_Op<"ptrcat", [Pure, InferTypeOpAdaptor]> {
+  let summary = "PTRCAT: concatenate pointers into a vectorized pointer";
+  let description = [{
+    ```mlir
+    %p = uop.ptrcat %a, %b : !uop.ptr<f32, 16>, !uop.ptr<f32, 16>
+    ```
+  }];
+  let arguments = (ins Variadic<UOp_AnyPtr>:$srcs);
+  let results = (outs UOp_AnyPtr:$result);
+  let assemblyFormat = "$srcs attr-dict `:` type($srcs)";
+  let hasVerifier = 1;
+}
+
+def UOp_UnrollOp : UOp_Op<"unroll", [Pure, InferTypeOpAdaptor]> {
+  let summary = "UNROLL: a vector standing for one lane per combination of the axes";
+  let description = [{
+    tinygrad's UNROLL (arg: ((axis, size), ...)): the source has prod(size)
+    lanes; the result is its scalar, expanded over the axes.
+
+    ```mlir
+    %u = uop.unroll %v #uop.axes<(2, 4)> : vector<4xf32>
+    ```
+  }];
+  let arguments = (ins UOp_DTypeOrPtr:$src, UOp_AxisSizesAttr:$axes);
+  let results = (outs UOp_DTypeOrPtr:$result);
+  let assemblyFormat = "$src $axes attr-dict `:` type($src)";
+  let hasVerifier = 1;
+}
+
+def UOp_ContractOp : UOp_Op<"contract", [Pure, InferTypeOpAdaptor]> {
+  let summary = "CONTRACT: gather the lanes of unrolled axes into a vector";
+  let description = [{
+    tinygrad's CONTRACT (arg: ((axis, size), ...)): the result has prod(size)
+    lanes of the source's scalar.
+
+    ```mlir
+    %c = uop.contract %x #uop.axes<(3, 2), (4, 2)> : f32
+    ```
+    gives a `vector<4xf32>`.
+  }];
+  let arguments = (ins UOp_DTypeOrPtr:$src, UOp_AxisSizesAttr:$axes);
+  let results = (outs UOp_DTypeOrPtr:$result);
+  let assemblyFormat = "$src $axes attr-dict `:` type($src)";
+  let hasVerifier = 1;
+}
+
+def UOp_WmmaOp : UOp_Op<"wmma", [Pure, AllTypesMatch<["c", "result"]>]> {
+  let summary = "WMMA: a warp-wide tensor-core D = A * B + C";
+  let description = [{
+    tinygrad's WMMA. Its arg (name, dims, dtype_in, dtype_out, device,
+    threads, upcast_axes, reduce_axes) is stored without the parts the types
+    already say: dtype_in is A's and B's element type, dtype_out C's, and the
+    name is derived (`WMMA_8_16_16_half_float`). `dims` is (N, M, K) as in
+    tinygrad. Each thread holds its share of A, B and C as vectors; the
+    verifier checks the shape, dtypes, thread count and per-thread element
+    counts against the tensor-core table (NVIDIA: m16n8k16 f16/bf16 inputs,
+    m16n8k8 f16 and tf32 inputs), and that the upcast axes multiply out to
+    those counts and there are log2(K) reduce axes.
+
+    ```mlir
+    %d = uop.wmma %a, %b, %c dims [8, 16, 16] device "CUDA" threads 32
+           upcast [#uop.axes<(8, 2), (9, 2), (10, 2)>, #uop.axes<(8, 2), (9, 2)>,
+                   #uop.axes<(9, 2), (10, 2)>] reduce [6, 7, 8, 9]
+           : vector<8xf16>, vector<4xf16>, vector<4xf32>
+    ```
+  }];
+  let arguments = (ins UOp_Vector:$a, UOp_Vector:$b, UOp_Vector:$c,
+                       DenseI64ArrayAttr:$dims, StrAttr:$device,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$threads,
+                       TypedArrayAttrBase<UOp_AxisSizesAttr, "upcast axes of A, B and C">:$upcast_axes,
+                       DenseI64ArrayAttr:$reduce_axes);
+  let results = (outs UOp_Vector:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c `dims` $dims `device` $device `threads` $threads
+    `upcast` $upcast_axes `reduce` $reduce_axes attr-dict
+    `:` type($a) `,` type($b) `,` type($c)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// tinygrad's str(TensorCore): WMMA_<N>_<M>_<K>_<dtype_in>_<dtype_out>.
+    std::string getTensorCoreName();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Control
+//===----------------------------------------------------------------------===//
+
+def UOp_IfOp : UOp_Op<"if", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "IF: what follows (until its ENDIF) runs only where the condition holds";
+  let description = [{
+    tinygrad's IF(gate, barrier?): the result is the IF itself, which STOREs
+    and LOADs name to sit under it and ENDIF closes.
+
+    ```mlir
+    %if = uop.if %ok
+    %if2 = uop.if %ok after %barrier
+    ```
+  }];
+  let arguments = (ins I1:$cond, Variadic<UOp_Void>:$deps);
+  let results = (outs UOp_Void:$result);
+  let assemblyFormat = "$cond (`after` $deps^)? attr-dict";
+}
+
+def UOp_EndIfOp : UOp_Op<"endif", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "ENDIF: closes an IF";
+  let description = [{
+    ```mlir
+    %e = uop.endif %if
+    ```
+  }];
+  let arguments = (ins UOp_Void:$if_);
+  let results = (outs UOp_Void:$result);
+  let assemblyFormat = "$if_ attr-dict";
+  let hasVerifier = 1;
+}
+
+def UOp_EndRangeOp : UOp_Op<"endrange", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "ENDRANGE: closes a RANGE's loop";
+  let description = [{
+    ```mlir
+    %e = uop.endrange %r : si32
+    ```
+  }];
+  let arguments = (ins UOp_Int:$range);
+  let results = (outs UOp_Void:$result);
+  let assemblyFormat = "$range attr-dict `:` type($range)";
+  let hasVerifier = 1;
+}
+
+def UOp_BarrierOp : UOp_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "BARRIER: all threads of the block wait here (after the given stores)";
+  let description = [{
+    ```mlir
+    %b = uop.barrier %store0, %store1
+    ```
+  }];
+  let arguments = (ins Variadic<UOp_Void>:$deps);
+  let results = (outs UOp_Void:$result);
+  let assemblyFormat = "($deps^)? attr-dict";
+}
+
+def UOp_NoopOp : UOp_Op<"noop", [Pure]> {
+  let summary = "NOOP: a placeholder carrying a dtype";
+  let description = [{
+    ```mlir
+    %n = uop.noop %x : (f32) -> f32
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$srcs);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$srcs attr-dict `:` functional-type($srcs, $result)";
+}
+
+#endif // UOP_OPS_TD

@@ -1,0 +1,243 @@
+//===- UOpAttrs.cpp - uop dialect attributes ------------------------------===//
+
+#include "uop/Dialect/UOp/IR/UOpAttrs.h"
+#include "uop/Dialect/UOp/IR/UOpDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::uop;
+
+#define GET_ATTRDEF_CLASSES
+#include "uop/Dialect/UOp/IR/UOpOpsAttributes.cpp.inc"
+
+void UOpDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "uop/Dialect/UOp/IR/UOpOpsAttributes.cpp.inc"
+      >();
+}
+
+namespace {
+/// `[1, -2, 3]` (possibly empty).
+ParseResult parseIntList(AsmParser &parser, SmallVectorImpl<int64_t> &out) {
+  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+    return parser.parseInteger(out.emplace_back());
+  });
+}
+void printIntList(AsmPrinter &printer, ArrayRef<int64_t> xs) {
+  printer << "[";
+  llvm::interleaveComma(xs, printer);
+  printer << "]";
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// ViewAttr
+//===----------------------------------------------------------------------===//
+
+int64_t ViewAttr::getNumElements() const {
+  int64_t n = 1;
+  for (int64_t d : getShape())
+    n *= d;
+  return n;
+}
+
+SmallVector<int64_t> ViewAttr::stridesForShape(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 0);
+  int64_t acc = 1;
+  for (int64_t i = shape.size() - 1; i >= 0; --i) {
+    strides[i] = shape[i] == 1 ? 0 : acc;
+    acc *= shape[i];
+  }
+  return strides;
+}
+
+bool ViewAttr::isContiguous() const {
+  return getOffset() == 0 && !hasMask() &&
+         ArrayRef<int64_t>(stridesForShape(getShape())) == getStrides();
+}
+
+LogicalResult ViewAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               ArrayRef<int64_t> shape, ArrayRef<int64_t> strides,
+                               int64_t offset, ArrayRef<int64_t> mask) {
+  if (shape.size() != strides.size())
+    return emitError() << "view has " << shape.size() << " dimensions but "
+                       << strides.size() << " strides";
+  for (auto [i, d] : llvm::enumerate(shape))
+    if (d < 0)
+      return emitError() << "view dimension " << i << " has negative size " << d;
+  if (mask.empty())
+    return success();
+  if (mask.size() != 2 * shape.size())
+    return emitError() << "view mask has " << mask.size() / 2 << " ranges for "
+                       << shape.size() << " dimensions";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    int64_t lo = mask[2 * i], hi = mask[2 * i + 1];
+    if (lo < 0 || lo > hi || hi > shape[i])
+      return emitError() << "view mask [" << lo << ", " << hi << ") of dimension " << i
+                         << " is not within [0, " << shape[i] << "]";
+  }
+  return success();
+}
+
+// #uop.view<shape = [3, 4], strides = [4, 1], offset = -2, mask = [[0, 3], [1, 4]]>
+Attribute ViewAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t> shape, strides, mask;
+  int64_t offset = 0;
+  if (parser.parseLess() || parser.parseKeyword("shape") || parser.parseEqual() ||
+      parseIntList(parser, shape) || parser.parseComma() || parser.parseKeyword("strides") ||
+      parser.parseEqual() || parseIntList(parser, strides))
+    return {};
+  bool sawOffset = false, sawMask = false;
+  while (succeeded(parser.parseOptionalComma())) {
+    if (!sawOffset && !sawMask && succeeded(parser.parseOptionalKeyword("offset"))) {
+      sawOffset = true;
+      if (parser.parseEqual() || parser.parseInteger(offset))
+        return {};
+      continue;
+    }
+    if (sawMask || parser.parseKeyword("mask") || parser.parseEqual())
+      return {};
+    sawMask = true;
+    auto parsePair = [&]() -> ParseResult {
+      int64_t lo, hi;
+      if (parser.parseLSquare() || parser.parseInteger(lo) || parser.parseComma() ||
+          parser.parseInteger(hi) || parser.parseRSquare())
+        return failure();
+      mask.push_back(lo);
+      mask.push_back(hi);
+      return success();
+    };
+    if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parsePair))
+      return {};
+    if (mask.empty() && !shape.empty()) {
+      parser.emitError(loc, "an empty mask is only valid for a 0-d view; omit the mask instead");
+      return {};
+    }
+  }
+  if (parser.parseGreater())
+    return {};
+  return ViewAttr::getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                              shape, strides, offset, mask);
+}
+
+void ViewAttr::print(AsmPrinter &printer) const {
+  printer << "<shape = ";
+  printIntList(printer, getShape());
+  printer << ", strides = ";
+  printIntList(printer, getStrides());
+  if (getOffset() != 0)
+    printer << ", offset = " << getOffset();
+  if (hasMask()) {
+    printer << ", mask = [";
+    for (size_t i = 0, e = getMask().size() / 2; i < e; ++i) {
+      if (i)
+        printer << ", ";
+      printer << "[" << getMask()[2 * i] << ", " << getMask()[2 * i + 1] << "]";
+    }
+    printer << "]";
+  }
+  printer << ">";
+}
+
+//===----------------------------------------------------------------------===//
+// ShapeTrackerAttr
+//===----------------------------------------------------------------------===//
+
+ShapeTrackerAttr ShapeTrackerAttr::fromShape(MLIRContext *ctx, ArrayRef<int64_t> shape) {
+  auto view = ViewAttr::get(ctx, shape, ViewAttr::stridesForShape(shape), 0, {});
+  return ShapeTrackerAttr::get(ctx, {view});
+}
+
+LogicalResult ShapeTrackerAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                       ArrayRef<ViewAttr> views) {
+  if (views.empty())
+    return emitError() << "a ShapeTracker needs at least one view";
+  return success();
+}
+
+ShapeTrackerAttr ShapeTrackerAttr::parseViews(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<ViewAttr> views;
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+        return parser.parseAttribute(views.emplace_back());
+      }))
+    return {};
+  return ShapeTrackerAttr::getChecked([&] { return parser.emitError(loc); },
+                                      parser.getContext(), views);
+}
+
+void ShapeTrackerAttr::printViews(AsmPrinter &printer) const {
+  printer << "[";
+  llvm::interleaveComma(getViews(), printer);
+  printer << "]";
+}
+
+// #uop.st<[#uop.view<...>, #uop.view<...>]>
+Attribute ShapeTrackerAttr::parse(AsmParser &parser, Type) {
+  ShapeTrackerAttr st;
+  if (parser.parseLess() || !(st = parseViews(parser)) || parser.parseGreater())
+    return {};
+  return st;
+}
+
+void ShapeTrackerAttr::print(AsmPrinter &printer) const {
+  printer << "<";
+  printViews(printer);
+  printer << ">";
+}
+
+//===----------------------------------------------------------------------===//
+// AxisSizesAttr
+//===----------------------------------------------------------------------===//
+
+int64_t AxisSizesAttr::getProduct() const {
+  int64_t p = 1;
+  for (size_t i = 0; i < size(); ++i)
+    p *= getSize(i);
+  return p;
+}
+
+LogicalResult AxisSizesAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                    ArrayRef<int64_t> flat) {
+  if (flat.size() % 2)
+    return emitError() << "axis sizes must be (axis, size) pairs";
+  for (size_t i = 0; i < flat.size(); i += 2) {
+    if (flat[i] < 0)
+      return emitError() << "axis must be non-negative, got " << flat[i];
+    if (flat[i + 1] < 1)
+      return emitError() << "size of axis " << flat[i] << " must be positive, got "
+                         << flat[i + 1];
+  }
+  return success();
+}
+
+// #uop.axes<(3, 2), (2, 2)>
+Attribute AxisSizesAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t> flat;
+  auto parsePair = [&]() -> ParseResult {
+    int64_t a, s;
+    if (parser.parseLParen() || parser.parseInteger(a) || parser.parseComma() ||
+        parser.parseInteger(s) || parser.parseRParen())
+      return failure();
+    flat.append({a, s});
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::LessGreater, parsePair))
+    return {};
+  return AxisSizesAttr::getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                                   flat);
+}
+
+void AxisSizesAttr::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (size_t i = 0; i < size(); ++i)
+    printer << (i ? ", " : "") << "(" << getAxis(i) << ", " << getSize(i) << ")";
+  printer << ">";
+}

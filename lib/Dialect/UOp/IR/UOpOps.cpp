@@ -1,0 +1,614 @@
+//===- UOpOps.cpp - uop dialect operations: verifiers, formats, inference -===//
+//
+// The rules here are tinygrad's uop/spec.py type_verify, plus what each op's
+// arg must satisfy to mean anything. Kernel-wide rules (shapes across the
+// AST) are in UOpKernel.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "uop/Dialect/UOp/IR/UOpOps.h"
+#include "uop/Dialect/UOp/IR/TensorCores.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallSet.h"
+
+using namespace mlir;
+using namespace mlir::uop;
+
+#define GET_OP_CLASSES
+#include "uop/Dialect/UOp/IR/UOpOps.cpp.inc"
+
+namespace {
+/// Every value in `ranges` must come from a uop.range.
+LogicalResult verifyRanges(Operation *op, ValueRange ranges) {
+  for (auto [i, r] : llvm::enumerate(ranges))
+    if (!r.getDefiningOp<RangeOp>())
+      return op->emitOpError() << "range operand #" << i << " must be produced by uop.range";
+  return success();
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Defines
+//===----------------------------------------------------------------------===//
+
+LogicalResult DefineGlobalOp::verify() {
+  PtrType t = getResult().getType();
+  if (t.getAddressSpace() != AddressSpace::global)
+    return emitOpError() << "result must be a global pointer, got " << t;
+  if (t.getVcount() != 1)
+    return emitOpError() << "result must not be a vectorized pointer";
+  return success();
+}
+
+LogicalResult DefineLocalOp::verify() {
+  PtrType t = getResult().getType();
+  if (t.getAddressSpace() != AddressSpace::local)
+    return emitOpError() << "result must be a local pointer, got " << t;
+  if (t.getSize() == PtrType::kUnknownSize)
+    return emitOpError() << "shared memory needs a known size";
+  return success();
+}
+
+LogicalResult DefineRegOp::verify() { return verifyRanges(*this, getRanges()); }
+
+LogicalResult DefineVarOp::verify() {
+  if (getName().empty())
+    return emitOpError() << "needs a name";
+  if (getMin() > getMax())
+    return emitOpError() << "min " << getMin() << " is greater than max " << getMax();
+  return success();
+}
+
+LogicalResult SpecialOp::verify() {
+  StringRef name = getName();
+  StringRef dim = name;
+  if (!(dim.consume_front("gidx") || dim.consume_front("lidx") || dim.consume_front("idx")) ||
+      dim.size() != 1 || dim[0] < '0' || dim[0] > '2')
+    return emitOpError() << "name must be gidx0..2, lidx0..2 or idx0..2, got '" << name << "'";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ViewOp
+//===----------------------------------------------------------------------===//
+
+// uop.view %src [#uop.view<...>, ...] : !uop.ptr<...>
+// uop.view [#uop.view<...>] : !uop.void
+// uop.view %src [#uop.view<...>] : tensor<16xf32> -> tensor<4x4xf32>
+ParseResult ViewOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand src;
+  OptionalParseResult hasSrc = parser.parseOptionalOperand(src);
+  if (hasSrc.has_value() && failed(*hasSrc))
+    return failure();
+  auto st = ShapeTrackerAttr::parseViews(parser);
+  if (!st)
+    return failure();
+  result.addAttribute(getStAttrName(result.name), st);
+  Type first, second;
+  if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColonType(first))
+    return failure();
+  if (succeeded(parser.parseOptionalArrow()) && parser.parseType(second))
+    return failure();
+  Type resultType = second ? second : first;
+  if (hasSrc.has_value() && parser.resolveOperand(src, first, result.operands))
+    return failure();
+  if (!hasSrc.has_value() && second)
+    return parser.emitError(parser.getNameLoc(), "a view without a source has one type");
+  result.addTypes(resultType);
+  return success();
+}
+
+void ViewOp::print(OpAsmPrinter &p) {
+  if (getSrc())
+    p << " " << getSrc();
+  p << " ";
+  getSt().printViews(p);
+  p.printOptionalAttrDict((*this)->getAttrs(), {getStAttrName()});
+  p << " : ";
+  if (getSrc() && getSrc().getType() != getType())
+    p << getSrc().getType() << " -> ";
+  p << getType();
+}
+
+LogicalResult ViewOp::verify() {
+  Type rt = getType();
+  if (!getSrc()) {
+    if (!isa<VoidType>(rt))
+      return emitOpError() << "without a source must have type !uop.void, got " << rt;
+    return success();
+  }
+  Type st = getSrc().getType();
+  if (isa<PtrType>(st)) {
+    if (rt != st)
+      return emitOpError() << "of a pointer must have the pointer's type " << st << ", got "
+                           << rt;
+    return success();
+  }
+  auto srcT = cast<RankedTensorType>(st);
+  auto resT = dyn_cast<RankedTensorType>(rt);
+  if (!resT || resT.getElementType() != srcT.getElementType())
+    return emitOpError() << "of a tensor must be a tensor of " << srcT.getElementType();
+  if (resT.getShape() != getShape())
+    return emitOpError() << "result shape must be the view's shape";
+  return success();
+}
+
+LogicalResult ValidOp::verify() {
+  if (!getView().getDefiningOp<ViewOp>())
+    return emitOpError() << "operand must be a uop.view";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Movement ops (tensor graph)
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReshapeOp::verify() {
+  auto s = getSrc().getType(), r = getType();
+  if (s.getNumElements() != r.getNumElements())
+    return emitOpError() << "cannot reshape " << s.getNumElements() << " elements into "
+                         << r.getNumElements();
+  if (s.getElementType() != r.getElementType())
+    return emitOpError() << "must keep the element type";
+  return success();
+}
+
+LogicalResult PermuteOp::verify() {
+  auto s = getSrc().getType(), r = getType();
+  ArrayRef<int64_t> order = getOrder();
+  if ((int64_t)order.size() != s.getRank())
+    return emitOpError() << "order has " << order.size() << " axes for rank " << s.getRank();
+  SmallVector<bool> seen(order.size(), false);
+  for (int64_t a : order) {
+    if (a < 0 || a >= s.getRank() || seen[a])
+      return emitOpError() << "order must be a permutation of 0.." << s.getRank() - 1;
+    seen[a] = true;
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t a : order)
+    shape.push_back(s.getDimSize(a));
+  if (r.getShape() != ArrayRef<int64_t>(shape) || r.getElementType() != s.getElementType())
+    return emitOpError() << "result must be " << s.clone(shape);
+  return success();
+}
+
+LogicalResult ExpandOp::verify() {
+  auto s = getSrc().getType(), r = getType();
+  if (s.getRank() != r.getRank() || s.getElementType() != r.getElementType())
+    return emitOpError() << "must keep the rank and element type";
+  for (int64_t i = 0; i < s.getRank(); ++i)
+    if (s.getDimSize(i) != r.getDimSize(i) && s.getDimSize(i) != 1)
+      return emitOpError() << "can only expand size-1 axes, axis " << i << " has size "
+                           << s.getDimSize(i);
+  return success();
+}
+
+LogicalResult PadOp::verify() {
+  auto s = getSrc().getType(), r = getType();
+  if ((int64_t)getLow().size() != s.getRank() || (int64_t)getHigh().size() != s.getRank())
+    return emitOpError() << "needs a low and a high padding per axis";
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < s.getRank(); ++i) {
+    if (getLow()[i] < 0 || getHigh()[i] < 0)
+      return emitOpError() << "padding must be non-negative";
+    shape.push_back(s.getDimSize(i) + getLow()[i] + getHigh()[i]);
+  }
+  if (r.getShape() != ArrayRef<int64_t>(shape) || r.getElementType() != s.getElementType())
+    return emitOpError() << "result must be " << s.clone(shape);
+  return success();
+}
+
+LogicalResult ShrinkOp::verify() {
+  auto s = getSrc().getType(), r = getType();
+  if ((int64_t)getBegin().size() != s.getRank() || (int64_t)getEnd().size() != s.getRank())
+    return emitOpError() << "needs a begin and an end per axis";
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < s.getRank(); ++i) {
+    int64_t b = getBegin()[i], e = getEnd()[i];
+    if (b < 0 || b > e || e > s.getDimSize(i))
+      return emitOpError() << "axis " << i << ": [" << b << ", " << e
+                           << ") is not within [0, " << s.getDimSize(i) << "]";
+    shape.push_back(e - b);
+  }
+  if (r.getShape() != ArrayRef<int64_t>(shape) || r.getElementType() != s.getElementType())
+    return emitOpError() << "result must be " << s.clone(shape);
+  return success();
+}
+
+LogicalResult FlipOp::verify() {
+  if ((int64_t)getAxes().size() != getSrc().getType().getRank())
+    return emitOpError() << "needs one flag per axis";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+LogicalResult IndexOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                        Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  auto buf = dyn_cast<PtrType>(adaptor.getBuf().getType());
+  if (!buf)
+    return emitOptionalError(loc, "'uop.index' buffer must be a pointer");
+  int64_t lanes = getVCount(adaptor.getIdx().getType());
+  if (buf.getVcount() != 1 && lanes != 1 && buf.getVcount() != lanes)
+    return emitOptionalError(loc, "'uop.index' pointer has ", buf.getVcount(),
+                             " lanes but the index has ", lanes);
+  results.push_back(buf.withVCount(std::max(buf.getVcount(), lanes)));
+  return success();
+}
+
+LogicalResult IndexOp::verify() {
+  if (Value g = getGate()) {
+    int64_t lanes = getVCount(g.getType());
+    if (lanes != 1 && lanes != getType().getVcount())
+      return emitOpError() << "gate has " << lanes << " lanes but the pointer has "
+                           << getType().getVcount();
+  }
+  return success();
+}
+
+LogicalResult StoreOp::verify() {
+  if (getGate() && getUnder())
+    return emitOpError() << "takes a bool gate or an IF, not both";
+  if (Value u = getUnder(); u && !u.getDefiningOp<IfOp>())
+    return emitOpError() << "'under' operand must be a uop.if";
+  return success();
+}
+
+LogicalResult AssignOp::verify() {
+  Type t = getTarget().getType(), v = getValue().getType();
+  if (getType() != v)
+    return emitOpError() << "result must have the value's type " << v;
+  if (auto p = dyn_cast<PtrType>(t)) {
+    if (p.getValueType() != v)
+      return emitOpError() << "value type " << v << " does not match what " << p
+                           << " points at";
+    return success();
+  }
+  if (t != v)
+    return emitOpError() << "target type " << t << " does not match value type " << v;
+  return success();
+}
+
+LogicalResult BufferOp::verify() {
+  if (getType().getRank() != 1)
+    return emitOpError() << "a buffer is flat: its type must be 1-D, got " << getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ALU
+//===----------------------------------------------------------------------===//
+
+template <typename ShiftOp>
+static LogicalResult verifyShift(ShiftOp op) {
+  Type x = op.getLhs().getType(), y = op.getRhs().getType();
+  Type uint32 = IntegerType::get(op.getContext(), 32, IntegerType::Unsigned);
+  if (y != x && y != withScalarType(x, uint32))
+    return op.emitOpError() << "shift amount must be " << x << " or "
+                            << withScalarType(x, uint32) << ", got " << y;
+  return success();
+}
+LogicalResult ShlOp::verify() { return verifyShift(*this); }
+LogicalResult ShrOp::verify() { return verifyShift(*this); }
+
+/// Vector lanes or tensor shape must agree between a cast's source and result.
+static bool sameShape(Type a, Type b) {
+  auto sa = dyn_cast<ShapedType>(a), sb = dyn_cast<ShapedType>(b);
+  if (!sa || !sb)
+    return !sa && !sb;
+  return sa.getTypeID() == sb.getTypeID() && sa.getShape() == sb.getShape();
+}
+
+LogicalResult CastOp::verify() {
+  Type s = getSrc().getType(), r = getType();
+  auto sp = dyn_cast<PtrType>(s), rp = dyn_cast<PtrType>(r);
+  if (sp || rp) {
+    if (!sp || !rp)
+      return emitOpError() << "cannot cast between a pointer and a value";
+    if (sp.getAddressSpace() != rp.getAddressSpace())
+      return emitOpError() << "pointer casts must keep the address space";
+    return success();
+  }
+  if (!sameShape(s, r))
+    return emitOpError() << "must keep the shape: " << s << " -> " << r;
+  return success();
+}
+
+LogicalResult BitcastOp::verify() {
+  Type s = getSrc().getType(), r = getType();
+  auto st = dyn_cast<RankedTensorType>(s), rt = dyn_cast<RankedTensorType>(r);
+  if ((bool)st != (bool)rt)
+    return emitOpError() << "cannot bitcast between a tensor and a non-tensor";
+  if (st) {
+    // tinygrad: the last axis scales with the item size.
+    if (st.getRank() != rt.getRank() || st.getRank() == 0 ||
+        st.getShape().drop_back() != rt.getShape().drop_back() ||
+        getBitWidth(s) != getBitWidth(r))
+      return emitOpError() << "tensor bitcast must keep all but the last axis and the size "
+                              "in bits";
+    return success();
+  }
+  if (getBitWidth(s) != getBitWidth(r))
+    return emitOpError() << "must keep the size in bits: " << getBitWidth(s) << " vs "
+                         << getBitWidth(r);
+  return success();
+}
+
+TypedAttr ConstOp::getScalarValue() {
+  if (auto d = dyn_cast<SplatElementsAttr>(getValue()))
+    return d.getSplatValue<TypedAttr>();
+  return getValue();
+}
+
+LogicalResult ConstOp::verify() {
+  Attribute v = getValue();
+  if (isa<ShapedType>(getType())) {
+    if (!isa<SplatElementsAttr>(v))
+      return emitOpError() << "of a vector or tensor must be a splat dense<...> (a vector "
+                              "of different values is uop.vconst)";
+  } else if (!isa<IntegerAttr, FloatAttr>(v)) {
+    return emitOpError() << "value must be an integer, float or bool literal";
+  }
+  if (Value view = getView()) {
+    if (!view.getDefiningOp<ViewOp>())
+      return emitOpError() << "'shaped' operand must be a source-less uop.view";
+  }
+  return success();
+}
+
+LogicalResult VConstOp::verify() {
+  if (!isa<DenseIntOrFPElementsAttr>(getValues()))
+    return emitOpError() << "values must be a dense<[...]> vector literal";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+static LogicalResult checkAxes(ArrayRef<int64_t> axes, std::optional<int64_t> rank,
+                               function_ref<InFlightDiagnostic()> emitError) {
+  llvm::SmallSet<int64_t, 8> seen;
+  for (int64_t a : axes) {
+    if (a < 0 || (rank && a >= *rank)) {
+      if (rank)
+        return emitError() << "axis " << a << " is out of range for rank " << *rank;
+      return emitError() << "axis " << a << " is negative";
+    }
+    if (!seen.insert(a).second)
+      return emitError() << "axis " << a << " appears twice";
+  }
+  return success();
+}
+
+LogicalResult ReduceAxisOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                             Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  Type src = adaptor.getSrc().getType();
+  auto t = dyn_cast<RankedTensorType>(src);
+  if (!t) {
+    results.push_back(src);
+    return success();
+  }
+  SmallVector<int64_t> shape(t.getShape());
+  for (int64_t a : adaptor.getAxes())
+    if (a >= 0 && a < t.getRank())
+      shape[a] = 1;
+  results.push_back(t.clone(shape));
+  return success();
+}
+
+LogicalResult ReduceAxisOp::verify() {
+  std::optional<int64_t> rank;
+  if (auto t = dyn_cast<RankedTensorType>(getSrc().getType()))
+    rank = t.getRank();
+  if (getAxes().empty())
+    return emitOpError() << "needs at least one axis";
+  return checkAxes(getAxes(), rank, [&] { return emitOpError(); });
+}
+
+LogicalResult ReduceOp::verify() { return verifyRanges(*this, getRanges()); }
+
+//===----------------------------------------------------------------------===//
+// Vectors
+//===----------------------------------------------------------------------===//
+
+// uop.vectorize %a, %b, %c, %d : f32   (result: vector<4xf32>)
+ParseResult VectorizeOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::UnresolvedOperand> srcs;
+  Type elem;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseOperandList(srcs) || parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonType(elem) || parser.resolveOperands(srcs, elem, result.operands))
+    return failure();
+  if (getVCount(elem) != 1 || !(isScalarDType(elem) || isa<PtrType>(elem)))
+    return parser.emitError(loc, "vectorize takes scalars or scalar pointers, got ") << elem;
+  result.addTypes(vectorize(elem, srcs.size()));
+  return success();
+}
+
+void VectorizeOp::print(OpAsmPrinter &p) {
+  p << " " << getSrcs();
+  p.printOptionalAttrDict((*this)->getAttrs());
+  p << " : " << (getSrcs().empty() ? Type() : getSrcs().front().getType());
+}
+
+LogicalResult VectorizeOp::verify() {
+  if (getSrcs().size() < 2)
+    return emitOpError() << "needs at least two sources";
+  Type elem = getSrcs().front().getType();
+  if (getVCount(elem) != 1)
+    return emitOpError() << "sources must be scalars";
+  for (Value s : getSrcs())
+    if (s.getType() != elem)
+      return emitOpError() << "sources must all have type " << elem;
+  if (getType() != vectorize(elem, getSrcs().size()))
+    return emitOpError() << "result must be " << vectorize(elem, getSrcs().size());
+  return success();
+}
+
+/// The scalar of a dtype or pointer (a pointer with vcount 1).
+static Type scalarOf(Type t) {
+  if (auto p = dyn_cast<PtrType>(t))
+    return p.getScalarPtr();
+  return getScalarType(t);
+}
+
+LogicalResult GepOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                      Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  Type src = adaptor.getSrc().getType();
+  int64_t lanes = getVCount(src);
+  for (int64_t i : adaptor.getIndices())
+    if (i < 0 || i >= lanes)
+      return emitOptionalError(loc, "'uop.gep' lane ", i, " is out of range for ", lanes,
+                               " lanes");
+  results.push_back(vectorize(scalarOf(src), adaptor.getIndices().size()));
+  return success();
+}
+
+LogicalResult GepOp::verify() {
+  if (getIndices().empty())
+    return emitOpError() << "needs at least one lane";
+  return success();
+}
+
+LogicalResult CatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                      Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  if (adaptor.getSrcs().empty())
+    return emitOptionalError(loc, "'uop.cat' needs at least one source");
+  int64_t lanes = 0;
+  for (Value s : adaptor.getSrcs())
+    lanes += getVCount(s.getType());
+  results.push_back(VectorType::get({lanes}, getScalarType(adaptor.getSrcs()[0].getType())));
+  return success();
+}
+
+LogicalResult CatOp::verify() {
+  Type elem = getScalarType(getSrcs().front().getType());
+  for (Value s : getSrcs())
+    if (getScalarType(s.getType()) != elem)
+      return emitOpError() << "sources must all be of " << elem;
+  return success();
+}
+
+LogicalResult PtrCatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  if (adaptor.getSrcs().empty())
+    return emitOptionalError(loc, "'uop.ptrcat' needs at least one source");
+  int64_t lanes = 0;
+  for (Value s : adaptor.getSrcs())
+    lanes += getVCount(s.getType());
+  results.push_back(cast<PtrType>(adaptor.getSrcs()[0].getType()).withVCount(lanes));
+  return success();
+}
+
+LogicalResult PtrCatOp::verify() {
+  PtrType first = cast<PtrType>(getSrcs().front().getType()).getScalarPtr();
+  for (Value s : getSrcs())
+    if (cast<PtrType>(s.getType()).getScalarPtr() != first)
+      return emitOpError() << "sources must all point like " << first;
+  return success();
+}
+
+LogicalResult UnrollOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                                         Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  results.push_back(scalarOf(adaptor.getSrc().getType()));
+  return success();
+}
+
+LogicalResult UnrollOp::verify() {
+  int64_t lanes = getVCount(getSrc().getType());
+  if (lanes != getAxes().getProduct())
+    return emitOpError() << "source has " << lanes << " lanes but the axes multiply to "
+                         << getAxes().getProduct();
+  return success();
+}
+
+LogicalResult ContractOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                                           Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  auto axes = dyn_cast_or_null<AxisSizesAttr>(adaptor.getAxes());
+  int64_t lanes = axes ? axes.getProduct() : 1;
+  results.push_back(vectorize(scalarOf(adaptor.getSrc().getType()), lanes));
+  return success();
+}
+
+LogicalResult ContractOp::verify() {
+  if (getVCount(getSrc().getType()) != 1)
+    return emitOpError() << "source must be a scalar";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// WMMA
+//===----------------------------------------------------------------------===//
+
+std::string WmmaOp::getTensorCoreName() {
+  ArrayRef<int64_t> d = getDims();
+  std::string s = "WMMA";
+  for (int64_t x : d)
+    s += "_" + std::to_string(x);
+  return s + "_" + getTinygradName(getScalarType(getA().getType())) + "_" +
+         getTinygradName(getScalarType(getC().getType()));
+}
+
+LogicalResult WmmaOp::verify() {
+  ArrayRef<int64_t> d = getDims();
+  if (d.size() != 3)
+    return emitOpError() << "dims must be (N, M, K)";
+  Type in = getScalarType(getA().getType()), out = getScalarType(getC().getType());
+  if (getScalarType(getB().getType()) != in)
+    return emitOpError() << "A and B must have one element type";
+  const TensorCoreDesc *tc = nullptr;
+  for (const TensorCoreDesc &t : getNvidiaTensorCores())
+    if (t.n == d[0] && t.m == d[1] && t.k == d[2] &&
+        getTCElementType(getContext(), t.in) == in &&
+        getTCElementType(getContext(), t.out) == out)
+      tc = &t;
+  if (!tc)
+    return emitOpError() << "no tensor core computes dims (" << d[0] << ", " << d[1] << ", "
+                         << d[2] << ") from " << in << " into " << out;
+  if ((int64_t)getThreads() != tc->threads)
+    return emitOpError() << "this tensor core is built by " << tc->threads
+                         << " threads, not " << getThreads();
+  int64_t ept[3] = {tc->eptA, tc->eptB, tc->eptC};
+  Value srcs[3] = {getA(), getB(), getC()};
+  const char *names[3] = {"A", "B", "C"};
+  for (int i = 0; i < 3; ++i)
+    if (getVCount(srcs[i].getType()) != ept[i])
+      return emitOpError() << names[i] << " must hold " << ept[i]
+                           << " elements per thread, got " << srcs[i].getType();
+  if (getUpcastAxes().size() != 3)
+    return emitOpError() << "needs upcast axes for A, B and C";
+  for (int i = 0; i < 3; ++i) {
+    auto axes = cast<AxisSizesAttr>(getUpcastAxes()[i]);
+    if (axes.getProduct() != ept[i])
+      return emitOpError() << "upcast axes of " << names[i] << " multiply to "
+                           << axes.getProduct() << ", not " << ept[i];
+  }
+  int64_t log2K = llvm::Log2_64(d[2]);
+  if ((int64_t)getReduceAxes().size() != log2K)
+    return emitOpError() << "needs log2(K) = " << log2K << " reduce axes, got "
+                         << getReduceAxes().size();
+  return checkAxes(getReduceAxes(), std::nullopt, [&] { return emitOpError(); });
+}
+
+//===----------------------------------------------------------------------===//
+// Control
+//===----------------------------------------------------------------------===//
+
+LogicalResult EndIfOp::verify() {
+  if (!getIf_().getDefiningOp<IfOp>())
+    return emitOpError() << "operand must be a uop.if";
+  return success();
+}
+
+LogicalResult EndRangeOp::verify() {
+  if (!getRange().getDefiningOp<RangeOp>())
+    return emitOpError() << "operand must be a uop.range";
+  return success();
+}

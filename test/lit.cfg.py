@@ -1,0 +1,24 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "UOP"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "external"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.uop_obj_root, "test")
+
+config.substitutions.append(("%uop_src_root", config.uop_src_root))
+config.substitutions.append(("%uop_obj_root", config.uop_obj_root))
+config.substitutions.append(("%mlir_dir", config.mlir_dir))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%cmake_generator", config.cmake_generator))
+config.substitutions.append(("%cxx", config.cxx_compiler))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.add_tool_substitutions(["uop-opt"], [config.uop_tools_dir])
+llvm_config.add_tool_substitutions(["FileCheck", "not", "count"], [config.llvm_tools_dir])

@@ -1,0 +1,25 @@
+//===- uop-opt.cpp - the uop-mlir optimizer driver ------------------------===//
+//
+// mlir-opt with the uop dialect and uop-mlir's passes added. Every upstream
+// dialect, extension and pass is registered too, so pipelines can mix uop
+// with the gpu/nvvm/llvm dialects the PTX path lowers through.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+#include "uop/Dialect/UOp/IR/UOpDialect.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registry.insert<mlir::uop::UOpDialect>();
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "uop-mlir optimizer driver\n", registry));
+}
