@@ -36,7 +36,7 @@ LogicalResult verifyRanges(Operation *op, ValueRange ranges) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult DefineGlobalOp::verify() {
-  PtrType t = getResult().getType();
+  auto t = cast<PtrType>(getType());
   if (t.getAddressSpace() != AddressSpace::global)
     return emitOpError() << "result must be a global pointer, got " << t;
   if (t.getVcount() != 1)
@@ -45,7 +45,7 @@ LogicalResult DefineGlobalOp::verify() {
 }
 
 LogicalResult DefineLocalOp::verify() {
-  PtrType t = getResult().getType();
+  auto t = cast<PtrType>(getType());
   if (t.getAddressSpace() != AddressSpace::local)
     return emitOpError() << "result must be a local pointer, got " << t;
   if (t.getSize() == PtrType::kUnknownSize)
@@ -245,10 +245,18 @@ LogicalResult IndexOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
 LogicalResult IndexOp::verify() {
   if (Value g = getGate()) {
     int64_t lanes = getVCount(g.getType());
-    if (lanes != 1 && lanes != getType().getVcount())
+    int64_t ptrLanes = cast<PtrType>(getType()).getVcount();
+    if (lanes != 1 && lanes != ptrLanes)
       return emitOpError() << "gate has " << lanes << " lanes but the pointer has "
-                           << getType().getVcount();
+                           << ptrLanes;
   }
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  if (Value alt = getAlt(); alt && alt.getType() != getType())
+    return emitOpError() << "alt value must have the loaded type " << getType() << ", got "
+                         << alt.getType();
   return success();
 }
 

@@ -72,9 +72,7 @@ def UOp_AxisKind : I32EnumAttr<"AxisKind", "the role of a RANGE", [
     I32EnumAttrCase<"unroll", 6>
   ]> {
   let cppNamespace = "::mlir::uop";
-  let genSpecializedAttr = 0;
 }
-def UOp_AxisKindAttr : EnumAttr<UOp_Dialect, UOp_AxisKind, "axis_kind">;
 
 def UOp_ReduceKind : I32EnumAttr<"ReduceKind", "the binary op of a reduction", [
     I32EnumAttrCase<"add", 0>,
@@ -82,9 +80,7 @@ def UOp_ReduceKind : I32EnumAttr<"ReduceKind", "the binary op of a reduction", [
     I32EnumAttrCase<"max", 2>
   ]> {
   let cppNamespace = "::mlir::uop";
-  let genSpecializedAttr = 0;
 }
-def UOp_ReduceKindAttr : EnumAttr<UOp_Dialect, UOp_ReduceKind, "reduce_kind">;
 
 //===----------------------------------------------------------------------===//
 // Type constraints: tinygrad dtypes
@@ -120,7 +116,7 @@ def UOp_IntOrBoolLike : Type<CPred<"::mlir::uop::isIntOrBoolLike($_self)">,
     "integer or bool, or vector or tensor of them">;
 def UOp_FloatLike : Type<CPred<"::mlir::uop::isFloatLike($_self)">,
     "float, or vector or tensor of floats">;
-def UOp_ScalarIntLike : Type<CPred<"::mlir::uop::isIntLike($_self) && !::llvm::isa<::mlir::ShapedType>($_self)">,
+def UOp_ScalarIntLike : Type<CPred<"::mlir::uop::isIntLike($_self) && !::llvm::isa<::mlir::TensorType>($_self)">,
     "integer or vector of integers">;
 
 #endif // UOP_BASE_TD

@@ -21,8 +21,9 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 class UOp_Op<string mnemonic, list<Trait> traits = []>
     : Op<UOp_Dialect, mnemonic, traits>;
 
-def UOp_AnyPtr : Type<CPred<"::llvm::isa<::mlir::uop::PtrType>($_self)">, "uop pointer",
-                      "::mlir::uop::PtrType">;
+// No C++ class on purpose: the assembly format then prints the full
+// `!uop.ptr<...>` rather than the stripped `<...>`.
+def UOp_AnyPtr : Type<CPred<"::llvm::isa<::mlir::uop::PtrType>($_self)">, "uop pointer">;
 def UOp_Void : Type<CPred<"::llvm::isa<::mlir::uop::VoidType>($_self)">, "uop void",
                     "::mlir::uop::VoidType">,
                BuildableType<"::mlir::uop::VoidType::get($_builder.getContext())">;
@@ -130,7 +131,7 @@ def UOp_DefineRegOp : UOp_Op<"define_reg", [Pure, AllTypesMatch<["init", "result
                        ConfinedAttr<I64Attr, [IntNonNegative]>:$id);
   let results = (outs UOp_DType:$result);
   let assemblyFormat = [{
-    $init `[` ($ranges^ `:` type($ranges))? `]` `id` $id attr-dict `:` type($result)
+    $init ` ` `[` ($ranges^ `:` type($ranges))? `]` `id` $id attr-dict `:` type($result)
   }];
   let hasVerifier = 1;
 }
@@ -146,7 +147,7 @@ def UOp_DefineVarOp : UOp_Op<"define_var", [Pure]> {
   }];
   let arguments = (ins StrAttr:$name, I64Attr:$min, I64Attr:$max);
   let results = (outs UOp_Int:$result);
-  let assemblyFormat = "$name `[` $min `,` $max `]` attr-dict `:` type($result)";
+  let assemblyFormat = "$name ` ` `[` $min `,` $max `]` attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
 
@@ -178,7 +179,7 @@ def UOp_RangeOp : UOp_Op<"range", [Pure, AllTypesMatch<["end", "result"]>]> {
     ```
   }];
   let arguments = (ins UOp_Int:$end, ConfinedAttr<I64Attr, [IntNonNegative]>:$axis,
-                       UOp_AxisKindAttr:$kind);
+                       UOp_AxisKind:$kind);
   let results = (outs UOp_Int:$result);
   let assemblyFormat = "$end `axis` $axis $kind attr-dict `:` type($result)";
 }
@@ -329,8 +330,6 @@ def UOp_IndexOp : UOp_Op<"index", [Pure, InferTypeOpAdaptor]> {
 
 def UOp_LoadOp : UOp_Op<"load", [MemoryEffects<[MemRead]>, AttrSizedOperandSegments,
     TypesMatchWith<"result is the value type of the pointer", "ptr", "result",
-                   "::llvm::cast<::mlir::uop::PtrType>($_self).getValueType()">,
-    TypesMatchWith<"alt is the value type of the pointer", "ptr", "alt",
                    "::llvm::cast<::mlir::uop::PtrType>($_self).getValueType()">]> {
   let summary = "LOAD: read through a pointer (a VIEW of a buffer, or an INDEX)";
   let description = [{
@@ -340,15 +339,16 @@ def UOp_LoadOp : UOp_Op<"load", [MemoryEffects<[MemRead]>, AttrSizedOperandSegme
 
     ```mlir
     %x = uop.load %view : !uop.ptr<f32, 16>
-    %y = uop.load %gated alt %zero : !uop.ptr<f32, 16>
+    %y = uop.load %gated alt %zero : f32 : !uop.ptr<f32, 16>
     %z = uop.load %p after %barrier : !uop.ptr<f32, 16, local>
     ```
   }];
   let arguments = (ins UOp_AnyPtr:$ptr, Optional<UOp_DType>:$alt, Variadic<UOp_Void>:$deps);
   let results = (outs UOp_DType:$result);
   let assemblyFormat = [{
-    $ptr (`alt` $alt^)? (`after` $deps^)? attr-dict `:` type($ptr)
+    $ptr (`alt` $alt^ `:` type($alt))? (`after` $deps^)? attr-dict `:` type($ptr)
   }];
+  let hasVerifier = 1;
 }
 
 def UOp_StoreOp : UOp_Op<"store", [MemoryEffects<[MemWrite]>, AttrSizedOperandSegments,
@@ -625,7 +625,7 @@ def UOp_ReduceAxisOp : UOp_Op<"reduce_axis", [Pure,
     %t = uop.reduce_axis max %y [1] : tensor<4x8xf32>
     ```
   }];
-  let arguments = (ins UOp_ReduceKindAttr:$kind, UOp_Value:$src, DenseI64ArrayAttr:$axes);
+  let arguments = (ins UOp_ReduceKind:$kind, UOp_Value:$src, DenseI64ArrayAttr:$axes);
   let results = (outs UOp_Value:$result);
   let assemblyFormat = "$kind $src $axes attr-dict `:` type($src)";
   let hasVerifier = 1;
@@ -640,10 +640,10 @@ def UOp_ReduceOp : UOp_Op<"reduce", [Pure, AllTypesMatch<["src", "result"]>]> {
     %s = uop.reduce add %x [%r5, %r6 : si32, si32] : f32
     ```
   }];
-  let arguments = (ins UOp_ReduceKindAttr:$kind, UOp_DType:$src, Variadic<UOp_Int>:$ranges);
+  let arguments = (ins UOp_ReduceKind:$kind, UOp_DType:$src, Variadic<UOp_Int>:$ranges);
   let results = (outs UOp_DType:$result);
   let assemblyFormat = [{
-    $kind $src `[` ($ranges^ `:` type($ranges))? `]` attr-dict `:` type($result)
+    $kind $src ` ` `[` ($ranges^ `:` type($ranges))? `]` attr-dict `:` type($result)
   }];
   let hasVerifier = 1;
 }
@@ -718,12 +718,12 @@ def UOp_UnrollOp : UOp_Op<"unroll", [Pure, InferTypeOpAdaptor]> {
     lanes; the result is its scalar, expanded over the axes.
 
     ```mlir
-    %u = uop.unroll %v #uop.axes<(2, 4)> : vector<4xf32>
+    %u = uop.unroll %v axes <(2, 4)> : vector<4xf32>
     ```
   }];
   let arguments = (ins UOp_DTypeOrPtr:$src, UOp_AxisSizesAttr:$axes);
   let results = (outs UOp_DTypeOrPtr:$result);
-  let assemblyFormat = "$src $axes attr-dict `:` type($src)";
+  let assemblyFormat = "$src `axes` $axes attr-dict `:` type($src)";
   let hasVerifier = 1;
 }
 
@@ -734,13 +734,13 @@ def UOp_ContractOp : UOp_Op<"contract", [Pure, InferTypeOpAdaptor]> {
     lanes of the source's scalar.
 
     ```mlir
-    %c = uop.contract %x #uop.axes<(3, 2), (4, 2)> : f32
+    %c = uop.contract %x axes <(3, 2), (4, 2)> : f32
     ```
     gives a `vector<4xf32>`.
   }];
   let arguments = (ins UOp_DTypeOrPtr:$src, UOp_AxisSizesAttr:$axes);
   let results = (outs UOp_DTypeOrPtr:$result);
-  let assemblyFormat = "$src $axes attr-dict `:` type($src)";
+  let assemblyFormat = "$src `axes` $axes attr-dict `:` type($src)";
   let hasVerifier = 1;
 }
 
@@ -832,12 +832,13 @@ def UOp_BarrierOp : UOp_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "BARRIER: all threads of the block wait here (after the given stores)";
   let description = [{
     ```mlir
-    %b = uop.barrier %store0, %store1
+    %b = uop.barrier after %store0, %store1
+    %b2 = uop.barrier
     ```
   }];
   let arguments = (ins Variadic<UOp_Void>:$deps);
   let results = (outs UOp_Void:$result);
-  let assemblyFormat = "($deps^)? attr-dict";
+  let assemblyFormat = "(`after` $deps^)? attr-dict";
 }
 
 def UOp_NoopOp : UOp_Op<"noop", [Pure]> {
