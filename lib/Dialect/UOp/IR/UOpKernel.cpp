@@ -68,6 +68,17 @@ private:
     }
     if (isa<SinkOp>(op))
       return checkSink(cast<SinkOp>(op));
+    // Every other op: all shaped sources agree (ast_spec's all_same).
+    const Shape *common = nullptr;
+    for (Value v : op.getOperands()) {
+      const Shape *s = get(v);
+      if (!s)
+        continue;
+      if (common && *common != *s)
+        return op.emitOpError() << "sources must have one shape, got " << str(*common)
+                                << " and " << str(*s);
+      common = s;
+    }
     if (takesViewShape(op)) {
       for (Value v : op.getOperands())
         if (auto view = v.getDefiningOp<ViewOp>()) {
@@ -80,17 +91,6 @@ private:
       if (const Shape *s = get(assign.getTarget()))
         setAll(op, Shape(*s));
       return success();
-    }
-    // Everything else: all shaped sources agree, and the op has that shape.
-    const Shape *common = nullptr;
-    for (Value v : op.getOperands()) {
-      const Shape *s = get(v);
-      if (!s)
-        continue;
-      if (common && *common != *s)
-        return op.emitOpError() << "sources must have one shape, got " << str(*common)
-                                << " and " << str(*s);
-      common = s;
     }
     if (!common)
       return success();
