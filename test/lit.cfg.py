@@ -14,8 +14,9 @@ config.test_exec_root = os.path.join(config.uop_obj_root, "test")
 config.substitutions.append(("%uop_src_root", config.uop_src_root))
 config.substitutions.append(("%uop_obj_root", config.uop_obj_root))
 config.substitutions.append(("%mlir_dir", config.mlir_dir))
+# Longer names first: lit substitutes in order, and %cmake is a prefix.
+config.substitutions.append(("%cmake_generator", '"%s"' % config.cmake_generator))
 config.substitutions.append(("%cmake", config.cmake_command))
-config.substitutions.append(("%cmake_generator", config.cmake_generator))
 config.substitutions.append(("%cxx", config.cxx_compiler))
 
 llvm_config.use_default_substitutions()

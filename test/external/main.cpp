@@ -1,0 +1,62 @@
+//===- main.cpp - an embedder of the uop dialect ---------------------------===//
+//
+// Builds a kernel with the C++ API, verifies it, prints it, and parses the text
+// given on the command line, reporting verifier errors through a diagnostic
+// handler. Exit 0 only when the built kernel verifies and the given one
+// does not (the test gives it an invalid kernel).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "uop/Dialect/UOp/IR/UOpOps.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+int main(int argc, char **argv) {
+  MLIRContext ctx;
+  ctx.loadDialect<uop::UOpDialect>();
+  OpBuilder b(&ctx);
+  Location loc = b.getUnknownLoc();
+
+  // out[i] = in[i] * 2 over 16 floats.
+  auto module = ModuleOp::create(loc);
+  b.setInsertionPointToEnd(module.getBody());
+  auto kernel = uop::KernelOp::create(b, loc, "scale");
+  b.setInsertionPointToEnd(&kernel.getBodyBlock());
+  auto f32 = b.getF32Type();
+  auto ptr = uop::PtrType::get(f32, 16);
+  auto st = uop::ShapeTrackerAttr::fromShape(&ctx, {16});
+  Value out = uop::DefineGlobalOp::create(b, loc, ptr, 0);
+  Value in = uop::DefineGlobalOp::create(b, loc, ptr, 1);
+  Value outView = uop::ViewOp::create(b, loc, ptr, out, st);
+  Value inView = uop::ViewOp::create(b, loc, ptr, in, st);
+  Value x = uop::LoadOp::create(b, loc, f32, inView, Value(), ValueRange{});
+  Value two = uop::ConstOp::create(b, loc, b.getF32FloatAttr(2.0f), Value());
+  Value y = uop::MulOp::create(b, loc, x, two);
+  Value store = uop::StoreOp::create(b, loc, outView, y, Value(), Value());
+  uop::SinkOp::create(b, loc, ValueRange{store});
+
+  if (failed(verify(module))) {
+    llvm::errs() << "built kernel failed to verify\n";
+    return 1;
+  }
+  module.print(llvm::outs());
+  llvm::outs() << "\n";
+
+  if (argc < 2)
+    return 0;
+  int errors = 0;
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
+    llvm::outs() << "diagnostic: " << d.getLocation() << ": " << d.str() << "\n";
+    ++errors;
+    return success();
+  });
+  OwningOpRef<ModuleOp> parsed = parseSourceString<ModuleOp>(argv[1], &ctx, "arg");
+  return (!parsed && errors > 0) ? 0 : 1;
+}
