@@ -43,8 +43,9 @@ uop.kernel @reduce_rank {
   %0 = uop.define_global 0 : !uop.ptr<f32, 16>
   %1 = uop.view %0 [#uop.view<shape = [4, 4], strides = [4, 1]>] : !uop.ptr<f32, 16>
   %2 = uop.load %1 : !uop.ptr<f32, 16>
+  // The message shows the shape before any axis is reduced.
   // expected-error @+1 {{axis 2 is out of range for the shape (4, 4)}}
-  %3 = uop.reduce_axis add %2 [2] : f32
+  %3 = uop.reduce_axis add %2 [0, 2] : f32
   uop.sink
 }
 

@@ -96,12 +96,12 @@ private:
       return success();
     Shape shape = *common;
     if (auto red = dyn_cast<ReduceAxisOp>(op)) {
-      for (int64_t a : red.getAxes()) {
+      for (int64_t a : red.getAxes())
         if (a >= (int64_t)shape.size())
           return op.emitOpError() << "axis " << a << " is out of range for the shape "
                                   << str(shape);
+      for (int64_t a : red.getAxes())
         shape[a] = 1;
-      }
     }
     setAll(op, shape);
     return success();

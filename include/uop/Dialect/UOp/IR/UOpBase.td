@@ -33,7 +33,7 @@ def UOp_Dialect : Dialect {
     | half, bfloat16, float, double | `f16`, `bf16`, `f32`, `f64` |
     | float8_e4m3, float8_e5m2 | `f8E4M3FN`, `f8E5M2` |
     | dtype.vec(n) | `vector<n x T>` |
-    | dtype.ptr(size, local) | `!uop.ptr<T, size, global|local|reg>` |
+    | dtype.ptr(size, local) | `!uop.ptr<T, size, space>`, space one of global, local, reg |
     | void | `!uop.void` (also the type of effects: STORE, BARRIER, IF) |
 
     Integers keep their signedness in the type because tinygrad's division,

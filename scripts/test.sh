@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The README's test command: installs what is missing, builds everything and
+# runs the whole suite through ctest (which runs the lit suite, check-uop).
+# Ends with one line "uop-mlir: N passed, M failed" counted from lit's results.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${UOP_BUILD_DIR:-$root/build}"
+
+bash "$root/scripts/build.sh"
+
+log="$build/test-output.log"
+set +e
+ctest --test-dir "$build" --output-on-failure -V 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+
+# lit's summary, as ctest -V prefixes it: "1:   Passed: 8 (100.00%)".
+count() {
+  local n=0 x
+  for x in $(sed -nE "s/^[0-9]+: +($1) *: +([0-9]+).*/\2/p" "$log"); do n=$((n + x)); done
+  echo "$n"
+}
+passed=$(count 'Passed|Expectedly Failed')
+failed=$(count 'Failed|Unresolved|Timed Out|Unexpectedly Passed')
+if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
+  failed=1 # ctest failed outside lit (e.g. lit could not start)
+fi
+if [ "$passed" -eq 0 ] && [ "$status" -eq 0 ]; then
+  echo "uop-mlir: no test ran" >&2
+  status=1
+fi
+echo "uop-mlir: $passed passed, $failed failed"
+exit "$status"
