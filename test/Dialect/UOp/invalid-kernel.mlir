@@ -8,6 +8,13 @@ uop.kernel @nosink {
 
 // -----
 
+// expected-error @+1 {{body must end in uop.sink}}
+uop.kernel @other_terminator {
+  llvm.unreachable
+}
+
+// -----
+
 // expected-error @+1 {{body takes no arguments: buffers are uop.define_global ops}}
 uop.kernel @args {
 ^bb0(%a: f32):

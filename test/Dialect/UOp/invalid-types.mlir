@@ -51,6 +51,22 @@ func.func private @maskorder() attributes {v = #uop.view<shape = [4, 4], strides
 
 // -----
 
+// Optional fields come in a fixed order: offset, then mask.
+// expected-error @+1 {{expected '>'}}
+func.func private @order() attributes {v = #uop.view<shape = [4], strides = [1], mask = [[0, 4]], offset = 2>}
+
+// -----
+
+// expected-error @+1 {{expected 'mask'}}
+func.func private @twice() attributes {v = #uop.view<shape = [4], strides = [1], offset = 1, offset = 2>}
+
+// -----
+
+// expected-error @+1 {{an empty mask is only valid for a 0-d view; omit the mask instead}}
+func.func private @emptymask() attributes {v = #uop.view<shape = [4], strides = [1], mask = []>}
+
+// -----
+
 // expected-error @+1 {{a ShapeTracker needs at least one view}}
 func.func private @emptyst() attributes {v = #uop.st<[]>}
 

@@ -611,6 +611,22 @@ func.func @f(%a: vector<2xf32>, %b: vector<2xf16>) {
 
 // -----
 
+func.func @f() {
+  // expected-error @+1 {{needs at least one source}}
+  %0 = "uop.cat"() : () -> vector<2xf32>
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{needs at least one source}}
+  %0 = "uop.ptrcat"() : () -> !uop.ptr<f32, 4>
+  return
+}
+
+// -----
+
 func.func @f(%a: !uop.ptr<f32, 16>, %b: !uop.ptr<f32, 8>) {
   // expected-error @+1 {{sources must all point like '!uop.ptr<f32, 16>'}}
   %0 = uop.ptrcat %a, %b : !uop.ptr<f32, 16>, !uop.ptr<f32, 8>

@@ -258,6 +258,17 @@ func.func @tensor_graph() -> tensor<4x2xf32> {
   %c = uop.contiguous %s : tensor<4x2xf32>
   // CHECK: uop.copy %[[C]] to "CUDA" : tensor<4x2xf32>
   %cp = uop.copy %c to "CUDA" : tensor<4x2xf32>
+  // ALU ops work on tensors too; comparisons give tensors of bool.
+  // CHECK: %[[SUM:.*]] = uop.add %[[C]], %[[C]] : tensor<4x2xf32>
+  %sum = uop.add %c, %c : tensor<4x2xf32>
+  // CHECK: %[[LT:.*]] = uop.cmplt %[[C]], %[[SUM]] : tensor<4x2xf32>
+  %lt = uop.cmplt %c, %sum : tensor<4x2xf32>
+  // CHECK: uop.where %[[LT]], %[[C]], %[[SUM]] : tensor<4x2xf32>
+  %sel = uop.where %lt, %c, %sum : tensor<4x2xf32>
+  // CHECK: uop.cast %[[SUM]] : tensor<4x2xf32> -> tensor<4x2xf16>
+  %h = uop.cast %sum : tensor<4x2xf32> -> tensor<4x2xf16>
+  // CHECK: uop.const dense<1.000000e+00> : tensor<4x2xf32>
+  %one = uop.const dense<1.0> : tensor<4x2xf32>
   // CHECK: uop.assign %[[C]], %{{.*}} : tensor<4x2xf32>, tensor<4x2xf32>
   %a = uop.assign %c, %cp : tensor<4x2xf32>, tensor<4x2xf32>
   // CHECK: uop.assign %[[C]], %{{.*}} after %{{.*}} : tensor<4x2xf32> : tensor<4x2xf32>, tensor<4x2xf32>

@@ -93,30 +93,29 @@ Attribute ViewAttr::parse(AsmParser &parser, Type) {
       parseIntList(parser, shape) || parser.parseComma() || parser.parseKeyword("strides") ||
       parser.parseEqual() || parseIntList(parser, strides))
     return {};
-  bool sawOffset = false, sawMask = false;
-  while (succeeded(parser.parseOptionalComma())) {
-    if (!sawOffset && !sawMask && succeeded(parser.parseOptionalKeyword("offset"))) {
-      sawOffset = true;
-      if (parser.parseEqual() || parser.parseInteger(offset))
-        return {};
-      continue;
-    }
-    if (sawMask || parser.parseKeyword("mask") || parser.parseEqual())
+  // Optional fields, in this order: `, offset = N`, `, mask = [[lo, hi], ...]`.
+  bool more = succeeded(parser.parseOptionalComma());
+  if (more && succeeded(parser.parseOptionalKeyword("offset"))) {
+    if (parser.parseEqual() || parser.parseInteger(offset))
       return {};
-    sawMask = true;
+    more = succeeded(parser.parseOptionalComma());
+  }
+  if (more) {
+    SMLoc maskLoc = parser.getCurrentLocation();
+    if (parser.parseKeyword("mask") || parser.parseEqual())
+      return {};
     auto parsePair = [&]() -> ParseResult {
       int64_t lo, hi;
       if (parser.parseLSquare() || parser.parseInteger(lo) || parser.parseComma() ||
           parser.parseInteger(hi) || parser.parseRSquare())
         return failure();
-      mask.push_back(lo);
-      mask.push_back(hi);
+      mask.append({lo, hi});
       return success();
     };
     if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parsePair))
       return {};
     if (mask.empty() && !shape.empty()) {
-      parser.emitError(loc, "an empty mask is only valid for a 0-d view; omit the mask instead");
+      parser.emitError(maskLoc, "an empty mask is only valid for a 0-d view; omit the mask instead");
       return {};
     }
   }

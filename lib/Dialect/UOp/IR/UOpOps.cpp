@@ -497,6 +497,8 @@ LogicalResult CatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
 }
 
 LogicalResult CatOp::verify() {
+  if (getSrcs().empty())
+    return emitOpError() << "needs at least one source";
   Type elem = getScalarType(getSrcs().front().getType());
   for (Value s : getSrcs())
     if (getScalarType(s.getType()) != elem)
@@ -516,6 +518,8 @@ LogicalResult PtrCatOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
 }
 
 LogicalResult PtrCatOp::verify() {
+  if (getSrcs().empty())
+    return emitOpError() << "needs at least one source";
   PtrType first = cast<PtrType>(getSrcs().front().getType()).getScalarPtr();
   for (Value s : getSrcs())
     if (cast<PtrType>(s.getType()).getScalarPtr() != first)
