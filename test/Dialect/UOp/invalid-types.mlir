@@ -77,6 +77,16 @@ func.func private @axes() attributes {v = #uop.axes<(3, 0)>}
 
 // -----
 
+// expected-error @+1 {{expected a pair of integers}}
+func.func private @notpair() attributes {v = #uop.axes<(3)>}
+
+// -----
+
+// expected-error @+1 {{expected a pair of integers}}
+func.func private @maskpair() attributes {v = #uop.view<shape = [4], strides = [1], mask = [[0, 1, 2]]>}
+
+// -----
+
 // expected-error @+1 {{axis must be non-negative, got -1}}
 func.func private @negaxis() attributes {v = #uop.axes<(-1, 2)>}
 

@@ -24,9 +24,20 @@ void UOpDialect::registerAttributes() {
 namespace {
 /// `[1, -2, 3]` (possibly empty).
 ParseResult parseIntList(AsmParser &parser, SmallVectorImpl<int64_t> &out) {
-  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
-    return parser.parseInteger(out.emplace_back());
-  });
+  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                        [&] { return parser.parseInteger(out.emplace_back()); });
+}
+/// `[lo, hi]` or `(axis, size)`: exactly two integers in `delim`, appended to `out`.
+ParseResult parseIntPair(AsmParser &parser, AsmParser::Delimiter delim,
+                         SmallVectorImpl<int64_t> &out) {
+  SMLoc loc = parser.getCurrentLocation();
+  size_t before = out.size();
+  if (parser.parseCommaSeparatedList(delim,
+                                     [&] { return parser.parseInteger(out.emplace_back()); }))
+    return failure();
+  if (out.size() - before != 2)
+    return parser.emitError(loc, "expected a pair of integers");
+  return success();
 }
 void printIntList(AsmPrinter &printer, ArrayRef<int64_t> xs) {
   printer << "[";
@@ -62,19 +73,19 @@ bool ViewAttr::isContiguous() const {
 }
 
 LogicalResult ViewAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                               ArrayRef<int64_t> shape, ArrayRef<int64_t> strides,
-                               int64_t offset, ArrayRef<int64_t> mask) {
+                               ArrayRef<int64_t> shape, ArrayRef<int64_t> strides, int64_t offset,
+                               ArrayRef<int64_t> mask) {
   if (shape.size() != strides.size())
-    return emitError() << "view has " << shape.size() << " dimensions but "
-                       << strides.size() << " strides";
+    return emitError() << "view has " << shape.size() << " dimensions but " << strides.size()
+                       << " strides";
   for (auto [i, d] : llvm::enumerate(shape))
     if (d < 0)
       return emitError() << "view dimension " << i << " has negative size " << d;
   if (mask.empty())
     return success();
   if (mask.size() != 2 * shape.size())
-    return emitError() << "view mask has " << mask.size() / 2 << " ranges for "
-                       << shape.size() << " dimensions";
+    return emitError() << "view mask has " << mask.size() / 2 << " ranges for " << shape.size()
+                       << " dimensions";
   for (size_t i = 0; i < shape.size(); ++i) {
     int64_t lo = mask[2 * i], hi = mask[2 * i + 1];
     if (lo < 0 || lo > hi || hi > shape[i])
@@ -104,25 +115,19 @@ Attribute ViewAttr::parse(AsmParser &parser, Type) {
     SMLoc maskLoc = parser.getCurrentLocation();
     if (parser.parseKeyword("mask") || parser.parseEqual())
       return {};
-    auto parsePair = [&]() -> ParseResult {
-      int64_t lo, hi;
-      if (parser.parseLSquare() || parser.parseInteger(lo) || parser.parseComma() ||
-          parser.parseInteger(hi) || parser.parseRSquare())
-        return failure();
-      mask.append({lo, hi});
-      return success();
-    };
+    auto parsePair = [&] { return parseIntPair(parser, AsmParser::Delimiter::Square, mask); };
     if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parsePair))
       return {};
     if (mask.empty() && !shape.empty()) {
-      parser.emitError(maskLoc, "an empty mask is only valid for a 0-d view; omit the mask instead");
+      parser.emitError(maskLoc,
+                       "an empty mask is only valid for a 0-d view; omit the mask instead");
       return {};
     }
   }
   if (parser.parseGreater())
     return {};
-  return ViewAttr::getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
-                              shape, strides, offset, mask);
+  return ViewAttr::getChecked([&] { return parser.emitError(loc); }, parser.getContext(), shape,
+                              strides, offset, mask);
 }
 
 void ViewAttr::print(AsmPrinter &printer) const {
@@ -163,12 +168,11 @@ LogicalResult ShapeTrackerAttr::verify(function_ref<InFlightDiagnostic()> emitEr
 ShapeTrackerAttr ShapeTrackerAttr::parseViews(AsmParser &parser) {
   SMLoc loc = parser.getCurrentLocation();
   SmallVector<ViewAttr> views;
-  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
-        return parser.parseAttribute(views.emplace_back());
-      }))
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                     [&] { return parser.parseAttribute(views.emplace_back()); }))
     return {};
-  return ShapeTrackerAttr::getChecked([&] { return parser.emitError(loc); },
-                                      parser.getContext(), views);
+  return ShapeTrackerAttr::getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                                      views);
 }
 
 void ShapeTrackerAttr::printViews(AsmPrinter &printer) const {
@@ -210,8 +214,7 @@ LogicalResult AxisSizesAttr::verify(function_ref<InFlightDiagnostic()> emitError
     if (flat[i] < 0)
       return emitError() << "axis must be non-negative, got " << flat[i];
     if (flat[i + 1] < 1)
-      return emitError() << "size of axis " << flat[i] << " must be positive, got "
-                         << flat[i + 1];
+      return emitError() << "size of axis " << flat[i] << " must be positive, got " << flat[i + 1];
   }
   return success();
 }
@@ -220,14 +223,7 @@ LogicalResult AxisSizesAttr::verify(function_ref<InFlightDiagnostic()> emitError
 Attribute AxisSizesAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
   SmallVector<int64_t> flat;
-  auto parsePair = [&]() -> ParseResult {
-    int64_t a, s;
-    if (parser.parseLParen() || parser.parseInteger(a) || parser.parseComma() ||
-        parser.parseInteger(s) || parser.parseRParen())
-      return failure();
-    flat.append({a, s});
-    return success();
-  };
+  auto parsePair = [&] { return parseIntPair(parser, AsmParser::Delimiter::Paren, flat); };
   if (parser.parseCommaSeparatedList(AsmParser::Delimiter::LessGreater, parsePair))
     return {};
   return AxisSizesAttr::getChecked([&] { return parser.emitError(loc); }, parser.getContext(),

@@ -50,6 +50,22 @@ private:
     return it == shapes.end() ? nullptr : &it->second;
   }
 
+  /// The shape the shaped values among `vals` share (null if none is
+  /// shaped); an error at `op` naming `what` if they differ.
+  FailureOr<const Shape *> commonShape(Operation *op, ValueRange vals, StringRef what) const {
+    const Shape *common = nullptr;
+    for (Value v : vals) {
+      const Shape *s = get(v);
+      if (!s)
+        continue;
+      if (common && *common != *s)
+        return op->emitOpError() << what << " must have one shape, got " << str(*common) << " and "
+                                 << str(*s);
+      common = s;
+    }
+    return common;
+  }
+
   /// BufferOps (LOAD, STORE, VALID, CONST, DEFINE_VAR) take the shape of a
   /// direct VIEW source only.
   static bool takesViewShape(Operation &op) {
@@ -69,16 +85,9 @@ private:
     if (isa<SinkOp>(op))
       return checkSink(cast<SinkOp>(op));
     // Every other op: all shaped sources agree (ast_spec's all_same).
-    const Shape *common = nullptr;
-    for (Value v : op.getOperands()) {
-      const Shape *s = get(v);
-      if (!s)
-        continue;
-      if (common && *common != *s)
-        return op.emitOpError() << "sources must have one shape, got " << str(*common)
-                                << " and " << str(*s);
-      common = s;
-    }
+    FailureOr<const Shape *> common = commonShape(&op, op.getOperands(), "sources");
+    if (failed(common))
+      return failure();
     if (takesViewShape(op)) {
       for (Value v : op.getOperands())
         if (auto view = v.getDefiningOp<ViewOp>()) {
@@ -92,9 +101,9 @@ private:
         setAll(op, Shape(*s));
       return success();
     }
-    if (!common)
+    if (!*common)
       return success();
-    Shape shape = *common;
+    Shape shape = **common;
     if (auto red = dyn_cast<ReduceAxisOp>(op)) {
       for (int64_t a : red.getAxes())
         if (a >= (int64_t)shape.size())
@@ -108,17 +117,7 @@ private:
   }
 
   LogicalResult checkSink(SinkOp sink) {
-    const Shape *first = nullptr;
-    for (Value v : sink.getSrcs()) {
-      const Shape *s = get(v);
-      if (!s)
-        continue;
-      if (first && *first != *s)
-        return sink.emitOpError() << "stores must have one shape, got " << str(*first)
-                                  << " and " << str(*s);
-      first = s;
-    }
-    return success();
+    return success(succeeded(commonShape(sink, sink.getSrcs(), "stores")));
   }
 
   /// verify_sink_dims: across every shaped value, each dimension is 1 or n.
@@ -142,8 +141,8 @@ private:
           }
           if (sizeAt[i].first != d) {
             InFlightDiagnostic diag = op.emitOpError()
-                                      << "dimension " << i << " has size " << d
-                                      << " but elsewhere " << sizeAt[i].first
+                                      << "dimension " << i << " has size " << d << " but elsewhere "
+                                      << sizeAt[i].first
                                       << "; each dimension of a kernel must be 1 or n";
             diag.attachNote(sizeAt[i].second->getLoc()) << "size " << sizeAt[i].first << " here";
             return diag;

@@ -124,8 +124,7 @@ LogicalResult ViewOp::verify() {
   Type st = getSrc().getType();
   if (isa<PtrType>(st)) {
     if (rt != st)
-      return emitOpError() << "of a pointer must have the pointer's type " << st << ", got "
-                           << rt;
+      return emitOpError() << "of a pointer must have the pointer's type " << st << ", got " << rt;
     return success();
   }
   auto srcT = cast<RankedTensorType>(st);
@@ -210,8 +209,8 @@ LogicalResult ShrinkOp::verify() {
   for (int64_t i = 0; i < s.getRank(); ++i) {
     int64_t b = getBegin()[i], e = getEnd()[i];
     if (b < 0 || b > e || e > s.getDimSize(i))
-      return emitOpError() << "axis " << i << ": [" << b << ", " << e
-                           << ") is not within [0, " << s.getDimSize(i) << "]";
+      return emitOpError() << "axis " << i << ": [" << b << ", " << e << ") is not within [0, "
+                           << s.getDimSize(i) << "]";
     shape.push_back(e - b);
   }
   if (r.getShape() != ArrayRef<int64_t>(shape) || r.getElementType() != s.getElementType())
@@ -229,8 +228,8 @@ LogicalResult FlipOp::verify() {
 // Memory
 //===----------------------------------------------------------------------===//
 
-LogicalResult IndexOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                        Adaptor adaptor, SmallVectorImpl<Type> &results) {
+LogicalResult IndexOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                        SmallVectorImpl<Type> &results) {
   auto buf = dyn_cast<PtrType>(adaptor.getBuf().getType());
   if (!buf)
     return emitOptionalError(loc, "'uop.index' buffer must be a pointer");
@@ -247,8 +246,7 @@ LogicalResult IndexOp::verify() {
     int64_t lanes = getVCount(g.getType());
     int64_t ptrLanes = cast<PtrType>(getType()).getVcount();
     if (lanes != 1 && lanes != ptrLanes)
-      return emitOpError() << "gate has " << lanes << " lanes but the pointer has "
-                           << ptrLanes;
+      return emitOpError() << "gate has " << lanes << " lanes but the pointer has " << ptrLanes;
   }
   return success();
 }
@@ -274,8 +272,7 @@ LogicalResult AssignOp::verify() {
     return emitOpError() << "result must have the value's type " << v;
   if (auto p = dyn_cast<PtrType>(t)) {
     if (p.getValueType() != v)
-      return emitOpError() << "value type " << v << " does not match what " << p
-                           << " points at";
+      return emitOpError() << "value type " << v << " does not match what " << p << " points at";
     return success();
   }
   if (t != v)
@@ -293,13 +290,12 @@ LogicalResult BufferOp::verify() {
 // ALU
 //===----------------------------------------------------------------------===//
 
-template <typename ShiftOp>
-static LogicalResult verifyShift(ShiftOp op) {
+template <typename ShiftOp> static LogicalResult verifyShift(ShiftOp op) {
   Type x = op.getLhs().getType(), y = op.getRhs().getType();
   Type uint32 = IntegerType::get(op.getContext(), 32, IntegerType::Unsigned);
   if (y != x && y != withScalarType(x, uint32))
-    return op.emitOpError() << "shift amount must be " << x << " or "
-                            << withScalarType(x, uint32) << ", got " << y;
+    return op.emitOpError() << "shift amount must be " << x << " or " << withScalarType(x, uint32)
+                            << ", got " << y;
   return success();
 }
 LogicalResult ShlOp::verify() { return verifyShift(*this); }
@@ -336,8 +332,7 @@ LogicalResult BitcastOp::verify() {
   if (st) {
     // tinygrad: the last axis scales with the item size.
     if (st.getRank() != rt.getRank() || st.getRank() == 0 ||
-        st.getShape().drop_back() != rt.getShape().drop_back() ||
-        getBitWidth(s) != getBitWidth(r))
+        st.getShape().drop_back() != rt.getShape().drop_back() || getBitWidth(s) != getBitWidth(r))
       return emitOpError() << "tensor bitcast must keep all but the last axis and the size "
                               "in bits";
     return success();
@@ -467,14 +462,13 @@ static Type scalarOf(Type t) {
   return getScalarType(t);
 }
 
-LogicalResult GepOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                      Adaptor adaptor, SmallVectorImpl<Type> &results) {
+LogicalResult GepOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                      SmallVectorImpl<Type> &results) {
   Type src = adaptor.getSrc().getType();
   int64_t lanes = getVCount(src);
   for (int64_t i : adaptor.getIndices())
     if (i < 0 || i >= lanes)
-      return emitOptionalError(loc, "'uop.gep' lane ", i, " is out of range for ", lanes,
-                               " lanes");
+      return emitOptionalError(loc, "'uop.gep' lane ", i, " is out of range for ", lanes, " lanes");
   results.push_back(vectorize(scalarOf(src), adaptor.getIndices().size()));
   return success();
 }
@@ -485,8 +479,8 @@ LogicalResult GepOp::verify() {
   return success();
 }
 
-LogicalResult CatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                      Adaptor adaptor, SmallVectorImpl<Type> &results) {
+LogicalResult CatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                      SmallVectorImpl<Type> &results) {
   if (adaptor.getSrcs().empty())
     return emitOptionalError(loc, "'uop.cat' needs at least one source");
   int64_t lanes = 0;
@@ -527,8 +521,8 @@ LogicalResult PtrCatOp::verify() {
   return success();
 }
 
-LogicalResult UnrollOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
-                                         Adaptor adaptor, SmallVectorImpl<Type> &results) {
+LogicalResult UnrollOp::inferReturnTypes(MLIRContext *, std::optional<Location>, Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
   results.push_back(scalarOf(adaptor.getSrc().getType()));
   return success();
 }
@@ -541,8 +535,8 @@ LogicalResult UnrollOp::verify() {
   return success();
 }
 
-LogicalResult ContractOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
-                                           Adaptor adaptor, SmallVectorImpl<Type> &results) {
+LogicalResult ContractOp::inferReturnTypes(MLIRContext *, std::optional<Location>, Adaptor adaptor,
+                                           SmallVectorImpl<Type> &results) {
   auto axes = dyn_cast_or_null<AxisSizesAttr>(adaptor.getAxes());
   int64_t lanes = axes ? axes.getProduct() : 1;
   results.push_back(vectorize(scalarOf(adaptor.getSrc().getType()), lanes));
@@ -577,30 +571,29 @@ LogicalResult WmmaOp::verify() {
     return emitOpError() << "A and B must have one element type";
   const TensorCoreDesc *tc = nullptr;
   for (const TensorCoreDesc &t : getNvidiaTensorCores())
-    if (t.n == d[0] && t.m == d[1] && t.k == d[2] &&
-        getTCElementType(getContext(), t.in) == in &&
+    if (t.n == d[0] && t.m == d[1] && t.k == d[2] && getTCElementType(getContext(), t.in) == in &&
         getTCElementType(getContext(), t.out) == out)
       tc = &t;
   if (!tc)
-    return emitOpError() << "no tensor core computes dims (" << d[0] << ", " << d[1] << ", "
-                         << d[2] << ") from " << in << " into " << out;
+    return emitOpError() << "no tensor core computes dims (" << d[0] << ", " << d[1] << ", " << d[2]
+                         << ") from " << in << " into " << out;
   if ((int64_t)getThreads() != tc->threads)
-    return emitOpError() << "this tensor core is built by " << tc->threads
-                         << " threads, not " << getThreads();
+    return emitOpError() << "this tensor core is built by " << tc->threads << " threads, not "
+                         << getThreads();
   int64_t ept[3] = {tc->eptA, tc->eptB, tc->eptC};
   Value srcs[3] = {getA(), getB(), getC()};
   const char *names[3] = {"A", "B", "C"};
   for (int i = 0; i < 3; ++i)
     if (getVCount(srcs[i].getType()) != ept[i])
-      return emitOpError() << names[i] << " must hold " << ept[i]
-                           << " elements per thread, got " << srcs[i].getType();
+      return emitOpError() << names[i] << " must hold " << ept[i] << " elements per thread, got "
+                           << srcs[i].getType();
   if (getUpcastAxes().size() != 3)
     return emitOpError() << "needs upcast axes for A, B and C";
   for (int i = 0; i < 3; ++i) {
     auto axes = cast<AxisSizesAttr>(getUpcastAxes()[i]);
     if (axes.getProduct() != ept[i])
-      return emitOpError() << "upcast axes of " << names[i] << " multiply to "
-                           << axes.getProduct() << ", not " << ept[i];
+      return emitOpError() << "upcast axes of " << names[i] << " multiply to " << axes.getProduct()
+                           << ", not " << ept[i];
   }
   int64_t log2K = llvm::Log2_64(d[2]);
   if ((int64_t)getReduceAxes().size() != log2K)

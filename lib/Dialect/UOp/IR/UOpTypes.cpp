@@ -30,8 +30,8 @@ bool mlir::uop::isScalarDType(Type t) {
       return i.isSignless();
     return !i.isSignless() && llvm::is_contained({8u, 16u, 32u, 64u}, i.getWidth());
   }
-  return isa<Float16Type, BFloat16Type, Float32Type, Float64Type, Float8E4M3FNType,
-             Float8E5M2Type>(t);
+  return isa<Float16Type, BFloat16Type, Float32Type, Float64Type, Float8E4M3FNType, Float8E5M2Type>(
+      t);
 }
 
 bool mlir::uop::isDType(Type t) {
@@ -119,9 +119,7 @@ std::string mlir::uop::getTinygradName(Type t) {
 // PtrType
 //===----------------------------------------------------------------------===//
 
-Type PtrType::getValueType() const {
-  return vectorize(getElementType(), getVcount());
-}
+Type PtrType::getValueType() const { return vectorize(getElementType(), getVcount()); }
 
 PtrType PtrType::getScalarPtr() const { return withVCount(1); }
 
@@ -129,9 +127,8 @@ PtrType PtrType::withVCount(int64_t v) const {
   return PtrType::get(getContext(), getElementType(), getSize(), getAddressSpace(), v);
 }
 
-LogicalResult PtrType::verify(function_ref<InFlightDiagnostic()> emitError,
-                              Type elementType, int64_t size, AddressSpace addressSpace,
-                              int64_t vcount) {
+LogicalResult PtrType::verify(function_ref<InFlightDiagnostic()> emitError, Type elementType,
+                              int64_t size, AddressSpace addressSpace, int64_t vcount) {
   if (!isDType(elementType))
     return emitError() << "pointer element must be a tinygrad dtype (i1, si8..si64, "
                           "ui8..ui64, f16, bf16, f32, f64, f8E4M3FN, f8E5M2, or a "
@@ -173,7 +170,8 @@ Type PtrType::parse(AsmParser &parser) {
       return {};
     auto s = symbolizeAddressSpace(kw);
     if (!s) {
-      parser.emitError(kwLoc, "unknown address space '") << kw << "', expected global, local or reg";
+      parser.emitError(kwLoc, "unknown address space '")
+          << kw << "', expected global, local or reg";
       return {};
     }
     space = *s;

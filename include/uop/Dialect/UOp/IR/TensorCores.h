@@ -16,11 +16,11 @@ namespace mlir::uop {
 enum class TCDType { f16, bf16, f32 };
 
 struct TensorCoreDesc {
-  int64_t n, m, k;        // tinygrad's dims = (N, M, K)
-  TCDType in, out;        // dtype of A/B and of C/D
-  int64_t threads;        // threads that make the warp
+  int64_t n, m, k;          // tinygrad's dims = (N, M, K)
+  TCDType in, out;          // dtype of A/B and of C/D
+  int64_t threads;          // threads that make the warp
   int64_t eptA, eptB, eptC; // elements per thread of A, B, C
-  int minSM;              // first sm_XX that has it
+  int minSM;                // first sm_XX that has it
 };
 
 /// Every NVIDIA tensor core tinygrad uses (f32 inputs are tf32).
