@@ -1,0 +1,132 @@
+//===- Export.cpp - a uop.kernel to tinygrad's kernel JSON ----------------===//
+//
+// The inverse of Import.cpp for kernel-AST ops: one node per op, in block
+// order, sources as node indices. Fields tinygrad stores but the dialect
+// derives (a view's "contiguous") are recomputed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "uop/Target/Tinygrad/TinygradJSON.h"
+
+#include "DTypes.h"
+#include "uop/Dialect/UOp/IR/UOpOps.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/JSON.h"
+
+using namespace mlir;
+using namespace mlir::uop;
+namespace json = llvm::json;
+
+namespace {
+
+json::Value dtypeJSON(Type t) {
+  if (isa<VoidType>(t))
+    return "void";
+  if (auto p = dyn_cast<PtrType>(t))
+    return json::Object{{"ptr", tinygrad::nameOfScalar(p.getElementType())},
+                        {"size", p.getSize()},
+                        {"addrspace", stringifyAddressSpace(p.getAddressSpace())}};
+  return tinygrad::nameOfScalar(t);
+}
+
+json::Value intsJSON(ArrayRef<int64_t> xs) { return json::Array(xs); }
+
+json::Value shapeTrackerJSON(ShapeTrackerAttr st) {
+  json::Array views;
+  for (ViewAttr v : st.getViews()) {
+    json::Value mask = nullptr;
+    if (v.hasMask()) {
+      json::Array pairs;
+      for (size_t i = 0; i < v.getMask().size(); i += 2)
+        pairs.push_back(json::Array{v.getMask()[i], v.getMask()[i + 1]});
+      mask = std::move(pairs);
+    }
+    views.push_back(json::Object{{"shape", intsJSON(v.getShape())},
+                                 {"strides", intsJSON(v.getStrides())},
+                                 {"offset", v.getOffset()},
+                                 {"mask", std::move(mask)},
+                                 {"contiguous", v.isContiguous()}});
+  }
+  return json::Object{{"views", std::move(views)}};
+}
+
+json::Value constJSON(TypedAttr value) {
+  if (auto i = dyn_cast<IntegerAttr>(value)) {
+    if (value.getType().isInteger(1))
+      return i.getValue().getBoolValue();
+    if (value.getType().isUnsignedInteger())
+      return i.getValue().getZExtValue();
+    return i.getValue().getSExtValue();
+  }
+  APFloat f = cast<FloatAttr>(value).getValue();
+  if (f.isNaN())
+    return "nan";
+  if (f.isInfinity())
+    return f.isNegative() ? "-inf" : "inf";
+  bool lost;
+  f.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+  return f.convertToDouble();
+}
+
+} // namespace
+
+LogicalResult mlir::uop::exportTinygradKernel(KernelOp kernel, llvm::raw_ostream &os) {
+  DenseMap<Value, int64_t> index;
+  json::Array nodes;
+  for (Operation &op : kernel.getBodyBlock()) {
+    json::Array srcs;
+    for (Value v : op.getOperands())
+      srcs.push_back(index.lookup(v));
+    json::Value arg = nullptr;
+    std::string name;
+    bool known = true;
+    llvm::TypeSwitch<Operation *>(&op)
+        .Case([&](SinkOp) { name = "SINK"; })
+        .Case([&](DefineGlobalOp d) {
+          name = "DEFINE_GLOBAL";
+          arg = d.getIndex();
+        })
+        .Case([&](ViewOp v) {
+          name = "VIEW";
+          arg = shapeTrackerJSON(v.getSt());
+        })
+        .Case([&](ValidOp) { name = "VALID"; })
+        .Case([&](LoadOp l) {
+          name = "LOAD";
+          if (l.getAlt())
+            known = false; // a lowered LOAD: not a kernel-AST node
+        })
+        .Case([&](StoreOp s) {
+          name = "STORE";
+          if (s.getGate() || s.getUnder())
+            known = false;
+        })
+        .Case([&](ConstOp c) {
+          name = "CONST";
+          arg = constJSON(c.getScalarValue());
+        })
+        .Case([&](ReduceAxisOp r) {
+          name = "REDUCE_AXIS";
+          arg = json::Object{{"op", StringRef(stringifyReduceKind(r.getKind())).upper()},
+                             {"axes", intsJSON(r.getAxes())}};
+        })
+        .Default([&](Operation *o) {
+          for (const tinygrad::GenericOp &g : tinygrad::genericOps())
+            if (g.uop == o->getName().getStringRef())
+              name = g.tinygrad.str();
+          known = !name.empty();
+        });
+    if (!known)
+      return op.emitOpError() << "has no tinygrad kernel-AST node (export covers the ops the "
+                                 "importer reads)";
+    Type type = op.getNumResults() ? op.getResult(0).getType() : VoidType::get(op.getContext());
+    if (isa<ShapedType>(type))
+      return op.emitOpError() << "vector and tensor values have no kernel-AST node";
+    index[op.getNumResults() ? op.getResult(0) : Value()] = nodes.size();
+    nodes.push_back(json::Array{name, dtypeJSON(type), std::move(arg), std::move(srcs)});
+  }
+  os << json::Value(json::Object{{"name", kernel.getSymName()}, {"nodes", std::move(nodes)}});
+  return success();
+}
