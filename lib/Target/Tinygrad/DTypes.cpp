@@ -3,65 +3,51 @@
 #include "DTypes.h"
 
 #include "mlir/IR/BuiltinTypes.h"
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace mlir::uop::tinygrad;
 
+namespace {
+/// tinygrad's dtype names in the corpus JSON, and the type each stands for.
+struct DTypeEntry {
+  const char *name;
+  Type (*make)(MLIRContext *);
+};
+template <unsigned W, IntegerType::SignednessSemantics S> Type integer(MLIRContext *c) {
+  return IntegerType::get(c, W, S);
+}
+template <typename T> Type floating(MLIRContext *c) { return T::get(c); }
+
+const DTypeEntry kDTypes[] = {
+    {"bool", integer<1, IntegerType::Signless>},
+    {"i8", integer<8, IntegerType::Signed>},
+    {"i16", integer<16, IntegerType::Signed>},
+    {"i32", integer<32, IntegerType::Signed>},
+    {"i64", integer<64, IntegerType::Signed>},
+    {"u8", integer<8, IntegerType::Unsigned>},
+    {"u16", integer<16, IntegerType::Unsigned>},
+    {"u32", integer<32, IntegerType::Unsigned>},
+    {"u64", integer<64, IntegerType::Unsigned>},
+    {"f16", floating<Float16Type>},
+    {"bf16", floating<BFloat16Type>},
+    {"f32", floating<Float32Type>},
+    {"f64", floating<Float64Type>},
+    {"fp8e4m3", floating<Float8E4M3FNType>},
+    {"fp8e5m2", floating<Float8E5M2Type>},
+};
+} // namespace
+
 Type mlir::uop::tinygrad::scalarFromName(MLIRContext *ctx, StringRef name) {
-  auto si = [&](unsigned w) { return IntegerType::get(ctx, w, IntegerType::Signed); };
-  auto ui = [&](unsigned w) { return IntegerType::get(ctx, w, IntegerType::Unsigned); };
-  return llvm::StringSwitch<std::function<Type()>>(name)
-      .Case("bool", [&] { return IntegerType::get(ctx, 1); })
-      .Case("i8", [&] { return si(8); })
-      .Case("i16", [&] { return si(16); })
-      .Case("i32", [&] { return si(32); })
-      .Case("i64", [&] { return si(64); })
-      .Case("u8", [&] { return ui(8); })
-      .Case("u16", [&] { return ui(16); })
-      .Case("u32", [&] { return ui(32); })
-      .Case("u64", [&] { return ui(64); })
-      .Case("f16", [&] { return Float16Type::get(ctx); })
-      .Case("bf16", [&] { return BFloat16Type::get(ctx); })
-      .Case("f32", [&] { return Float32Type::get(ctx); })
-      .Case("f64", [&] { return Float64Type::get(ctx); })
-      .Case("fp8e4m3", [&] { return Float8E4M3FNType::get(ctx); })
-      .Case("fp8e5m2", [&] { return Float8E5M2Type::get(ctx); })
-      .Default([] { return Type(); })();
+  for (const DTypeEntry &e : kDTypes)
+    if (name == e.name)
+      return e.make(ctx);
+  return {};
 }
 
 StringRef mlir::uop::tinygrad::nameOfScalar(Type t) {
-  if (t.isInteger(1))
-    return "bool";
-  if (auto i = dyn_cast<IntegerType>(t)) {
-    if (i.isSignless())
-      return "";
-    bool u = i.isUnsigned();
-    switch (i.getWidth()) {
-    case 8:
-      return u ? "u8" : "i8";
-    case 16:
-      return u ? "u16" : "i16";
-    case 32:
-      return u ? "u32" : "i32";
-    case 64:
-      return u ? "u64" : "i64";
-    default:
-      return "";
-    }
-  }
-  if (isa<Float16Type>(t))
-    return "f16";
-  if (isa<BFloat16Type>(t))
-    return "bf16";
-  if (isa<Float32Type>(t))
-    return "f32";
-  if (isa<Float64Type>(t))
-    return "f64";
-  if (isa<Float8E4M3FNType>(t))
-    return "fp8e4m3";
-  if (isa<Float8E5M2Type>(t))
-    return "fp8e5m2";
+  for (const DTypeEntry &e : kDTypes)
+    if (e.make(t.getContext()) == t)
+      return e.name;
   return "";
 }
 
