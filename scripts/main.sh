@@ -1,20 +1,32 @@
 #!/usr/bin/env bash
-# The README's main job, for now: build uop-opt and take a real tinygrad kernel
-# (conv2d from the corpus) through it: parse, verify, print in the custom and
-# generic forms, and show that an invalid kernel is rejected with a location.
+# The README's main job, for now: build the tools and take a real tinygrad
+# kernel from the corpus (conv2d) through them: import tinygrad's JSON, verify
+# and print it with uop-opt, export it back to JSON, and show that a broken
+# variant is rejected with a location. Lowering and execution come with the
+# next issues.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${UOP_BUILD_DIR:-$root/build}"
+corpus="$root/../shared/corpus"
 
-bash "$root/scripts/build.sh" uop-opt
+bash "$root/scripts/build.sh" uop-opt uop-translate
 opt="$build/bin/uop-opt"
+translate="$build/bin/uop-translate"
 
-echo "== docs/examples/conv2d.mlir, parsed, verified and printed by uop-opt"
-"$opt" "$root/docs/examples/conv2d.mlir"
-echo "== the same kernel in MLIR's generic form"
-"$opt" --mlir-print-op-generic "$root/docs/examples/conv2d.mlir"
-echo "== an invalid kernel (REDUCE_AXIS over axis 8 of a rank-8 shape) is rejected"
-sed 's/\[5, 6, 7\]/[5, 6, 8]/' "$root/docs/examples/conv2d.mlir" > "$build/conv2d-bad.mlir"
+kernel="$corpus/conv2d/k0.json"
+if [ ! -f "$kernel" ]; then
+  echo "error: $kernel not found: clone with tinygrad's corpus in ../shared beside the project" >&2
+  exit 2
+fi
+
+echo "== import $kernel (tinygrad's kernel AST) into the uop dialect"
+"$translate" --import-tinygrad "$kernel" -o "$build/conv2d.mlir"
+"$opt" "$build/conv2d.mlir"
+echo "== export it back to tinygrad's JSON"
+"$translate" --export-tinygrad "$build/conv2d.mlir" | head -c 400
+echo " ..."
+echo "== a broken variant (REDUCE_AXIS over axis 8 of a rank-8 shape) is rejected"
+sed 's/\[5, 6, 7\]/[5, 6, 8]/' "$build/conv2d.mlir" > "$build/conv2d-bad.mlir"
 if "$opt" "$build/conv2d-bad.mlir" > /dev/null; then
   echo "error: the invalid kernel was accepted" >&2
   exit 1
