@@ -474,7 +474,9 @@ def UOp_FDivOp : UOp_BinaryOp<"fdiv", UOp_FloatLike, "FDIV">;
 // tinygrad's IDIV truncates toward zero, MOD's sign follows the dividend (C semantics).
 def UOp_IDivOp : UOp_BinaryOp<"idiv", UOp_IntLike, "IDIV">;
 def UOp_ModOp  : UOp_BinaryOp<"mod", UOp_IntLike, "MOD">;
-def UOp_MaxOp  : UOp_BinaryOp<"max", UOp_Value, "MAX", [Commutative]>;
+// Not Commutative: tinygrad's CPU backends render MAX as `a < b ? b : a`, so
+// max(nan, 1) is nan but max(1, nan) is 1, and reordering would change NaN results.
+def UOp_MaxOp  : UOp_BinaryOp<"max", UOp_Value, "MAX">;
 def UOp_PowOp  : UOp_BinaryOp<"pow", UOp_FloatLike, "POW">;
 def UOp_AndOp  : UOp_BinaryOp<"and", UOp_IntOrBoolLike, "AND", [Commutative]>;
 def UOp_OrOp   : UOp_BinaryOp<"or", UOp_IntOrBoolLike, "OR", [Commutative]>;
