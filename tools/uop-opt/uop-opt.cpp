@@ -13,9 +13,11 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
+#include "uop/Dialect/UOp/Transforms/Passes.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  mlir::uop::registerUOpPasses();
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);

@@ -1,0 +1,191 @@
+//===- Lower.cpp - uop-lower: tinygrad's lowerer --------------------------===//
+//
+// VIEWs become index arithmetic over one RANGE per axis, REDUCE_AXIS becomes
+// REDUCE over the ranges of its axes (codegen/lowerer.py and
+// shape/view.py:to_indexed_uops of the seeds' tinygrad). See Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "uop/Dialect/UOp/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallSet.h"
+
+namespace mlir::uop {
+#define GEN_PASS_DEF_UOPLOWER
+#include "uop/Dialect/UOp/Transforms/Passes.h.inc"
+} // namespace mlir::uop
+
+using namespace mlir;
+using namespace mlir::uop;
+
+namespace {
+
+/// Builds tinygrad's (idx, valid) for a ShapeTracker at the builder's
+/// insertion point. A null `valid` means "always valid".
+class Indexer {
+public:
+  Indexer(OpBuilder &b, Location loc)
+      : b(b), loc(loc), i32(IntegerType::get(b.getContext(), 32, IntegerType::Signed)),
+        i1(b.getI1Type()) {}
+
+  std::pair<Value, Value> index(ShapeTrackerAttr st, ArrayRef<Value> ranges) {
+    ArrayRef<ViewAttr> views = st.getViews();
+    auto [idx, valid] = viewIndex(views.back(), ranges, Value());
+    for (ViewAttr view : llvm::reverse(views.drop_back())) {
+      SmallVector<Value> idxs = unravel(view.getShape(), idx);
+      std::tie(idx, valid) = viewIndex(view, idxs, valid);
+    }
+    return {idx, valid};
+  }
+
+  Value constant(int64_t v) {
+    return ConstOp::create(b, loc, i32, b.getIntegerAttr(i32, v), Value());
+  }
+
+private:
+  Value add(Value x, Value y) { return AddOp::create(b, loc, i32, x, y); }
+  Value mul(Value x, int64_t c) { return c == 1 ? x : MulOp::create(b, loc, i32, x, constant(c)); }
+  Value lt(Value x, int64_t c) { return CmpLtOp::create(b, loc, i1, x, constant(c)); }
+  Value both(Value valid, Value cond) {
+    return valid ? AndOp::create(b, loc, i1, valid, cond) : cond;
+  }
+
+  /// View.to_indexed_uops: offset + sum(idx * stride) over dims that move,
+  /// validity from the mask bounds that cut anything.
+  std::pair<Value, Value> viewIndex(ViewAttr v, ArrayRef<Value> idxs, Value valid) {
+    Value idx = constant(v.getOffset());
+    for (auto [i, sh] : llvm::enumerate(v.getShape())) {
+      int64_t st = v.getStrides()[i];
+      if (sh != 1 && st != 0)
+        idx = add(idx, mul(idxs[i], st));
+      if (!v.hasMask())
+        continue;
+      int64_t lo = v.getMask()[2 * i], hi = v.getMask()[2 * i + 1];
+      if (lo != 0) { // idx >= lo is !(idx < lo)
+        Value notBelow = CmpNeOp::create(b, loc, i1, lt(idxs[i], lo),
+                                         ConstOp::create(b, loc, i1, b.getBoolAttr(true), Value()));
+        valid = both(valid, notBelow);
+      }
+      if (hi != sh)
+        valid = both(valid, lt(idxs[i], hi));
+    }
+    return {idx, valid};
+  }
+
+  /// unravel(shape, flat): the index of each dimension, (flat / acc) % dim.
+  SmallVector<Value> unravel(ArrayRef<int64_t> shape, Value flat) {
+    SmallVector<Value> idxs(shape.size());
+    int64_t acc = 1;
+    for (int64_t i = shape.size() - 1; i >= 0; --i) {
+      Value q = acc == 1 ? flat : IDivOp::create(b, loc, i32, flat, constant(acc));
+      idxs[i] = ModOp::create(b, loc, i32, q, constant(shape[i]));
+      acc *= shape[i];
+    }
+    return idxs;
+  }
+
+  OpBuilder &b;
+  Location loc;
+  Type i32, i1;
+};
+
+struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
+  void runOnOperation() override {
+    KernelOp kernel = getOperation();
+    Block &body = kernel.getBodyBlock();
+    SmallVector<ViewOp> views(body.getOps<ViewOp>());
+    if (views.empty())
+      return; // already lowered
+
+    // The full shape: per dimension the largest size (the verifier made sure
+    // each is 1 or n).
+    SmallVector<int64_t> full(views.front().getShape().size(), 1);
+    for (ViewOp v : views)
+      for (auto [i, d] : llvm::enumerate(v.getShape()))
+        full[i] = std::max(full[i], d);
+    llvm::SmallSet<int64_t, 8> reduced;
+    for (ReduceAxisOp r : body.getOps<ReduceAxisOp>())
+      reduced.insert(r.getAxes().begin(), r.getAxes().end());
+
+    OpBuilder b(&body, body.begin());
+    Indexer top(b, kernel.getLoc());
+    SmallVector<Value> ranges;
+    for (auto [i, d] : llvm::enumerate(full)) {
+      AxisKind kind = reduced.contains(i) ? AxisKind::reduce : AxisKind::global;
+      Value end = top.constant(d);
+      ranges.push_back(RangeOp::create(b, kernel.getLoc(), end.getType(), end,
+                                       b.getI64IntegerAttr(i),
+                                       AxisKindAttr::get(b.getContext(), kind)));
+    }
+
+    for (Operation &op : llvm::make_early_inc_range(body)) {
+      b.setInsertionPoint(&op);
+      Indexer ix(b, op.getLoc());
+      if (auto load = dyn_cast<LoadOp>(op)) {
+        auto view = load.getPtr().getDefiningOp<ViewOp>();
+        if (!view)
+          continue;
+        auto [idx, valid] = ix.index(view.getSt(), ranges);
+        Value ptr = IndexOp::create(b, op.getLoc(), view.getSrc(), idx, valid);
+        Value alt = valid ? zero(b, op.getLoc(), load.getType()) : Value();
+        op.replaceAllUsesWith(
+            LoadOp::create(b, op.getLoc(), load.getType(), ptr, alt, load.getDeps()));
+        op.erase();
+      } else if (auto store = dyn_cast<StoreOp>(op)) {
+        auto view = store.getPtr().getDefiningOp<ViewOp>();
+        if (!view)
+          continue;
+        auto [idx, valid] = ix.index(view.getSt(), ranges);
+        Value ptr = IndexOp::create(b, op.getLoc(), view.getSrc(), idx, valid);
+        op.replaceAllUsesWith(
+            StoreOp::create(b, op.getLoc(), ptr, store.getValue(), Value(), Value()));
+        op.erase();
+      } else if (auto c = dyn_cast<ConstOp>(op)) {
+        auto view = c.getView() ? c.getView().getDefiningOp<ViewOp>() : ViewOp();
+        if (!view)
+          continue;
+        auto [idx, valid] = ix.index(view.getSt(), ranges);
+        Value plain = ConstOp::create(b, op.getLoc(), c.getType(), c.getValue(), Value());
+        if (valid)
+          plain = WhereOp::create(b, op.getLoc(), c.getType(), valid, plain,
+                                  zero(b, op.getLoc(), c.getType()));
+        op.replaceAllUsesWith(ValueRange{plain});
+        op.erase();
+      } else if (auto v = dyn_cast<ValidOp>(op)) {
+        auto view = v.getView().getDefiningOp<ViewOp>();
+        auto [idx, valid] = ix.index(view.getSt(), ranges);
+        if (!valid)
+          valid = ConstOp::create(b, op.getLoc(), b.getI1Type(), b.getBoolAttr(true), Value());
+        op.replaceAllUsesWith(ValueRange{valid});
+        op.erase();
+      } else if (auto r = dyn_cast<ReduceAxisOp>(op)) {
+        SmallVector<Value> over;
+        for (int64_t a : r.getAxes())
+          over.push_back(ranges[a]);
+        op.replaceAllUsesWith(
+            ReduceOp::create(b, op.getLoc(), r.getType(), r.getKind(), r.getSrc(), over));
+        op.erase();
+      }
+    }
+
+    // Every VIEW has been consumed; what is left unused goes, and a use the
+    // lowering does not know is an error rather than a silently kept VIEW.
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body))) {
+      if (!isa<ViewOp>(op) && !(isa<ConstOp>(op) && op.use_empty()))
+        continue;
+      if (!op.use_empty()) {
+        op.emitOpError() << "is still used by " << *op.getUsers().begin()
+                         << " after uop-lower; that use of a view cannot be lowered";
+        return signalPassFailure();
+      }
+      op.erase();
+    }
+  }
+
+  static Value zero(OpBuilder &b, Location loc, Type t) {
+    return ConstOp::create(b, loc, t, cast<TypedAttr>(b.getZeroAttr(t)), Value());
+  }
+};
+
+} // namespace

@@ -1,0 +1,198 @@
+// uop-lower: tinygrad's lowerer, one feature of a view per kernel.
+// RUN: uop-opt %s --uop-lower --split-input-file --verify-diagnostics | FileCheck %s
+
+// A reduce: one range per axis of the full shape, reduce for the reduced axis;
+// REDUCE_AXIS becomes REDUCE over its range.
+// CHECK-LABEL: uop.kernel @reduce
+// CHECK-DAG: %[[R0:.*]] = uop.range %{{.*}} axis 0 global : si32
+// CHECK-DAG: %[[R1:.*]] = uop.range %{{.*}} axis 1 reduce : si32
+// CHECK-DAG: %[[OUT:.*]] = uop.define_global 0
+// CHECK-DAG: %[[IN:.*]] = uop.define_global 1
+// CHECK: %[[C4:.*]] = uop.const 4 : si32
+// CHECK: %[[ROW:.*]] = uop.mul %[[R0]], %[[C4]] : si32
+// CHECK: %[[I0:.*]] = uop.add %{{.*}}, %[[ROW]] : si32
+// CHECK: %[[I:.*]] = uop.add %[[I0]], %[[R1]] : si32
+// CHECK: %[[P:.*]] = uop.index %[[IN]][%[[I]]] : !uop.ptr<f32, 16>, si32
+// CHECK: %[[X:.*]] = uop.load %[[P]] : !uop.ptr<f32, 16>
+// CHECK: %[[S:.*]] = uop.reduce add %[[X]] [%[[R1]] : si32] : f32
+// CHECK: %[[O:.*]] = uop.add %{{.*}}, %[[R0]] : si32
+// CHECK: %[[Q:.*]] = uop.index %[[OUT]][%[[O]]] : !uop.ptr<f32, 4>, si32
+// CHECK: uop.store %[[Q]], %[[S]] : !uop.ptr<f32, 4>
+// CHECK-NOT: uop.view
+uop.kernel @reduce {
+  %out = uop.define_global 0 : !uop.ptr<f32, 4>
+  %ov = uop.view %out [#uop.view<shape = [4, 1], strides = [1, 0]>] : !uop.ptr<f32, 4>
+  %in = uop.define_global 1 : !uop.ptr<f32, 16>
+  %iv = uop.view %in [#uop.view<shape = [4, 4], strides = [4, 1]>] : !uop.ptr<f32, 16>
+  %x = uop.load %iv : !uop.ptr<f32, 16>
+  %s = uop.reduce_axis add %x [1] : f32
+  %st = uop.store %ov, %s : !uop.ptr<f32, 4>
+  uop.sink %st
+}
+
+// -----
+
+// A permute is strides in another order: element (i, j) is at i + 4 * j.
+// CHECK-LABEL: uop.kernel @permute
+// CHECK-DAG: %[[R0:.*]] = uop.range %{{.*}} axis 0 global
+// CHECK-DAG: %[[R1:.*]] = uop.range %{{.*}} axis 1 global
+// CHECK: %[[A:.*]] = uop.add %{{.*}}, %[[R0]] : si32
+// CHECK: %[[C4:.*]] = uop.const 4 : si32
+// CHECK: %[[M:.*]] = uop.mul %[[R1]], %[[C4]] : si32
+// CHECK: %[[I:.*]] = uop.add %[[A]], %[[M]] : si32
+// CHECK: uop.index %{{.*}}[%[[I]]] : !uop.ptr<f32, 16>, si32
+uop.kernel @permute {
+  %out = uop.define_global 0 : !uop.ptr<f32, 16>
+  %ov = uop.view %out [#uop.view<shape = [4, 4], strides = [4, 1]>] : !uop.ptr<f32, 16>
+  %in = uop.define_global 1 : !uop.ptr<f32, 16>
+  %iv = uop.view %in [#uop.view<shape = [4, 4], strides = [1, 4]>] : !uop.ptr<f32, 16>
+  %x = uop.load %iv : !uop.ptr<f32, 16>
+  %st = uop.store %ov, %x : !uop.ptr<f32, 16>
+  uop.sink %st
+}
+
+// -----
+
+// An expand has stride 0: that range does not appear in the index.
+// CHECK-LABEL: uop.kernel @expand
+// CHECK-DAG: %[[R0:.*]] = uop.range %{{.*}} axis 0 global
+// CHECK-DAG: %[[R1:.*]] = uop.range %{{.*}} axis 1 global
+// CHECK-DAG: %[[IN:.*]] = uop.define_global 1
+// CHECK: %[[I:.*]] = uop.add %{{.*}}, %[[R1]] : si32
+// CHECK-NEXT: uop.index %[[IN]][%[[I]]] : !uop.ptr<f32, 4>, si32
+uop.kernel @expand {
+  %out = uop.define_global 0 : !uop.ptr<f32, 12>
+  %ov = uop.view %out [#uop.view<shape = [3, 4], strides = [4, 1]>] : !uop.ptr<f32, 12>
+  %in = uop.define_global 1 : !uop.ptr<f32, 4>
+  %iv = uop.view %in [#uop.view<shape = [3, 4], strides = [0, 1]>] : !uop.ptr<f32, 4>
+  %x = uop.load %iv : !uop.ptr<f32, 4>
+  %st = uop.store %ov, %x : !uop.ptr<f32, 12>
+  uop.sink %st
+}
+
+// -----
+
+// A pad is a negative offset and a mask: the index is gated by
+// (i >= 1) and (i < 5), and the gated load reads 0 outside.
+// CHECK-LABEL: uop.kernel @pad
+// CHECK: %[[R0:.*]] = uop.range %{{.*}} axis 0 global
+// CHECK: %[[OFF:.*]] = uop.const -1 : si32
+// CHECK: %[[I:.*]] = uop.add %[[OFF]], %[[R0]] : si32
+// CHECK: %[[C1:.*]] = uop.const 1 : si32
+// CHECK: %[[BELOW:.*]] = uop.cmplt %[[R0]], %[[C1]] : si32
+// CHECK: %[[TRUE:.*]] = uop.const true
+// CHECK: %[[GE:.*]] = uop.cmpne %[[BELOW]], %[[TRUE]] : i1
+// CHECK: %[[C5:.*]] = uop.const 5 : si32
+// CHECK: %[[LT:.*]] = uop.cmplt %[[R0]], %[[C5]] : si32
+// CHECK: %[[OK:.*]] = uop.and %[[GE]], %[[LT]] : i1
+// CHECK: %[[P:.*]] = uop.index %{{.*}}[%[[I]]] gate %[[OK]] : i1 : !uop.ptr<f32, 4>, si32
+// CHECK: %[[Z:.*]] = uop.const 0.000000e+00 : f32
+// CHECK: uop.load %[[P]] alt %[[Z]] : f32 : !uop.ptr<f32, 4>
+uop.kernel @pad {
+  %out = uop.define_global 0 : !uop.ptr<f32, 6>
+  %ov = uop.view %out [#uop.view<shape = [6], strides = [1]>] : !uop.ptr<f32, 6>
+  %in = uop.define_global 1 : !uop.ptr<f32, 4>
+  %iv = uop.view %in [#uop.view<shape = [6], strides = [1], offset = -1, mask = [[1, 5]]>] : !uop.ptr<f32, 4>
+  %x = uop.load %iv : !uop.ptr<f32, 4>
+  %st = uop.store %ov, %x : !uop.ptr<f32, 6>
+  uop.sink %st
+}
+
+// -----
+
+// A shrink is an offset; a flip a negative stride from the far end.
+// CHECK-LABEL: uop.kernel @shrink_flip
+// CHECK: %[[R0:.*]] = uop.range %{{.*}} axis 0 global
+// CHECK: %[[C1:.*]] = uop.const 1 : si32
+// CHECK: %[[SI:.*]] = uop.add %[[C1]], %[[R0]] : si32
+// CHECK: uop.index %{{.*}}[%[[SI]]]
+// CHECK: %[[C3:.*]] = uop.const 3 : si32
+// CHECK: %[[CM1:.*]] = uop.const -1 : si32
+// CHECK: %[[NEG:.*]] = uop.mul %[[R0]], %[[CM1]] : si32
+// CHECK: %[[FI:.*]] = uop.add %[[C3]], %[[NEG]] : si32
+// CHECK: uop.index %{{.*}}[%[[FI]]]
+uop.kernel @shrink_flip {
+  %out = uop.define_global 0 : !uop.ptr<f32, 4>
+  %ov = uop.view %out [#uop.view<shape = [4], strides = [1]>] : !uop.ptr<f32, 4>
+  %a = uop.define_global 1 : !uop.ptr<f32, 6>
+  %av = uop.view %a [#uop.view<shape = [4], strides = [1], offset = 1>] : !uop.ptr<f32, 6>
+  %x = uop.load %av : !uop.ptr<f32, 6>
+  %b = uop.define_global 2 : !uop.ptr<f32, 4>
+  %bv = uop.view %b [#uop.view<shape = [4], strides = [-1], offset = 3>] : !uop.ptr<f32, 4>
+  %y = uop.load %bv : !uop.ptr<f32, 4>
+  %z = uop.add %x, %y : f32
+  %st = uop.store %ov, %z : !uop.ptr<f32, 4>
+  uop.sink %st
+}
+
+// -----
+
+// Multi-view (arange's ShapeTracker): the last view's flat index is unravelled
+// into the first view's shape [38, 73] with (flat / 73) % 38 and flat % 73,
+// and the first view's mask applies to those. VALID is that validity; a CONST
+// under an unmasked view is just the constant.
+// CHECK-LABEL: uop.kernel @multiview
+// CHECK-DAG: %[[R0:.*]] = uop.range %{{.*}} axis 0 global
+// CHECK-DAG: %[[R1:.*]] = uop.range %{{.*}} axis 1 reduce
+// CHECK: %[[C74:.*]] = uop.const 74 : si32
+// CHECK: %[[M:.*]] = uop.mul %[[R1]], %[[C74]] : si32
+// CHECK: %[[FLAT:.*]] = uop.add %{{.*}}, %[[M]] : si32
+// CHECK: %[[C73:.*]] = uop.const 73 : si32
+// CHECK: %[[COL:.*]] = uop.mod %[[FLAT]], %[[C73]] : si32
+// CHECK: %[[C73B:.*]] = uop.const 73 : si32
+// CHECK: %[[Q:.*]] = uop.idiv %[[FLAT]], %[[C73B]] : si32
+// CHECK: %[[C38:.*]] = uop.const 38 : si32
+// CHECK: uop.mod %[[Q]], %[[C38]] : si32
+// CHECK: %[[C36:.*]] = uop.const 36 : si32
+// CHECK: %[[B:.*]] = uop.cmplt %[[COL]], %[[C36]] : si32
+// CHECK: %[[OK:.*]] = uop.cmpne %[[B]], %{{.*}} : i1
+// CHECK: %[[ONE:.*]] = uop.const 1 : si32
+// CHECK-NOT: shaped
+// CHECK: uop.where %[[OK]], %[[ONE]], %{{.*}} : si32
+uop.kernel @multiview {
+  %0 = uop.define_global 0 : !uop.ptr<si32, 37>
+  %1 = uop.view %0 [#uop.view<shape = [37, 1], strides = [1, 0]>] : !uop.ptr<si32, 37>
+  %2 = uop.view [#uop.view<shape = [38, 73], strides = [0, 0], mask = [[0, 38], [36, 73]]>, #uop.view<shape = [37, 37], strides = [1, 74]>] : !uop.void
+  %3 = uop.valid %2
+  %4 = uop.view [#uop.view<shape = [37, 37], strides = [0, 0]>] : !uop.void
+  %5 = uop.const 1 : si32 shaped %4
+  %6 = uop.const 0 : si32 shaped %4
+  %7 = uop.where %3, %5, %6 : si32
+  %8 = uop.reduce_axis add %7 [1] : si32
+  %9 = uop.store %1, %8 : !uop.ptr<si32, 37>
+  uop.sink %9
+}
+
+// -----
+
+// A CONST under a masked view is the constant where the mask holds, else 0.
+// CHECK-LABEL: uop.kernel @masked_const
+// CHECK: %[[OK:.*]] = uop.cmplt %{{.*}}, %{{.*}} : si32
+// CHECK: %[[C:.*]] = uop.const 2.000000e+00 : f32
+// CHECK: %[[Z:.*]] = uop.const 0.000000e+00 : f32
+// CHECK: uop.where %[[OK]], %[[C]], %[[Z]] : f32
+uop.kernel @masked_const {
+  %out = uop.define_global 0 : !uop.ptr<f32, 4>
+  %ov = uop.view %out [#uop.view<shape = [4], strides = [1]>] : !uop.ptr<f32, 4>
+  %sv = uop.view [#uop.view<shape = [4], strides = [0], mask = [[0, 2]]>] : !uop.void
+  %c = uop.const 2.0 : f32 shaped %sv
+  %st = uop.store %ov, %c : !uop.ptr<f32, 4>
+  uop.sink %st
+}
+
+// -----
+
+// An already lowered kernel is left as it is.
+// CHECK-LABEL: uop.kernel @lowered
+// CHECK-NEXT: uop.define_global 0
+// CHECK-NEXT: uop.const 4 : si32
+// CHECK-NEXT: uop.range
+uop.kernel @lowered {
+  %0 = uop.define_global 0 : !uop.ptr<f32, 4>
+  %c4 = uop.const 4 : si32
+  %r = uop.range %c4 axis 0 global : si32
+  %p = uop.index %0[%r] : !uop.ptr<f32, 4>, si32
+  %x = uop.load %p : !uop.ptr<f32, 4>
+  %s = uop.store %p, %x : !uop.ptr<f32, 4>
+  uop.sink %s
+}
