@@ -9,6 +9,7 @@
 #include "uop/Dialect/UOp/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SmallSet.h"
 
 namespace mlir::uop {
@@ -169,17 +170,18 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
       }
     }
 
-    // Every VIEW has been consumed; what is left unused goes, and a use the
-    // lowering does not know is an error rather than a silently kept VIEW.
+    // As in tinygrad, only what the SINK reaches exists: drop what the
+    // lowering left unused (the views, the index of a view only VALID read).
+    // A view still in use has a use the lowering does not know: an error,
+    // never a silently kept VIEW.
     for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body))) {
-      if (!isa<ViewOp>(op) && !(isa<ConstOp>(op) && op.use_empty()))
-        continue;
-      if (!op.use_empty()) {
+      if (isOpTriviallyDead(&op)) {
+        op.erase();
+      } else if (isa<ViewOp>(op)) {
         op.emitOpError() << "is still used by " << *op.getUsers().begin()
                          << " after uop-lower; that use of a view cannot be lowered";
         return signalPassFailure();
       }
-      op.erase();
     }
   }
 

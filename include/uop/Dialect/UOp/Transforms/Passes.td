@@ -24,8 +24,9 @@ def UOpLower : Pass<"uop-lower", "::mlir::uop::KernelOp"> {
       gate valid), x); a CONST under a masked view becomes WHERE(valid, c, 0)
       and VALID(VIEW) the validity itself;
     - REDUCE_AXIS becomes REDUCE over the ranges of its axes.
-    A kernel without VIEWs (already lowered) is left alone. Index arithmetic
-    is `si32`, tinygrad's `dtypes.int`.
+    As in tinygrad, where only what the SINK reaches exists, ops left unused
+    are dropped. A kernel without VIEWs (already lowered) is left alone.
+    Index arithmetic is `si32`, tinygrad's `dtypes.int`.
   }];
 }
 
