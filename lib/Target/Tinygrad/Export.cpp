@@ -124,7 +124,8 @@ LogicalResult mlir::uop::exportTinygradKernel(KernelOp kernel, llvm::raw_ostream
     Type type = op.getNumResults() ? op.getResult(0).getType() : VoidType::get(op.getContext());
     if (isa<ShapedType>(type))
       return op.emitOpError() << "vector and tensor values have no kernel-AST node";
-    index[op.getNumResults() ? op.getResult(0) : Value()] = nodes.size();
+    if (op.getNumResults())
+      index[op.getResult(0)] = nodes.size();
     nodes.push_back(json::Array{name, dtypeJSON(type), std::move(arg), std::move(srcs)});
   }
   os << json::Value(json::Object{{"name", kernel.getSymName()}, {"nodes", std::move(nodes)}});
