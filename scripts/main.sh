@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The README's main job, for now: build the tools and take a real tinygrad
 # kernel from the corpus (conv2d) through them: import tinygrad's JSON, verify
-# and print it with uop-opt, export it back to JSON, and show that a broken
-# variant is rejected with a location. Lowering and execution come with the
-# next issues.
+# and print it with uop-opt, lower it (uop-lower), export the AST back to JSON,
+# and show that a broken variant is rejected with a location. Running kernels
+# and PTX come with the next issues.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${UOP_BUILD_DIR:-$root/build}"
@@ -22,7 +22,9 @@ fi
 echo "== import $kernel (tinygrad's kernel AST) into the uop dialect"
 "$translate" --import-tinygrad "$kernel" -o "$build/conv2d.mlir"
 "$opt" "$build/conv2d.mlir"
-echo "== export it back to tinygrad's JSON"
+echo "== lowered by uop-lower: views become index arithmetic over ranges"
+"$opt" --uop-lower "$build/conv2d.mlir"
+echo "== export the AST back to tinygrad's JSON"
 "$translate" --export-tinygrad "$build/conv2d.mlir" | head -c 400
 echo " ..."
 echo "== a broken variant (REDUCE_AXIS over axis 8 of a rank-8 shape) is rejected"
