@@ -13,11 +13,15 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
+#include "uop/Conversion/Passes.h"
 #include "uop/Dialect/UOp/Transforms/Passes.h"
+#include "uop/Pipelines/Pipelines.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::uop::registerUOpPasses();
+  mlir::uop::registerUOpConversionPasses();
+  mlir::uop::registerUOpPipelines();
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);

@@ -41,37 +41,6 @@ cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"),
 
 constexpr int kBadInput = 2;
 
-/// "file:line:col: error: message" (the JSON inputs are one long line, so the
-/// source line is not echoed).
-void printDiagnostic(Diagnostic &d) {
-  llvm::raw_ostream &os = llvm::errs();
-  if (auto fl = d.getLocation()->findInstanceOf<FileLineColLoc>())
-    os << fl.getFilename().getValue() << ":" << fl.getLine() << ":" << fl.getColumn() << ": ";
-  switch (d.getSeverity()) {
-  case DiagnosticSeverity::Error:
-    os << "error: ";
-    break;
-  case DiagnosticSeverity::Warning:
-    os << "warning: ";
-    break;
-  case DiagnosticSeverity::Note:
-    os << "note: ";
-    break;
-  case DiagnosticSeverity::Remark:
-    os << "remark: ";
-    break;
-  }
-  // Ops imported from JSON are located at "node N"; say which node, unless
-  // the importer's own message already does.
-  std::string msg = d.str();
-  if (auto name = d.getLocation()->findInstanceOf<NameLoc>())
-    if (!StringRef(msg).starts_with(name.getName().getValue()))
-      os << name.getName().getValue() << ": ";
-  os << msg << "\n";
-  for (Diagnostic &note : d.getNotes())
-    printDiagnostic(note);
-}
-
 /// The default kernel name when the JSON has no "case"/"kernel": parent
 /// directory and file stem, e.g. conv2d_k0 for conv2d/k0.json.
 std::string defaultKernelName(StringRef path) {
@@ -84,7 +53,8 @@ std::string defaultKernelName(StringRef path) {
 }
 
 int importTinygrad(MLIRContext &ctx, llvm::raw_ostream &os) {
-  ctx.getDiagEngine().registerHandler([](Diagnostic &d) { printDiagnostic(d); });
+  ctx.getDiagEngine().registerHandler(
+      [](Diagnostic &d) { uop::printLocatedDiagnostic(d, llvm::errs()); });
   OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&ctx));
   for (const std::string &path : inputs) {
     std::string err;

@@ -13,8 +13,16 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
+namespace mlir {
+class Diagnostic;
+} // namespace mlir
+
 namespace mlir::uop {
 class KernelOp;
+
+/// Prints "file:line:col: error: [node N: ]message" (the JSON inputs are one
+/// long line, so the source line is not echoed), then the notes.
+void printLocatedDiagnostic(Diagnostic &d, llvm::raw_ostream &os);
 
 /// Parses one kernel JSON and appends a uop.kernel to `module`. The kernel is
 /// named `<case>_k<kernel>` from the JSON's "case" and "kernel" fields, else
@@ -27,6 +35,28 @@ LogicalResult importTinygradKernel(StringRef json, StringRef filename, StringRef
 /// written as the double nearest their dtype's value; an op outside the
 /// kernel-AST level is an error at that op.
 LogicalResult exportTinygradKernel(KernelOp kernel, llvm::raw_ostream &os);
+
+/// One entry of a corpus kernel's "buffers": the DEFINE_GLOBAL index, dtype
+/// and element count, and the raw little-endian files holding the contents
+/// before the kernel runs and after (either may be absent).
+struct TinygradBuffer {
+  int64_t index;
+  Type dtype;
+  int64_t size;
+  std::string input;    // path resolved against the JSON's directory, or empty
+  std::string expected; // likewise
+};
+
+/// What a corpus JSON says besides the nodes.
+struct TinygradKernelData {
+  std::string name; // <case>_k<kernel> as import names it, or empty
+  SmallVector<TinygradBuffer> buffers;
+};
+
+/// Reads the "buffers" list (and the name) of a corpus kernel JSON. Errors are
+/// emitted located at the "buffers" key of `filename` and name the entry.
+FailureOr<TinygradKernelData> readTinygradKernelData(StringRef json, StringRef filename,
+                                                     MLIRContext *ctx);
 
 } // namespace mlir::uop
 

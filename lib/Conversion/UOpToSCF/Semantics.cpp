@@ -1,0 +1,427 @@
+//===- Semantics.cpp - what each uop op computes, in arith/math -----------===//
+//
+// tinygrad's semantics for every value op (docs/semantics.md has the table):
+// integer ops wrap, IDIV/MOD truncate like C, MAX is `a < b ? b : a`, float
+// compares are ordered except CMPNE, and a widened half is rounded only where
+// tinygrad's C backend rounds it (casts, stores, half accumulators).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Semantics.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::uop;
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+bool DTypeLowering::isWidened(Type t) const {
+  Type s = getScalarType(t);
+  return halfInF32 && (s.isF16() || s.isBF16());
+}
+
+Type DTypeLowering::compute(Type t) const {
+  Type s = getScalarType(t);
+  if (auto i = dyn_cast<IntegerType>(s))
+    return withScalarType(t, IntegerType::get(t.getContext(), i.getWidth()));
+  if (isWidened(t))
+    return withScalarType(t, Float32Type::get(t.getContext()));
+  return t;
+}
+
+Type DTypeLowering::storage(Type t) const {
+  Type s = getScalarType(t);
+  if (s.isInteger(1))
+    return withScalarType(t, IntegerType::get(t.getContext(), 8));
+  if (auto i = dyn_cast<IntegerType>(s))
+    return withScalarType(t, IntegerType::get(t.getContext(), i.getWidth()));
+  return t;
+}
+
+std::string DTypeLowering::unsupported(Type t) const {
+  Type s = getScalarType(t);
+  if (isa<IntegerType>(s) || s.isF16() || s.isBF16() || s.isF32() || s.isF64())
+    return "";
+  return "dtype " + getTinygradName(s) + " is not supported by this lowering";
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static bool isUnsignedInt(Type uopType) {
+  auto i = dyn_cast<IntegerType>(getScalarType(uopType));
+  return i && (i.isUnsigned() || i.getWidth() == 1);
+}
+
+Value Semantics::splat(Type like, TypedAttr scalar) {
+  if (auto vec = dyn_cast<VectorType>(like))
+    return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(vec, Attribute(scalar)));
+  return arith::ConstantOp::create(b, loc, scalar);
+}
+
+Value Semantics::constant(TypedAttr value, Type uopType) {
+  Type t = types.compute(uopType);
+  Type s = getScalarType(t);
+  Attribute scalar = value;
+  if (auto dense = dyn_cast<DenseElementsAttr>(value))
+    scalar = dense.getSplatValue<Attribute>();
+  if (auto i = dyn_cast<IntegerAttr>(scalar))
+    return splat(t, IntegerAttr::get(s, i.getValue()));
+  APFloat f = cast<FloatAttr>(scalar).getValue();
+  bool lost;
+  f.convert(cast<FloatType>(s).getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+  return splat(t, FloatAttr::get(s, f));
+}
+
+Value Semantics::zero(Type uopType) {
+  Type t = types.compute(uopType);
+  return splat(t, cast<TypedAttr>(b.getZeroAttr(getScalarType(t))));
+}
+
+Value Semantics::round(Value v, Type uopType) {
+  if (!types.isWidened(uopType))
+    return v;
+  Type narrow = withScalarType(v.getType(), getScalarType(uopType));
+  return arith::ExtFOp::create(b, loc, v.getType(),
+                               arith::TruncFOp::create(b, loc, narrow, v).getResult());
+}
+
+Value Semantics::fromStorage(Value stored, Type uopType) {
+  Type t = types.compute(uopType);
+  if (getScalarType(uopType).isInteger(1)) // any nonzero byte is true
+    return arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne, stored,
+        splat(stored.getType(), b.getIntegerAttr(getScalarType(stored.getType()), 0)));
+  if (types.isWidened(uopType))
+    return arith::ExtFOp::create(b, loc, t, stored);
+  return stored;
+}
+
+Value Semantics::toStorage(Value v, Type uopType) {
+  Type st = types.storage(uopType);
+  if (getScalarType(uopType).isInteger(1))
+    return arith::ExtUIOp::create(b, loc, st, v);
+  if (types.isWidened(uopType))
+    return arith::TruncFOp::create(b, loc, st, v);
+  return v;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+Value Semantics::identity(ReduceKind kind, Type uopType) {
+  Type s = getScalarType(uopType);
+  Type cs = getScalarType(types.compute(uopType));
+  Type t = types.compute(uopType);
+  if (kind == ReduceKind::add)
+    return zero(uopType);
+  if (kind == ReduceKind::mul) {
+    if (isa<IntegerType>(cs))
+      return splat(t, IntegerAttr::get(cs, 1));
+    return splat(t, FloatAttr::get(cs, 1.0));
+  }
+  // max: the lowest value of the dtype (tinygrad's dtypes.min), -inf for floats.
+  if (auto i = dyn_cast<IntegerType>(s)) {
+    unsigned w = i.getWidth();
+    APInt lowest = isUnsignedInt(uopType) ? APInt::getZero(w) : APInt::getSignedMinValue(w);
+    return splat(t, IntegerAttr::get(cs, lowest));
+  }
+  return splat(t, FloatAttr::get(cs, -std::numeric_limits<double>::infinity()));
+}
+
+Value Semantics::combine(ReduceKind kind, Value acc, Value x, Type uopType) {
+  bool isFloat = isa<FloatType>(getScalarType(uopType));
+  bool isBool = getScalarType(uopType).isInteger(1);
+  Value r;
+  switch (kind) {
+  case ReduceKind::add:
+    r = isFloat  ? arith::AddFOp::create(b, loc, acc, x).getResult()
+        : isBool ? arith::OrIOp::create(b, loc, acc, x).getResult()
+                 : arith::AddIOp::create(b, loc, acc, x).getResult();
+    break;
+  case ReduceKind::mul:
+    r = isFloat  ? arith::MulFOp::create(b, loc, acc, x).getResult()
+        : isBool ? arith::AndIOp::create(b, loc, acc, x).getResult()
+                 : arith::MulIOp::create(b, loc, acc, x).getResult();
+    break;
+  case ReduceKind::max: // acc = max(acc, x): a NaN x is dropped, as in tinygrad's C
+    r = max(acc, x, uopType);
+    break;
+  }
+  return round(r, uopType); // the accumulator is a variable of the reduce's dtype
+}
+
+//===----------------------------------------------------------------------===//
+// ALU
+//===----------------------------------------------------------------------===//
+
+Value Semantics::max(Value x, Value y, Type uopType) {
+  Type s = getScalarType(uopType);
+  if (s.isInteger(1))
+    return arith::OrIOp::create(b, loc, x, y);
+  Value lt = isa<FloatType>(s)
+                 ? arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, y).getResult()
+                 : arith::CmpIOp::create(b, loc,
+                                         isUnsignedInt(uopType) ? arith::CmpIPredicate::ult
+                                                                : arith::CmpIPredicate::slt,
+                                         x, y)
+                       .getResult();
+  return arith::SelectOp::create(b, loc, lt, y, x);
+}
+
+/// The constant integer value of `v`, if it is one (a splat for vectors).
+static std::optional<APInt> constantInt(Value v) {
+  auto c = v.getDefiningOp<arith::ConstantOp>();
+  if (!c)
+    return std::nullopt;
+  if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+    return i.getValue();
+  if (auto d = dyn_cast<SplatElementsAttr>(c.getValue()))
+    return d.getSplatValue<APInt>();
+  return std::nullopt;
+}
+
+/// IDIV and MOD truncate toward zero (C's / and %). Division by zero gives 0
+/// and the overflowing INT_MIN / -1 wraps, where C would trap; a constant
+/// divisor that cannot do either needs no guard.
+Value Semantics::divRem(Operation *op, Value x, Value y, bool isUnsigned) {
+  bool isDiv = isa<IDivOp>(op);
+  auto build = [&](Value d) -> Value {
+    if (isDiv)
+      return isUnsigned ? arith::DivUIOp::create(b, loc, x, d).getResult()
+                        : arith::DivSIOp::create(b, loc, x, d).getResult();
+    return isUnsigned ? arith::RemUIOp::create(b, loc, x, d).getResult()
+                      : arith::RemSIOp::create(b, loc, x, d).getResult();
+  };
+  std::optional<APInt> c = constantInt(y);
+  if (c && !c->isZero() && (isUnsigned || !c->isAllOnes()))
+    return build(y);
+  Type t = x.getType();
+  unsigned w = getScalarType(t).getIntOrFloatBitWidth();
+  auto k = [&](int64_t v) {
+    return splat(t, b.getIntegerAttr(getScalarType(t), APInt(w, v, true)));
+  };
+  Value zero = k(0), one = k(1);
+  Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+  Value bad = isZero;
+  Value isMinusOne;
+  if (!isUnsigned) {
+    isMinusOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, k(-1));
+    bad = arith::OrIOp::create(b, loc, isZero, isMinusOne);
+  }
+  Value r = build(arith::SelectOp::create(b, loc, bad, one, y));
+  if (!isUnsigned) // x / -1 = -x (wrapping), x % -1 = 0
+    r = arith::SelectOp::create(
+        b, loc, isMinusOne, isDiv ? arith::SubIOp::create(b, loc, zero, x).getResult() : zero, r);
+  return arith::SelectOp::create(b, loc, isZero, zero, r);
+}
+
+/// SHL/SHR by the value's width or more give what the shift means on
+/// unbounded integers wrapped to the width (0, or -1 for a negative signed
+/// SHR), instead of LLVM's poison. The amount is reinterpreted as unsigned.
+Value Semantics::shift(Operation *op, Value x, Value amount, Type uopType) {
+  Type t = x.getType();
+  unsigned w = getScalarType(t).getIntOrFloatBitWidth();
+  unsigned aw = getScalarType(amount.getType()).getIntOrFloatBitWidth();
+  if (aw < w)
+    amount = arith::ExtUIOp::create(b, loc, t, amount);
+  else if (aw > w) // keep amounts >= w large: clamp before narrowing
+    amount = arith::TruncIOp::create(
+        b, loc, t,
+        arith::MinUIOp::create(
+            b, loc, amount,
+            splat(amount.getType(), b.getIntegerAttr(getScalarType(amount.getType()), w))));
+  bool isShl = isa<ShlOp>(op), isSigned = !isUnsignedInt(uopType);
+  Value r = isShl      ? arith::ShLIOp::create(b, loc, x, amount).getResult()
+            : isSigned ? arith::ShRSIOp::create(b, loc, x, amount).getResult()
+                       : arith::ShRUIOp::create(b, loc, x, amount).getResult();
+  std::optional<APInt> c = constantInt(amount);
+  if (c && c->ult(w))
+    return r;
+  auto k = [&](int64_t v) {
+    return splat(t, b.getIntegerAttr(getScalarType(t), APInt(w, v, true)));
+  };
+  Value tooFar = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, amount, k(w));
+  Value far = k(0);
+  if (!isShl && isSigned) // all sign bits
+    far = arith::ShRSIOp::create(b, loc, x, k(w - 1));
+  return arith::SelectOp::create(b, loc, tooFar, far, r);
+}
+
+/// Float to int: truncate toward zero, then wrap to the width (tinygrad's
+/// dtype `truncate`, and what x86 C gives for in-range values). NaN and
+/// magnitudes of 2^63 or more give 0 instead of poison.
+Value Semantics::floatToInt(Value x, Type to) {
+  Type ft = x.getType();
+  Type fs = getScalarType(ft);
+  Type i64 = withScalarType(ft, b.getI64Type());
+  auto f = [&](double v) { return splat(ft, FloatAttr::get(fs, v)); };
+  Value inRange = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                        math::AbsFOp::create(b, loc, x), f(0x1p63));
+  Value safe = arith::SelectOp::create(b, loc, inRange, x, f(0));
+  Value v = arith::FPToSIOp::create(b, loc, i64, safe);
+  auto it = cast<IntegerType>(getScalarType(to));
+  if (it.getWidth() == 64 && it.isUnsigned()) { // [2^63, 2^64) fits a u64
+    Value hi = arith::AndIOp::create(
+        b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, x, f(0x1p63)),
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, f(0x1p64)));
+    Value u = arith::FPToUIOp::create(b, loc, i64, arith::SelectOp::create(b, loc, hi, x, f(0)));
+    v = arith::SelectOp::create(b, loc, hi, u, v);
+  }
+  Type ct = types.compute(to);
+  if (it.getWidth() < 64)
+    v = arith::TruncIOp::create(b, loc, ct, v);
+  return v;
+}
+
+Value Semantics::convert(Value x, Type from, Type to) {
+  Type fs = getScalarType(from), ts = getScalarType(to);
+  Type ct = types.compute(to);
+  if (fs == ts)
+    return x;
+  if (ts.isInteger(1)) { // nonzero is true; NaN is true
+    if (isa<FloatType>(fs))
+      return arith::CmpFOp::create(
+          b, loc, arith::CmpFPredicate::UNE, x,
+          splat(x.getType(), FloatAttr::get(getScalarType(x.getType()), 0)));
+    return arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne, x,
+        splat(x.getType(), b.getIntegerAttr(getScalarType(x.getType()), 0)));
+  }
+  if (auto fi = dyn_cast<IntegerType>(fs)) {
+    bool isUnsigned = isUnsignedInt(from);
+    if (auto ti = dyn_cast<IntegerType>(ts)) { // the value, wrapped to the new width
+      if (ti.getWidth() > fi.getWidth())
+        return isUnsigned ? arith::ExtUIOp::create(b, loc, ct, x).getResult()
+                          : arith::ExtSIOp::create(b, loc, ct, x).getResult();
+      if (ti.getWidth() < fi.getWidth())
+        return arith::TruncIOp::create(b, loc, ct, x);
+      return x; // same bits, other signedness
+    }
+    // int to float rounds once, to the destination dtype itself
+    Type exact = withScalarType(x.getType(), ts);
+    Value f = isUnsigned ? arith::UIToFPOp::create(b, loc, exact, x).getResult()
+                         : arith::SIToFPOp::create(b, loc, exact, x).getResult();
+    return exact == ct ? f : arith::ExtFOp::create(b, loc, ct, f).getResult();
+  }
+  if (isa<IntegerType>(ts))
+    return floatToInt(x, to);
+  // float to float: one rounding to the destination dtype
+  Type xt = x.getType();
+  Type exact = withScalarType(xt, ts);
+  unsigned xw = getScalarType(xt).getIntOrFloatBitWidth(), ew = ts.getIntOrFloatBitWidth();
+  Value r = x;
+  if (ew < xw)
+    r = arith::TruncFOp::create(b, loc, exact, x);
+  else if (ew > xw)
+    r = arith::ExtFOp::create(b, loc, exact, x);
+  if (r.getType() != ct)
+    r = arith::ExtFOp::create(b, loc, ct, r);
+  return r;
+}
+
+Value Semantics::bitcast(Value x, Type from, Type to) {
+  Value bits = toStorage(x, from);
+  Value r = arith::BitcastOp::create(b, loc, types.storage(to), bits);
+  return fromStorage(r, to);
+}
+
+Value Semantics::emit(Operation *op, ValueRange v) {
+  Type t = op->getNumResults() ? op->getResult(0).getType() : Type();
+  Type operandType = op->getNumOperands() ? op->getOperand(0).getType() : Type();
+  Type s = operandType ? getScalarType(operandType) : Type();
+  bool isFloat = s && isa<FloatType>(s);
+  bool isBool = s && s.isInteger(1);
+  bool isUnsigned = operandType && isUnsignedInt(operandType);
+  auto cmp = [&](arith::CmpFPredicate fp, arith::CmpIPredicate sp,
+                 arith::CmpIPredicate up) -> Value {
+    if (isFloat)
+      return arith::CmpFOp::create(b, loc, fp, v[0], v[1]);
+    return arith::CmpIOp::create(b, loc, isUnsigned ? up : sp, v[0], v[1]);
+  };
+  using P = arith::CmpIPredicate;
+  using F = arith::CmpFPredicate;
+  return llvm::TypeSwitch<Operation *, Value>(op)
+      // Arithmetic wraps for ints; on bool ADD is OR and MUL is AND (C's
+      // bool conversion of the int result).
+      .Case([&](AddOp) -> Value {
+        if (isFloat)
+          return arith::AddFOp::create(b, loc, v[0], v[1]);
+        if (isBool)
+          return arith::OrIOp::create(b, loc, v[0], v[1]);
+        return arith::AddIOp::create(b, loc, v[0], v[1]);
+      })
+      .Case([&](SubOp) -> Value {
+        if (isFloat)
+          return arith::SubFOp::create(b, loc, v[0], v[1]);
+        if (isBool)
+          return arith::XOrIOp::create(b, loc, v[0], v[1]);
+        return arith::SubIOp::create(b, loc, v[0], v[1]);
+      })
+      .Case([&](MulOp) -> Value {
+        if (isFloat)
+          return arith::MulFOp::create(b, loc, v[0], v[1]);
+        if (isBool)
+          return arith::AndIOp::create(b, loc, v[0], v[1]);
+        return arith::MulIOp::create(b, loc, v[0], v[1]);
+      })
+      .Case([&](NegOp) -> Value { // NEG of a bool is logical not (tinygrad's cstyle)
+        if (isFloat)
+          return arith::NegFOp::create(b, loc, v[0]);
+        if (isBool)
+          return arith::XOrIOp::create(b, loc, v[0], splat(v[0].getType(), b.getBoolAttr(true)));
+        return arith::SubIOp::create(b, loc, zero(operandType), v[0]);
+      })
+      .Case([&](FDivOp) -> Value { return arith::DivFOp::create(b, loc, v[0], v[1]); })
+      .Case([&](RecipOp) -> Value {
+        return arith::DivFOp::create(
+            b, loc, splat(v[0].getType(), FloatAttr::get(getScalarType(v[0].getType()), 1.0)),
+            v[0]);
+      })
+      .Case<IDivOp, ModOp>([&](Operation *) { return divRem(op, v[0], v[1], isUnsigned); })
+      .Case([&](MaxOp) { return max(v[0], v[1], operandType); })
+      .Case([&](PowOp) -> Value { return math::PowFOp::create(b, loc, v[0], v[1]); })
+      .Case([&](Exp2Op) -> Value { return math::Exp2Op::create(b, loc, v[0]); })
+      .Case([&](Log2Op) -> Value { return math::Log2Op::create(b, loc, v[0]); })
+      .Case([&](SinOp) -> Value { return math::SinOp::create(b, loc, v[0]); })
+      .Case([&](SqrtOp) -> Value { return math::SqrtOp::create(b, loc, v[0]); })
+      .Case([&](AndOp) -> Value { return arith::AndIOp::create(b, loc, v[0], v[1]); })
+      .Case([&](OrOp) -> Value { return arith::OrIOp::create(b, loc, v[0], v[1]); })
+      .Case([&](XorOp) -> Value { return arith::XOrIOp::create(b, loc, v[0], v[1]); })
+      .Case<ShlOp, ShrOp>([&](Operation *) { return shift(op, v[0], v[1], operandType); })
+      // Float compares are ordered except CMPNE: with a NaN, < and == are
+      // false and != is true, as in C.
+      .Case([&](CmpLtOp) { return cmp(F::OLT, P::slt, P::ult); })
+      .Case([&](CmpNeOp) { return cmp(F::UNE, P::ne, P::ne); })
+      .Case([&](CmpEqOp) { return cmp(F::OEQ, P::eq, P::eq); })
+      .Case([&](WhereOp) -> Value { return arith::SelectOp::create(b, loc, v[0], v[1], v[2]); })
+      .Case([&](MulAccOp) -> Value {
+        if (isFloat)
+          return arith::AddFOp::create(b, loc, arith::MulFOp::create(b, loc, v[0], v[1]), v[2]);
+        return arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, v[0], v[1]), v[2]);
+      })
+      .Case([&](CastOp) { return convert(v[0], operandType, t); })
+      .Case([&](BitcastOp) { return bitcast(v[0], operandType, t); })
+      .Case([&](ConstOp c) { return constant(c.getValue(), t); })
+      .Case([&](VConstOp c) -> Value {
+        auto dense = cast<DenseElementsAttr>(c.getValues());
+        Type ct = types.compute(t);
+        SmallVector<Attribute> elems;
+        for (Attribute e : dense.getValues<Attribute>()) {
+          auto lane = cast<arith::ConstantOp>(
+              constant(cast<TypedAttr>(e), getScalarType(t)).getDefiningOp());
+          elems.push_back(lane.getValue());
+          lane.erase();
+        }
+        return arith::ConstantOp::create(b, loc,
+                                         DenseElementsAttr::get(cast<VectorType>(ct), elems));
+      })
+      .Default([](Operation *) { return Value(); });
+}

@@ -1,0 +1,43 @@
+//===- UOpToLLVM.cpp - the host pipeline: uop kernels to LLVM -------------===//
+
+#include "uop/Pipelines/Pipelines.h"
+
+#include "uop/Conversion/Passes.h"
+#include "uop/Dialect/UOp/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::uop;
+
+void mlir::uop::buildUOpToLLVMPipeline(OpPassManager &pm, const UOpToLLVMOptions &options) {
+  pm.addNestedPass<KernelOp>(createUOpLower());
+  ConvertUOpToSCFOptions toSCF;
+  toSCF.halfInF32 = options.halfInF32;
+  pm.addPass(createConvertUOpToSCF(toSCF));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createSCFToControlFlowPass());
+  // bf16 <-> f32 as integer ops: LLVM would otherwise call a runtime helper.
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::uop::registerUOpPipelines() {
+  PassPipelineRegistration<UOpToLLVMOptions>(
+      "uop-to-llvm",
+      "uop kernels (any level) to the LLVM dialect for the host: uop-lower, "
+      "convert-uop-to-scf, then the upstream conversions to LLVM",
+      [](OpPassManager &pm, const UOpToLLVMOptions &options) {
+        buildUOpToLLVMPipeline(pm, options);
+      });
+}

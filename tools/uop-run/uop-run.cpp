@@ -1,0 +1,223 @@
+//===- uop-run.cpp - compile a uop kernel, run it, check its outputs ------===//
+//
+//   uop-run K.json [--target=cpu]
+//       import a corpus kernel, compile it, run it on the buffers the JSON
+//       names, compare every buffer that has an expected file
+//   uop-run K.mlir --buffers-from=K.json [--kernel=NAME]
+//       the same for a module at any level of the pipeline
+//
+// Prints each compared buffer's max abs/rel error and PASS or FAIL. Exit 0:
+// all pass; 1: a mismatch; 2: bad input (or a kernel that does not compile).
+// See docs/uop-run.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "uop/Dialect/UOp/IR/UOpDialect.h"
+#include "uop/Dialect/UOp/IR/UOpOps.h"
+#include "uop/Runtime/CPUTarget.h"
+#include "uop/Runtime/HostBuffers.h"
+#include "uop/Target/Tinygrad/TinygradJSON.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <chrono>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+namespace {
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel .json or .mlir>"), cl::Required);
+cl::opt<std::string> buffersFrom("buffers-from",
+                                 cl::desc("Corpus JSON whose buffers to use (required for .mlir)"),
+                                 cl::value_desc("K.json"));
+cl::opt<std::string> target("target", cl::desc("Where to run: cpu (the host, JIT-compiled)"),
+                            cl::init("cpu"));
+cl::opt<std::string> kernelName("kernel",
+                                cl::desc("Kernel to run (default: the JSON's <case>_k<kernel>, "
+                                         "or the module's only kernel)"));
+cl::opt<bool> timing("timing", cl::desc("Print the milliseconds of each phase"));
+
+constexpr int kPass = 0, kMismatch = 1, kBadInput = 2;
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+std::unique_ptr<llvm::MemoryBuffer> readFile(StringRef path) {
+  std::string err;
+  std::unique_ptr<llvm::MemoryBuffer> buf = openInputFile(path, &err);
+  if (!buf)
+    llvm::errs() << path << ": error: " << err << "\n";
+  return buf;
+}
+
+/// The kernel to run: --kernel, else the one the JSON names, else the only one.
+uop::KernelOp pickKernel(ModuleOp module, StringRef jsonName) {
+  SmallVector<uop::KernelOp> kernels(module.getOps<uop::KernelOp>());
+  StringRef want = !kernelName.empty() ? StringRef(kernelName) : jsonName;
+  if (!want.empty())
+    for (uop::KernelOp k : kernels)
+      if (k.getSymName() == want)
+        return k;
+  if (kernelName.empty() && kernels.size() == 1)
+    return kernels.front();
+  InFlightDiagnostic d = emitError(module.getLoc());
+  if (kernels.empty())
+    d << "the module has no uop.kernel";
+  else if (!want.empty())
+    d << "no uop.kernel named '" << want << "'";
+  else
+    d << "the module has " << kernels.size() << " kernels; choose one with --kernel";
+  return {};
+}
+
+/// Every DEFINE_GLOBAL must have a buffer of its dtype and size.
+LogicalResult checkBuffers(uop::KernelOp kernel, ArrayRef<uop::TinygradBuffer> buffers,
+                           StringRef jsonPath) {
+  for (auto g : kernel.getBodyBlock().getOps<uop::DefineGlobalOp>()) {
+    auto ptr = cast<uop::PtrType>(g.getType());
+    const uop::TinygradBuffer *spec = nullptr;
+    for (const uop::TinygradBuffer &b : buffers)
+      if (b.index == static_cast<int64_t>(g.getIndex()))
+        spec = &b;
+    if (!spec)
+      return g.emitError() << "buffer " << g.getIndex() << " is not in " << jsonPath;
+    Type elem = uop::getScalarType(ptr.getValueType());
+    if (spec->dtype != elem)
+      return g.emitError() << "buffer " << g.getIndex() << " is "
+                           << uop::getTinygradName(spec->dtype) << " in " << jsonPath
+                           << " but the kernel reads it as " << uop::getTinygradName(elem);
+    if (ptr.getSize() != uop::PtrType::kUnknownSize && ptr.getSize() != spec->size)
+      return g.emitError() << "buffer " << g.getIndex() << " has " << spec->size << " elements in "
+                           << jsonPath << " but the kernel's pointer has " << ptr.getSize();
+  }
+  return success();
+}
+
+/// Enough digits to tell two floats apart; integers as integers.
+std::string formatElement(double v) {
+  if (v == static_cast<double>(static_cast<int64_t>(v)))
+    return std::to_string(static_cast<int64_t>(v));
+  return llvm::formatv("{0:e8}", v).str();
+}
+
+int run(MLIRContext &ctx) {
+  if (target != "cpu") {
+    llvm::errs() << "error: unknown target '" << target << "' (available: cpu)\n";
+    return kBadInput;
+  }
+  bool isJSON = StringRef(inputFile).ends_with(".json");
+  std::string jsonPath = buffersFrom;
+  if (jsonPath.empty() && isJSON)
+    jsonPath = inputFile;
+  if (jsonPath.empty()) {
+    llvm::errs() << "error: " << inputFile
+                 << " is not a kernel JSON: give --buffers-from=K.json for its buffers\n";
+    return kBadInput;
+  }
+
+  // Import or parse.
+  auto start = Clock::now();
+  OwningOpRef<ModuleOp> module;
+  std::unique_ptr<llvm::MemoryBuffer> input = readFile(inputFile);
+  if (!input)
+    return kBadInput;
+  if (isJSON) {
+    module = ModuleOp::create(FileLineColLoc::get(&ctx, inputFile, 1, 1));
+    if (failed(uop::importTinygradKernel(input->getBuffer(), inputFile,
+                                         llvm::sys::path::stem(inputFile), *module)))
+      return kBadInput;
+  } else {
+    auto sourceMgr = std::make_shared<llvm::SourceMgr>();
+    sourceMgr->AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+    module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+    if (!module)
+      return kBadInput;
+  }
+  double importMs = msSince(start);
+
+  std::unique_ptr<llvm::MemoryBuffer> jsonText = readFile(jsonPath);
+  if (!jsonText)
+    return kBadInput;
+  FailureOr<uop::TinygradKernelData> data =
+      uop::readTinygradKernelData(jsonText->getBuffer(), jsonPath, &ctx);
+  if (failed(data))
+    return kBadInput;
+  uop::KernelOp kernel = pickKernel(*module, data->name);
+  if (!kernel || failed(checkBuffers(kernel, data->buffers, jsonPath)))
+    return kBadInput;
+  std::string name = kernel.getSymName().str();
+  Location loc = FileLineColLoc::get(&ctx, jsonPath, 1, 1);
+  std::vector<uop::HostBuffer> buffers;
+  if (failed(uop::loadHostBuffers(data->buffers, buffers, loc)))
+    return kBadInput;
+
+  uop::CompileTimes times;
+  FailureOr<std::unique_ptr<uop::CPUKernel>> compiled =
+      uop::CPUKernel::compile(*module, name, &times);
+  if (failed(compiled))
+    return kBadInput;
+  SmallVector<void *> args((*compiled)->numBuffers(), nullptr);
+  for (uop::HostBuffer &b : buffers)
+    if (b.spec.index < static_cast<int64_t>(args.size()))
+      args[b.spec.index] = b.bytes.data();
+  start = Clock::now();
+  if (failed((*compiled)->run(args))) {
+    llvm::errs() << "error: the kernel takes " << args.size() << " buffers\n";
+    return kBadInput;
+  }
+  double runMs = msSince(start);
+
+  llvm::outs() << name << " on " << target << "\n";
+  int compared = 0, failedCount = 0;
+  for (uop::HostBuffer &b : buffers) {
+    if (b.spec.expected.empty())
+      continue;
+    FailureOr<uop::Comparison> c = uop::compareWithExpected(b, loc);
+    if (failed(c))
+      return kBadInput;
+    ++compared;
+    llvm::outs() << llvm::formatv("  buffer {0} {1}[{2}]: max abs err {3:e2}, max rel err {4:e2}",
+                                  b.spec.index, uop::getTinygradName(b.spec.dtype), b.spec.size,
+                                  c->maxAbs, c->maxRel);
+    if (c->passed()) {
+      llvm::outs() << ": PASS\n";
+      continue;
+    }
+    ++failedCount;
+    llvm::outs() << llvm::formatv(": FAIL ({0} of {1} elements; first [{2}]: got {3}, want {4})\n",
+                                  c->mismatches, c->elements, c->firstMismatch,
+                                  formatElement(c->firstGot), formatElement(c->firstWant));
+  }
+  if (timing)
+    llvm::outs() << llvm::formatv("  timing: import {0:f2} ms, pipeline {1:f2} ms, jit {2:f2} ms, "
+                                  "run {3:f2} ms\n",
+                                  importMs, times.pipelineMs, times.jitMs, runMs);
+  if (!compared) {
+    llvm::errs() << jsonPath << ": error: no buffer has an expected file: nothing to compare\n";
+    return kBadInput;
+  }
+  llvm::outs() << (failedCount ? "FAIL" : "PASS") << "\n";
+  return failedCount ? kMismatch : kPass;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "uop-mlir kernel runner\n");
+  MLIRContext ctx;
+  ctx.loadDialect<uop::UOpDialect>();
+  ctx.printOpOnDiagnostic(false);
+  ctx.getDiagEngine().registerHandler(
+      [](Diagnostic &d) { uop::printLocatedDiagnostic(d, llvm::errs()); });
+  return run(ctx);
+}
