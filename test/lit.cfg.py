@@ -8,7 +8,7 @@ from lit.llvm import llvm_config
 config.name = "UOP"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "external"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "external", "Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.uop_obj_root, "test")
 
@@ -21,9 +21,10 @@ config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%cxx", config.cxx_compiler))
 # The corpus lives beside the project (../shared/corpus); tests fail loudly without it.
 config.substitutions.append(("%corpus", os.path.join(os.path.dirname(config.uop_src_root), "shared", "corpus")))
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%expect_exit", "%s %s" % (sys.executable, os.path.join(config.uop_src_root, "test", "expect_exit.py"))))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
-llvm_config.add_tool_substitutions(["uop-opt", "uop-translate"], [config.uop_tools_dir])
+llvm_config.add_tool_substitutions(["uop-opt", "uop-translate", "uop-run"], [config.uop_tools_dir])
 llvm_config.add_tool_substitutions(["FileCheck", "not", "count"], [config.llvm_tools_dir])

@@ -75,7 +75,8 @@ static double elementAsDouble(Type dtype, const uint8_t *data, int64_t i) {
                                                : static_cast<double>(v.getSExtValue());
 }
 
-FailureOr<Comparison> mlir::uop::compareWithExpected(const HostBuffer &buffer, Location loc) {
+FailureOr<Comparison> mlir::uop::compareWithExpected(const HostBuffer &buffer, Tolerance tolerance,
+                                                     Location loc) {
   const TinygradBuffer &spec = buffer.spec;
   auto file = readSized(spec.expected, buffer.bytes.size(), spec, loc);
   if (failed(file))
@@ -83,7 +84,7 @@ FailureOr<Comparison> mlir::uop::compareWithExpected(const HostBuffer &buffer, L
   const auto *want = reinterpret_cast<const uint8_t *>((*file)->getBufferStart());
   Comparison c;
   c.elements = spec.size;
-  c.tolerance = toleranceFor(spec.dtype);
+  c.tolerance = tolerance;
   int64_t bytes = elementBytes(spec.dtype);
   for (int64_t i = 0; i < spec.size; ++i) {
     double g = elementAsDouble(spec.dtype, buffer.bytes.data(), i);

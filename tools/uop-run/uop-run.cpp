@@ -29,6 +29,7 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <chrono>
+#include <cmath>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -44,6 +45,8 @@ cl::opt<std::string> kernelName("kernel",
                                 cl::desc("Kernel to run (default: the JSON's <case>_k<kernel>, "
                                          "or the module's only kernel)"));
 cl::opt<bool> timing("timing", cl::desc("Print the milliseconds of each phase"));
+cl::opt<bool> exact("exact", cl::desc("Compare floats bit for bit too (NaN matches any NaN), "
+                                      "instead of the per-dtype tolerance"));
 
 constexpr int kPass = 0, kMismatch = 1, kBadInput = 2;
 
@@ -105,7 +108,7 @@ LogicalResult checkBuffers(uop::KernelOp kernel, ArrayRef<uop::TinygradBuffer> b
 
 /// Enough digits to tell two floats apart; integers as integers.
 std::string formatElement(double v) {
-  if (v == static_cast<double>(static_cast<int64_t>(v)))
+  if (std::isfinite(v) && std::fabs(v) < 0x1p53 && v == std::trunc(v))
     return std::to_string(static_cast<int64_t>(v));
   return llvm::formatv("{0:e8}", v).str();
 }
@@ -182,7 +185,10 @@ int run(MLIRContext &ctx) {
   for (uop::HostBuffer &b : buffers) {
     if (b.spec.expected.empty())
       continue;
-    FailureOr<uop::Comparison> c = uop::compareWithExpected(b, loc);
+    uop::Tolerance tol = uop::toleranceFor(b.spec.dtype);
+    if (exact)
+      tol.atol = tol.rtol = 0;
+    FailureOr<uop::Comparison> c = uop::compareWithExpected(b, tol, loc);
     if (failed(c))
       return kBadInput;
     ++compared;

@@ -47,7 +47,8 @@ struct Comparison {
 };
 
 /// Compares a buffer with its expected file (the caller checks it has one).
-FailureOr<Comparison> compareWithExpected(const HostBuffer &buffer, Location loc);
+FailureOr<Comparison> compareWithExpected(const HostBuffer &buffer, Tolerance tolerance,
+                                          Location loc);
 
 } // namespace mlir::uop
 

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""run_corpus.py BIN_DIR CORPUS WORKDIR: every corpus kernel, executed on the CPU.
+
+For each kernel K.json of the corpus:
+  1. `uop-run K.json --target=cpu --timing`: import, uop-lower, convert, JIT,
+     run, compare with tinygrad's outputs;
+  2. the same kernel through text: `uop-translate --import-tinygrad K.json |
+     uop-opt --uop-lower` then `uop-run K.mlir --buffers-from=K.json`, so a
+     module that went through a uop-opt pipeline is checked the same way.
+Prints one line per kernel, the median and max of import + pipeline + JIT
+milliseconds, and "corpus on cpu: N/N passed". Exits 1 if any kernel fails or
+the corpus is missing.
+"""
+import glob
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def main():
+    bin_dir, corpus, work = sys.argv[1:4]
+    index = os.path.join(corpus, "index.json")
+    if not os.path.exists(index):
+        print(f"error: no corpus at {corpus} (expected ../shared/corpus beside the project)")
+        sys.exit(1)
+    kernels = sorted(glob.glob(os.path.join(corpus, "*", "k*.json")))
+    os.makedirs(work, exist_ok=True)
+    passed, times = 0, []
+    for path in kernels:
+        name = os.path.relpath(path, corpus)
+        direct = run([os.path.join(bin_dir, "uop-run"), path, "--target=cpu", "--timing"])
+        m = re.search(r"import ([\d.]+) ms, pipeline ([\d.]+) ms, jit ([\d.]+) ms", direct.stdout)
+        mlir = os.path.join(work, name.replace("/", "_").replace(".json", ".mlir"))
+        imported = run([os.path.join(bin_dir, "uop-translate"), "--import-tinygrad", path])
+        lowered = run([os.path.join(bin_dir, "uop-opt"), "--uop-lower", "-o", mlir],
+                      input=imported.stdout)
+        via = run([os.path.join(bin_dir, "uop-run"), mlir, "--buffers-from=" + path])
+        ok = (direct.returncode == 0 and imported.returncode == 0 and lowered.returncode == 0
+              and via.returncode == 0)
+        if ok and m:
+            times.append(sum(float(x) for x in m.groups()))
+        passed += ok
+        errs = re.findall(r"max rel err (\S+):", direct.stdout)
+        print(f"{'PASS' if ok else 'FAIL'} {name}: max rel err {max(errs, default='-')}, "
+              f"compile {times[-1] if ok and m else float('nan'):.1f} ms")
+        if not ok:
+            for r in (direct, imported, lowered, via):
+                sys.stdout.write(r.stdout[-2000:] + r.stderr[-2000:])
+    if times:
+        print(f"import+lower+compile ms per kernel: median {statistics.median(times):.1f}, "
+              f"max {max(times):.1f}")
+    print(f"corpus on cpu: {passed}/{len(kernels)} passed")
+    sys.exit(0 if kernels and passed == len(kernels) else 1)
+
+
+if __name__ == "__main__":
+    main()
