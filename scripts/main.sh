@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # The README's main job, for now: build the tools and take a real tinygrad
 # kernel from the corpus (conv2d) through them: import tinygrad's JSON, verify
-# and print it with uop-opt, lower it (uop-lower), export the AST back to JSON,
-# and show that a broken variant is rejected with a location. Running kernels
-# and PTX come with the next issues.
+# and print it with uop-opt, lower it (uop-lower) and place it in loops
+# (convert-uop-to-scf), compile it for the CPU and run it on the corpus
+# inputs, comparing with tinygrad's outputs (uop-run), export the AST back to
+# JSON, and show that a broken variant is rejected with a location. PTX and
+# GPU targets come with the next issues.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${UOP_BUILD_DIR:-$root/build}"
 corpus="$root/../shared/corpus"
 
-bash "$root/scripts/build.sh" uop-opt uop-translate
+bash "$root/scripts/build.sh" uop-opt uop-translate uop-run
 opt="$build/bin/uop-opt"
 translate="$build/bin/uop-translate"
+run="$build/bin/uop-run"
 
 kernel="$corpus/conv2d/k0.json"
 if [ ! -f "$kernel" ]; then
@@ -24,6 +27,12 @@ echo "== import $kernel (tinygrad's kernel AST) into the uop dialect"
 "$opt" "$build/conv2d.mlir"
 echo "== lowered by uop-lower: views become index arithmetic over ranges"
 "$opt" --uop-lower "$build/conv2d.mlir"
+echo "== placed in loops by convert-uop-to-scf (first 40 lines)"
+"$opt" --uop-lower --convert-uop-to-scf --canonicalize --cse "$build/conv2d.mlir" > "$build/conv2d-loops.mlir"
+head -n 40 "$build/conv2d-loops.mlir"
+echo "   ..."
+echo "== compiled for the CPU (uop-to-llvm + LLVM JIT) and run on the corpus inputs"
+"$run" "$kernel" --target=cpu --timing
 echo "== export the AST back to tinygrad's JSON"
 "$translate" --export-tinygrad "$build/conv2d.mlir" | head -c 400
 echo " ..."

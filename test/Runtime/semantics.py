@@ -17,7 +17,7 @@ import sys
 
 FMT = {"f64": "d", "f32": "f", "f16": "e", "i8": "b", "u8": "B", "i16": "h", "u16": "H",
        "i32": "i", "u32": "I", "i64": "q", "u64": "Q", "bool": "B"}
-MLIR = {"f64": "f64", "f32": "f32", "f16": "f16", "i8": "si8", "u8": "ui8", "i16": "si16",
+MLIR = {"bf16": "bf16", "f64": "f64", "f32": "f32", "f16": "f16", "i8": "si8", "u8": "ui8", "i16": "si16",
         "u16": "ui16", "i32": "si32", "u32": "ui32", "i64": "si64", "u64": "ui64", "bool": "i1"}
 BITS = {"i8": 8, "u8": 8, "i16": 16, "u16": 16, "i32": 32, "u32": 32, "i64": 64, "u64": 64}
 
@@ -39,6 +39,15 @@ def f16(x):
         return struct.unpack("<e", struct.pack("<e", x))[0]
     except OverflowError:
         return math.copysign(math.inf, x)
+
+
+def bf16_bits(x):  # round-to-nearest-even of the f32 bits to the top 16
+    b = struct.unpack("<I", struct.pack("<f", x))[0]
+    return (b + 0x7FFF + ((b >> 16) & 1)) >> 16
+
+
+def bf16(x):
+    return struct.unpack("<f", struct.pack("<I", bf16_bits(x) << 16))[0]
 
 
 def c_div(a, b, dt):  # C's truncating /, with x/0 = 0 (C would trap)
@@ -200,6 +209,14 @@ ew_case("half_in_float", ["f16", "f16", "f16"],
          ("f32", ["%m2 = uop.mul %x0, %x1 : f16", "%r1 = uop.cast %m2 : f16 -> f32"])],
         [ha, hb, hc], [fused, [f32(f16(x) * f16(y)) for x, y in zip(ha, hb)]])
 
+# bfloat16 likewise: computed in f32, rounded to nearest even when stored.
+bfa, bfb = [1.0, 3.0, 1 / 3, 1000.5], [1 / 3, 1.0078125, 3.0, 1.00390625]
+ew_case("bfloat16", ["bf16", "bf16"],
+        [("bf16", ["%r0 = uop.mul %x0, %x1 : bf16"]),
+         ("f32", ["%m = uop.add %x0, %x1 : bf16", "%r1 = uop.cast %m : bf16 -> f32"])],
+        [bfa, bfb], [[bf16(f32(bf16(x) * bf16(y))) for x, y in zip(bfa, bfb)],
+                     [f32(bf16(x) + bf16(y)) for x, y in zip(bfa, bfb)]])
+
 # MAX is a < b ? b : a; comparisons with NaN: < and == false, != true.
 nan = float("nan")
 ma, mb = [nan, 1.0, 2.0, -0.0], [1.0, nan, 3.0, 0.0]
@@ -333,6 +350,8 @@ case("column_sums", col, [("i32", None, [11, 22, 33]), ("i32", cx, None)])
 
 
 def pack(dt, vals):
+    if dt == "bf16":
+        return struct.pack("<%dH" % len(vals), *[bf16_bits(v) for v in vals])
     if dt == "bool":
         return bytes(int(v) & 0xFF for v in vals)
     return struct.pack("<%d%s" % (len(vals), FMT[dt]), *vals)

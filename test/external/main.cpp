@@ -1,9 +1,10 @@
 //===- main.cpp - an embedder of the uop dialect ---------------------------===//
 //
-// Builds a kernel with the C++ API, verifies it, prints it, and parses the text
-// given on the command line, reporting verifier errors through a diagnostic
-// handler. Exit 0 only when the built kernel verifies and the given one
-// does not (the test gives it an invalid kernel).
+// Builds a kernel with the C++ API, verifies it, prints it, compiles and runs
+// it on the host through the runtime library, and parses the text given on
+// the command line, reporting verifier errors through a diagnostic handler.
+// Exit 0 only when the built kernel verifies and computes out = 2 * in, and
+// the given one does not verify (the test gives it an invalid kernel).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
+#include "uop/Runtime/CPUTarget.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -48,6 +50,22 @@ int main(int argc, char **argv) {
   }
   module.print(llvm::outs());
   llvm::outs() << "\n";
+
+  // Run it: the uop-to-llvm pipeline and the JIT, as uop-run does.
+  auto compiled = uop::CPUKernel::compile(module, "scale");
+  if (failed(compiled)) {
+    llvm::errs() << "scale failed to compile\n";
+    return 1;
+  }
+  float inData[16], outData[16];
+  for (int i = 0; i < 16; ++i)
+    inData[i] = i;
+  void *buffers[] = {outData, inData};
+  if (failed((*compiled)->run(buffers)) || outData[15] != 30.0f) {
+    llvm::errs() << "scale computed the wrong result\n";
+    return 1;
+  }
+  llvm::outs() << "scale ran: out[15] = " << static_cast<int>(outData[15]) << "\n";
 
   if (argc < 2)
     return 0;

@@ -385,6 +385,11 @@ struct ConvertUOpToSCFPass : mlir::uop::impl::ConvertUOpToSCFBase<ConvertUOpToSC
       func.erase();
       return failure();
     }
+    // Constants are made where they are first needed; they belong at the top.
+    SmallVector<arith::ConstantOp> constants;
+    func.walk([&](arith::ConstantOp c) { constants.push_back(c); });
+    for (arith::ConstantOp c : llvm::reverse(constants))
+      c->moveBefore(&entry->front());
     kernel.erase();
     return success();
   }

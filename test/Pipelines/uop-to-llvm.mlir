@@ -1,0 +1,31 @@
+// The host pipeline: a kernel AST all the way to the LLVM dialect, one
+// llvm.func per kernel with a pointer per buffer; the same kernel lowered
+// by hand first gives the same function.
+// RUN: uop-opt %s --uop-to-llvm | FileCheck %s
+// RUN: uop-opt %s --uop-lower | uop-opt --uop-to-llvm | FileCheck %s
+// RUN: uop-opt %s --pass-pipeline="builtin.module(uop-to-llvm{half-in-f32=false})" | FileCheck %s --check-prefix=NATIVE
+
+// CHECK-LABEL: llvm.func @scale(%arg0: !llvm.ptr, %arg1: !llvm.ptr)
+// CHECK: llvm.cond_br
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> f16
+// CHECK: llvm.fpext %{{.*}} : f16 to f32
+// CHECK: llvm.fmul %{{.*}} : f32
+// CHECK: llvm.fptrunc %{{.*}} : f32 to f16
+// CHECK: llvm.store
+// CHECK-NOT: uop.
+// CHECK-NOT: scf.
+// CHECK-NOT: arith.
+
+// Without half-in-f32 the multiply is a native half multiply.
+// NATIVE: llvm.fmul %{{.*}} : f16
+uop.kernel @scale {
+  %o = uop.define_global 0 : !uop.ptr<f16, 8>
+  %ov = uop.view %o [#uop.view<shape = [8], strides = [1]>] : !uop.ptr<f16, 8>
+  %i = uop.define_global 1 : !uop.ptr<f16, 8>
+  %iv = uop.view %i [#uop.view<shape = [8], strides = [1]>] : !uop.ptr<f16, 8>
+  %x = uop.load %iv : !uop.ptr<f16, 8>
+  %c = uop.const 3.0 : f16
+  %y = uop.mul %x, %c : f16
+  %s = uop.store %ov, %y : !uop.ptr<f16, 8>
+  uop.sink %s
+}
