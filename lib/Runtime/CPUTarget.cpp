@@ -29,9 +29,9 @@ CPUKernel::~CPUKernel() = default;
 
 FailureOr<std::unique_ptr<CPUKernel>> CPUKernel::compile(ModuleOp module, StringRef name,
                                                          CompileTimes *times) {
-  auto kernel = module.lookupSymbol<KernelOp>(name);
+  Operation *kernel = module.lookupSymbol(name);
   if (!kernel)
-    return emitError(module.getLoc()) << "no uop.kernel named '" << name << "'";
+    return emitError(module.getLoc()) << "no kernel named '" << name << "'";
   for (KernelOp other : llvm::make_early_inc_range(module.getOps<KernelOp>()))
     if (other != kernel)
       other.erase();

@@ -18,8 +18,15 @@
 #include "uop/Runtime/HostBuffers.h"
 #include "uop/Target/Tinygrad/TinygradJSON.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
@@ -63,24 +70,38 @@ std::unique_ptr<llvm::MemoryBuffer> readFile(StringRef path) {
   return buf;
 }
 
+/// A kernel of the module: a uop.kernel, or what the CPU pipeline made of one
+/// (a func.func or llvm.func with a body).
+bool isKernel(Operation &op) {
+  if (auto f = dyn_cast<func::FuncOp>(op))
+    return !f.isExternal();
+  if (auto f = dyn_cast<LLVM::LLVMFuncOp>(op))
+    return !f.isExternal();
+  return isa<uop::KernelOp>(op);
+}
+
 /// The kernel to run: --kernel, else the one the JSON names, else the only one.
-uop::KernelOp pickKernel(ModuleOp module, StringRef jsonName) {
-  SmallVector<uop::KernelOp> kernels(module.getOps<uop::KernelOp>());
+Operation *pickKernel(ModuleOp module, StringRef jsonName) {
+  SmallVector<Operation *> kernels;
+  for (Operation &op : *module.getBody())
+    if (isKernel(op))
+      kernels.push_back(&op);
+  auto nameOf = [](Operation *op) { return SymbolTable::getSymbolName(op).getValue(); };
   StringRef want = !kernelName.empty() ? StringRef(kernelName) : jsonName;
   if (!want.empty())
-    for (uop::KernelOp k : kernels)
-      if (k.getSymName() == want)
+    for (Operation *k : kernels)
+      if (nameOf(k) == want)
         return k;
   if (kernelName.empty() && kernels.size() == 1)
     return kernels.front();
   InFlightDiagnostic d = emitError(module.getLoc());
   if (kernels.empty())
-    d << "the module has no uop.kernel";
+    d << "the module has no kernel (uop.kernel, or a function made from one)";
   else if (!want.empty())
-    d << "no uop.kernel named '" << want << "'";
+    d << "no kernel named '" << want << "'";
   else
     d << "the module has " << kernels.size() << " kernels; choose one with --kernel";
-  return {};
+  return nullptr;
 }
 
 /// Every DEFINE_GLOBAL must have a buffer of its dtype and size.
@@ -155,10 +176,15 @@ int run(MLIRContext &ctx) {
       uop::readTinygradKernelData(jsonText->getBuffer(), jsonPath, &ctx);
   if (failed(data))
     return kBadInput;
-  uop::KernelOp kernel = pickKernel(*module, data->name);
-  if (!kernel || failed(checkBuffers(kernel, data->buffers, jsonPath)))
+  Operation *kernel = pickKernel(*module, data->name);
+  if (!kernel)
     return kBadInput;
-  std::string name = kernel.getSymName().str();
+  // A uop.kernel says each buffer's dtype and size; a converted function only
+  // how many buffers it takes (checked at the call).
+  if (auto k = dyn_cast<uop::KernelOp>(kernel);
+      k && failed(checkBuffers(k, data->buffers, jsonPath)))
+    return kBadInput;
+  std::string name = SymbolTable::getSymbolName(kernel).str();
   Location loc = FileLineColLoc::get(&ctx, jsonPath, 1, 1);
   std::vector<uop::HostBuffer> buffers;
   if (failed(uop::loadHostBuffers(data->buffers, buffers, loc)))
@@ -174,10 +200,19 @@ int run(MLIRContext &ctx) {
     if (b.spec.index < static_cast<int64_t>(args.size()))
       args[b.spec.index] = b.bytes.data();
   start = Clock::now();
-  if (failed((*compiled)->run(args))) {
-    llvm::errs() << "error: the kernel takes " << args.size() << " buffers\n";
-    return kBadInput;
-  }
+  for (const uop::HostBuffer &b : buffers)
+    if (b.spec.index >= static_cast<int64_t>(args.size())) {
+      llvm::errs() << jsonPath << ": error: buffer " << b.spec.index << " is not an argument of "
+                   << name << ", which takes " << args.size() << " buffers\n";
+      return kBadInput;
+    }
+  for (auto [i, a] : llvm::enumerate(args))
+    if (!a) {
+      llvm::errs() << jsonPath << ": error: " << name << " takes " << args.size()
+                   << " buffers but there is no buffer " << i << "\n";
+      return kBadInput;
+    }
+  (void)(*compiled)->run(args);
   double runMs = msSince(start);
 
   llvm::outs() << name << " on " << target << "\n";
@@ -220,7 +255,11 @@ int run(MLIRContext &ctx) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "uop-mlir kernel runner\n");
-  MLIRContext ctx;
+  // Every dialect a module on the way to LLVM can hold, so any stage parses.
+  DialectRegistry registry;
+  registry.insert<uop::UOpDialect, func::FuncDialect, scf::SCFDialect, arith::ArithDialect,
+                  math::MathDialect, cf::ControlFlowDialect, LLVM::LLVMDialect>();
+  MLIRContext ctx(registry);
   ctx.loadDialect<uop::UOpDialect>();
   ctx.printOpOnDiagnostic(false);
   ctx.getDiagEngine().registerHandler(

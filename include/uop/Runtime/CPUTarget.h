@@ -25,8 +25,10 @@ struct CompileTimes {
 
 class CPUKernel {
 public:
-  /// Compiles kernel `name` of `module` (the module is lowered in place; its
-  /// other kernels are left out). Errors are emitted as diagnostics.
+  /// Compiles kernel `name` of `module`: a uop.kernel at any level, or the
+  /// func.func/llvm.func a part of the uop-to-llvm pipeline made of one. The
+  /// module is lowered in place; its other uop.kernels are dropped. Errors
+  /// are emitted as diagnostics.
   static FailureOr<std::unique_ptr<CPUKernel>> compile(ModuleOp module, StringRef name,
                                                        CompileTimes *times = nullptr);
   ~CPUKernel();
