@@ -65,18 +65,22 @@ Value Semantics::splat(Type like, TypedAttr scalar) {
   return arith::ConstantOp::create(b, loc, scalar);
 }
 
-Value Semantics::constant(TypedAttr value, Type uopType) {
-  Type t = types.compute(uopType);
-  Type s = getScalarType(t);
-  Attribute scalar = value;
-  if (auto dense = dyn_cast<DenseElementsAttr>(value))
-    scalar = dense.getSplatValue<Attribute>();
+/// A scalar constant (IntegerAttr or FloatAttr) in the compute type `s`.
+static TypedAttr computeScalar(Attribute scalar, Type s) {
   if (auto i = dyn_cast<IntegerAttr>(scalar))
-    return splat(t, IntegerAttr::get(s, i.getValue()));
+    return IntegerAttr::get(s, i.getValue());
   APFloat f = cast<FloatAttr>(scalar).getValue();
   bool lost;
   f.convert(cast<FloatType>(s).getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
-  return splat(t, FloatAttr::get(s, f));
+  return FloatAttr::get(s, f);
+}
+
+Value Semantics::constant(TypedAttr value, Type uopType) {
+  Type t = types.compute(uopType);
+  Attribute scalar = value;
+  if (auto dense = dyn_cast<DenseElementsAttr>(value))
+    scalar = dense.getSplatValue<Attribute>();
+  return splat(t, computeScalar(scalar, getScalarType(t)));
 }
 
 Value Semantics::zero(Type uopType) {
@@ -411,17 +415,11 @@ Value Semantics::emit(Operation *op, ValueRange v) {
       .Case([&](BitcastOp) { return bitcast(v[0], operandType, t); })
       .Case([&](ConstOp c) { return constant(c.getValue(), t); })
       .Case([&](VConstOp c) -> Value {
-        auto dense = cast<DenseElementsAttr>(c.getValues());
-        Type ct = types.compute(t);
-        SmallVector<Attribute> elems;
-        for (Attribute e : dense.getValues<Attribute>()) {
-          auto lane = cast<arith::ConstantOp>(
-              constant(cast<TypedAttr>(e), getScalarType(t)).getDefiningOp());
-          elems.push_back(lane.getValue());
-          lane.erase();
-        }
-        return arith::ConstantOp::create(b, loc,
-                                         DenseElementsAttr::get(cast<VectorType>(ct), elems));
+        auto ct = cast<VectorType>(types.compute(t));
+        SmallVector<Attribute> lanes;
+        for (Attribute e : cast<DenseElementsAttr>(c.getValues()).getValues<Attribute>())
+          lanes.push_back(computeScalar(e, ct.getElementType()));
+        return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(ct, lanes));
       })
       .Default([](Operation *) { return Value(); });
 }

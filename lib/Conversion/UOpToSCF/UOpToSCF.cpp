@@ -229,7 +229,8 @@ private:
     OpBuilder &ob = at();
     Location loc = index.getLoc();
     Value i = *idx;
-    if (isUnsignedInt(index.getIdx().getType()) || i.getType().isInteger(1))
+    auto idxType = cast<IntegerType>(getScalarType(index.getIdx().getType()));
+    if (idxType.isUnsigned() || idxType.getWidth() == 1) // GEP reads indices as signed
       i = arith::ExtUIOp::create(ob, loc, ob.getI64Type(), i);
     Type elem = types.storage(cast<PtrType>(index.getType()).getValueType());
     return LLVM::GEPOp::create(ob, loc, (*base).getType(), elem, *base, ValueRange{i}).getResult();
@@ -341,11 +342,6 @@ private:
     while (stack.size() > depth)
       popLoop();
     return next;
-  }
-
-  static bool isUnsignedInt(Type t) {
-    auto i = dyn_cast<IntegerType>(getScalarType(t));
-    return i && i.isUnsigned();
   }
 
   KernelOp kernel;
