@@ -141,19 +141,13 @@ Value Semantics::identity(ReduceKind kind, Type uopType) {
 }
 
 Value Semantics::combine(ReduceKind kind, Value acc, Value x, Type uopType) {
-  bool isFloat = isa<FloatType>(getScalarType(uopType));
-  bool isBool = getScalarType(uopType).isInteger(1);
   Value r;
   switch (kind) {
   case ReduceKind::add:
-    r = isFloat  ? arith::AddFOp::create(b, loc, acc, x).getResult()
-        : isBool ? arith::OrIOp::create(b, loc, acc, x).getResult()
-                 : arith::AddIOp::create(b, loc, acc, x).getResult();
+    r = byKind<arith::AddFOp, arith::OrIOp, arith::AddIOp>(uopType, acc, x);
     break;
   case ReduceKind::mul:
-    r = isFloat  ? arith::MulFOp::create(b, loc, acc, x).getResult()
-        : isBool ? arith::AndIOp::create(b, loc, acc, x).getResult()
-                 : arith::MulIOp::create(b, loc, acc, x).getResult();
+    r = byKind<arith::MulFOp, arith::AndIOp, arith::MulIOp>(uopType, acc, x);
     break;
   case ReduceKind::max: // acc = max(acc, x): a NaN x is dropped, as in tinygrad's C
     r = max(acc, x, uopType);
@@ -355,26 +349,14 @@ Value Semantics::emit(Operation *op, ValueRange v) {
   return llvm::TypeSwitch<Operation *, Value>(op)
       // Arithmetic wraps for ints; on bool ADD is OR and MUL is AND (C's
       // bool conversion of the int result).
-      .Case([&](AddOp) -> Value {
-        if (isFloat)
-          return arith::AddFOp::create(b, loc, v[0], v[1]);
-        if (isBool)
-          return arith::OrIOp::create(b, loc, v[0], v[1]);
-        return arith::AddIOp::create(b, loc, v[0], v[1]);
+      .Case([&](AddOp) {
+        return byKind<arith::AddFOp, arith::OrIOp, arith::AddIOp>(operandType, v[0], v[1]);
       })
-      .Case([&](SubOp) -> Value {
-        if (isFloat)
-          return arith::SubFOp::create(b, loc, v[0], v[1]);
-        if (isBool)
-          return arith::XOrIOp::create(b, loc, v[0], v[1]);
-        return arith::SubIOp::create(b, loc, v[0], v[1]);
+      .Case([&](SubOp) {
+        return byKind<arith::SubFOp, arith::XOrIOp, arith::SubIOp>(operandType, v[0], v[1]);
       })
-      .Case([&](MulOp) -> Value {
-        if (isFloat)
-          return arith::MulFOp::create(b, loc, v[0], v[1]);
-        if (isBool)
-          return arith::AndIOp::create(b, loc, v[0], v[1]);
-        return arith::MulIOp::create(b, loc, v[0], v[1]);
+      .Case([&](MulOp) {
+        return byKind<arith::MulFOp, arith::AndIOp, arith::MulIOp>(operandType, v[0], v[1]);
       })
       .Case([&](NegOp) -> Value { // NEG of a bool is logical not (tinygrad's cstyle)
         if (isFloat)

@@ -52,6 +52,16 @@ public:
   Value toStorage(Value v, Type uopType);
 
 private:
+  /// A binary op picked by the dtype: floats, bool (i1), or other integers.
+  template <typename FloatOp, typename BoolOp, typename IntOp>
+  Value byKind(Type uopType, Value x, Value y) {
+    Type s = getScalarType(uopType);
+    if (isa<FloatType>(s))
+      return FloatOp::create(b, loc, x, y);
+    if (s.isInteger(1))
+      return BoolOp::create(b, loc, x, y);
+    return IntOp::create(b, loc, x, y);
+  }
   Value convert(Value x, Type from, Type to); // CAST
   Value bitcast(Value x, Type from, Type to);
   Value floatToInt(Value x, Type to);
