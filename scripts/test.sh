@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, builds everything and
 # runs the whole suite through ctest (which runs the lit suite, check-uop).
-# Ends with one line "uop-mlir: N passed, M failed" counted from lit's results.
+# Ends with the corpus CPU run's summary and one line "uop-mlir: N passed,
+# M failed" counted from lit's results.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${UOP_BUILD_DIR:-$root/build}"
@@ -9,6 +10,8 @@ build="${UOP_BUILD_DIR:-$root/build}"
 bash "$root/scripts/build.sh"
 
 log="$build/test-output.log"
+summary="$build/test/corpus-cpu-summary.txt"
+rm -f "$summary"
 set +e
 ctest --test-dir "$build" --output-on-failure -V 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
@@ -28,6 +31,11 @@ fi
 if [ "$passed" -eq 0 ] && [ "$status" -eq 0 ]; then
   echo "uop-mlir: no test ran" >&2
   status=1
+fi
+if [ -f "$summary" ]; then
+  cat "$summary" # the corpus run on the CPU (test/Runtime/corpus-cpu.test)
+else
+  echo "corpus on cpu: did not run"
 fi
 echo "uop-mlir: $passed passed, $failed failed"
 exit "$status"

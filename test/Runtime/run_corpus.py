@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""run_corpus.py BIN_DIR CORPUS WORKDIR: every corpus kernel, executed on the CPU.
+"""run_corpus.py BIN_DIR CORPUS WORKDIR [SUMMARY]: every corpus kernel, executed on the CPU.
 
 For each kernel K.json of the corpus:
   1. `uop-run K.json --target=cpu --timing`: import, uop-lower, convert, JIT,
@@ -8,8 +8,9 @@ For each kernel K.json of the corpus:
      uop-opt --uop-lower` then `uop-run K.mlir --buffers-from=K.json`, so a
      module that went through a uop-opt pipeline is checked the same way.
 Prints one line per kernel, the median and max of import + pipeline + JIT
-milliseconds, and "corpus on cpu: N/N passed". Exits 1 if any kernel fails or
-the corpus is missing.
+milliseconds, and "corpus on cpu: N/N passed" (also written to SUMMARY, which
+scripts/test.sh prints at the end). Exits 1 if any kernel fails or the
+corpus is missing.
 """
 import glob
 import os
@@ -25,6 +26,7 @@ def run(cmd, **kw):
 
 def main():
     bin_dir, corpus, work = sys.argv[1:4]
+    summary_file = sys.argv[4] if len(sys.argv) > 4 else None
     index = os.path.join(corpus, "index.json")
     if not os.path.exists(index):
         print(f"error: no corpus at {corpus} (expected ../shared/corpus beside the project)")
@@ -52,10 +54,15 @@ def main():
         if not ok:
             for r in (direct, imported, lowered, via):
                 sys.stdout.write(r.stdout[-2000:] + r.stderr[-2000:])
+    summary = []
     if times:
-        print(f"import+lower+compile ms per kernel: median {statistics.median(times):.1f}, "
-              f"max {max(times):.1f}")
-    print(f"corpus on cpu: {passed}/{len(kernels)} passed")
+        summary.append(f"import+lower+compile ms per kernel: median {statistics.median(times):.1f}, "
+                       f"max {max(times):.1f}")
+    summary.append(f"corpus on cpu: {passed}/{len(kernels)} passed")
+    print("\n".join(summary))
+    if summary_file:
+        with open(summary_file, "w") as f:
+            f.write("\n".join(summary) + "\n")
     sys.exit(0 if kernels and passed == len(kernels) else 1)
 
 
