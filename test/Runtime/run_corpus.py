@@ -6,7 +6,9 @@ For each kernel K.json of the corpus:
      run, compare with tinygrad's outputs;
   2. the same kernel through text: `uop-translate --import-tinygrad K.json |
      uop-opt --uop-lower` then `uop-run K.mlir --buffers-from=K.json`, so a
-     module that went through a uop-opt pipeline is checked the same way.
+     module that went through a uop-opt pipeline is checked the same way;
+  3. likewise with --canonicalize (tinygrad's folding rules) after import
+     and after lowering: the rewrites must not change the numbers.
 Prints one line per kernel, the median and max of import + pipeline + JIT
 milliseconds, and "corpus on cpu: N/N passed" (also written to SUMMARY, which
 scripts/test.sh prints at the end). Exits 1 if any kernel fails or the
@@ -43,8 +45,12 @@ def main():
         lowered = run([os.path.join(bin_dir, "uop-opt"), "--uop-lower", "-o", mlir],
                       input=imported.stdout)
         via = run([os.path.join(bin_dir, "uop-run"), mlir, "--buffers-from=" + path])
-        ok = (direct.returncode == 0 and imported.returncode == 0 and lowered.returncode == 0
-              and via.returncode == 0)
+        canon_mlir = mlir.replace(".mlir", ".canon.mlir")
+        canon = run([os.path.join(bin_dir, "uop-opt"), "--canonicalize", "--uop-lower",
+                     "--canonicalize", "-o", canon_mlir], input=imported.stdout)
+        via_canon = run([os.path.join(bin_dir, "uop-run"), canon_mlir, "--buffers-from=" + path])
+        steps = (direct, imported, lowered, via, canon, via_canon)
+        ok = all(r.returncode == 0 for r in steps)
         if ok and m:
             times.append(sum(float(x) for x in m.groups()))
         passed += ok
@@ -52,7 +58,7 @@ def main():
         print(f"{'PASS' if ok else 'FAIL'} {name}: max rel err {max(errs, default='-')}, "
               f"compile {times[-1] if ok and m else float('nan'):.1f} ms")
         if not ok:
-            for r in (direct, imported, lowered, via):
+            for r in steps:
                 sys.stdout.write(r.stdout[-2000:] + r.stderr[-2000:])
     summary = []
     if times:

@@ -448,6 +448,7 @@ class UOp_UnaryOp<string mnemonic, Type type, string tgName>
   let arguments = (ins type:$src);
   let results = (outs type:$result);
   let assemblyFormat = "$src attr-dict `:` type($result)";
+  let hasFolder = 1;
 }
 
 def UOp_Exp2Op  : UOp_UnaryOp<"exp2", UOp_FloatLike, "EXP2">;
@@ -465,6 +466,7 @@ class UOp_BinaryOp<string mnemonic, Type type, string tgName, list<Trait> traits
   let arguments = (ins type:$lhs, type:$rhs);
   let results = (outs type:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+  let hasFolder = 1;
 }
 
 def UOp_AddOp  : UOp_BinaryOp<"add", UOp_Value, "ADD", [Commutative]>;
@@ -492,6 +494,7 @@ class UOp_ShiftOp<string mnemonic, string tgName>
   let results = (outs UOp_IntLike:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def UOp_ShlOp : UOp_ShiftOp<"shl", "SHL">;
@@ -507,6 +510,7 @@ class UOp_CmpOp<string mnemonic, string tgName, list<Trait> traits = []>
   let arguments = (ins UOp_Value:$lhs, UOp_Value:$rhs);
   let results = (outs UOp_BoolLike:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs)";
+  let hasFolder = 1;
 }
 
 def UOp_CmpLtOp : UOp_CmpOp<"cmplt", "CMPLT">;
@@ -525,6 +529,7 @@ def UOp_WhereOp : UOp_Op<"where", [Pure, AllTypesMatch<["lhs", "rhs", "result"]>
   let arguments = (ins UOp_BoolLike:$cond, UOp_Value:$lhs, UOp_Value:$rhs);
   let results = (outs UOp_Value:$result);
   let assemblyFormat = "$cond `,` $lhs `,` $rhs attr-dict `:` type($result)";
+  let hasFolder = 1;
 }
 
 def UOp_MulAccOp : UOp_Op<"mulacc", [Pure, SameOperandsAndResultType]> {
@@ -555,6 +560,7 @@ def UOp_CastOp : UOp_Op<"cast", [Pure]> {
   let results = (outs UOp_ValueOrPtr:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def UOp_BitcastOp : UOp_Op<"bitcast", [Pure]> {
