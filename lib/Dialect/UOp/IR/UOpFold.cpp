@@ -62,27 +62,17 @@ Attribute foldFloat(Operation *op, ArrayRef<APFloat> x, Type t) {
   auto f = [&](APFloat v) -> Attribute { return FloatAttr::get(t, v); };
   auto b = [&](bool v) -> Attribute { return BoolAttr::get(t.getContext(), v); };
   auto rm = APFloat::rmNearestTiesToEven;
+  // x[0] <op> x[1], correctly rounded to the dtype
+  auto binary = [&](APFloat::opStatus (APFloat::*fn)(const APFloat &, APFloat::roundingMode)) {
+    APFloat r = x[0];
+    (r.*fn)(x[1], rm);
+    return f(r);
+  };
   return llvm::TypeSwitch<Operation *, Attribute>(op)
-      .Case([&](AddOp) {
-        APFloat r = x[0];
-        r.add(x[1], rm);
-        return f(r);
-      })
-      .Case([&](SubOp) {
-        APFloat r = x[0];
-        r.subtract(x[1], rm);
-        return f(r);
-      })
-      .Case([&](MulOp) {
-        APFloat r = x[0];
-        r.multiply(x[1], rm);
-        return f(r);
-      })
-      .Case([&](FDivOp) {
-        APFloat r = x[0];
-        r.divide(x[1], rm);
-        return f(r);
-      })
+      .Case([&](AddOp) { return binary(&APFloat::add); })
+      .Case([&](SubOp) { return binary(&APFloat::subtract); })
+      .Case([&](MulOp) { return binary(&APFloat::multiply); })
+      .Case([&](FDivOp) { return binary(&APFloat::divide); })
       .Case([&](RecipOp) {
         APFloat r(x[0].getSemantics(), 1);
         r.divide(x[0], rm);
