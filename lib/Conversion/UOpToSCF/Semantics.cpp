@@ -54,11 +54,6 @@ std::string DTypeLowering::unsupported(Type t) const {
 // Helpers
 //===----------------------------------------------------------------------===//
 
-static bool isUnsignedInt(Type uopType) {
-  auto i = dyn_cast<IntegerType>(getScalarType(uopType));
-  return i && (i.isUnsigned() || i.getWidth() == 1);
-}
-
 Value Semantics::splat(Type like, TypedAttr scalar) {
   if (auto vec = dyn_cast<VectorType>(like))
     return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(vec, Attribute(scalar)));
@@ -134,7 +129,7 @@ Value Semantics::identity(ReduceKind kind, Type uopType) {
   // max: the lowest value of the dtype (tinygrad's dtypes.min), -inf for floats.
   if (auto i = dyn_cast<IntegerType>(s)) {
     unsigned w = i.getWidth();
-    APInt lowest = isUnsignedInt(uopType) ? APInt::getZero(w) : APInt::getSignedMinValue(w);
+    APInt lowest = isUnsignedLike(uopType) ? APInt::getZero(w) : APInt::getSignedMinValue(w);
     return splat(t, IntegerAttr::get(cs, lowest));
   }
   return splat(t, FloatAttr::get(cs, -std::numeric_limits<double>::infinity()));
@@ -167,8 +162,8 @@ Value Semantics::max(Value x, Value y, Type uopType) {
   Value lt = isa<FloatType>(s)
                  ? arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, y).getResult()
                  : arith::CmpIOp::create(b, loc,
-                                         isUnsignedInt(uopType) ? arith::CmpIPredicate::ult
-                                                                : arith::CmpIPredicate::slt,
+                                         isUnsignedLike(uopType) ? arith::CmpIPredicate::ult
+                                                                 : arith::CmpIPredicate::slt,
                                          x, y)
                        .getResult();
   return arith::SelectOp::create(b, loc, lt, y, x);
@@ -236,7 +231,7 @@ Value Semantics::shift(Operation *op, Value x, Value amount, Type uopType) {
         arith::MinUIOp::create(
             b, loc, amount,
             splat(amount.getType(), b.getIntegerAttr(getScalarType(amount.getType()), w))));
-  bool isShl = isa<ShlOp>(op), isSigned = !isUnsignedInt(uopType);
+  bool isShl = isa<ShlOp>(op), isSigned = !isUnsignedLike(uopType);
   Value r = isShl      ? arith::ShLIOp::create(b, loc, x, amount).getResult()
             : isSigned ? arith::ShRSIOp::create(b, loc, x, amount).getResult()
                        : arith::ShRUIOp::create(b, loc, x, amount).getResult();
@@ -294,7 +289,7 @@ Value Semantics::convert(Value x, Type from, Type to) {
         splat(x.getType(), b.getIntegerAttr(getScalarType(x.getType()), 0)));
   }
   if (auto fi = dyn_cast<IntegerType>(fs)) {
-    bool isUnsigned = isUnsignedInt(from);
+    bool isUnsigned = isUnsignedLike(from);
     if (auto ti = dyn_cast<IntegerType>(ts)) { // the value, wrapped to the new width
       if (ti.getWidth() > fi.getWidth())
         return isUnsigned ? arith::ExtUIOp::create(b, loc, ct, x).getResult()
@@ -337,7 +332,7 @@ Value Semantics::emit(Operation *op, ValueRange v) {
   Type s = operandType ? getScalarType(operandType) : Type();
   bool isFloat = s && isa<FloatType>(s);
   bool isBool = s && s.isInteger(1);
-  bool isUnsigned = operandType && isUnsignedInt(operandType);
+  bool isUnsigned = operandType && isUnsignedLike(operandType);
   auto cmp = [&](arith::CmpFPredicate fp, arith::CmpIPredicate sp,
                  arith::CmpIPredicate up) -> Value {
     if (isFloat)

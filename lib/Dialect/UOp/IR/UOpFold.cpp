@@ -29,11 +29,6 @@ Operation *UOpDialect::materializeConstant(OpBuilder &builder, Attribute value, 
 
 namespace {
 
-bool isUnsigned(Type t) {
-  auto i = dyn_cast<IntegerType>(t);
-  return i && (i.isUnsigned() || i.getWidth() == 1);
-}
-
 /// The scalar constant an operand is: what folding gave, or an unshaped CONST.
 Attribute constantOf(Value v, Attribute folded) {
   if (!isScalarDType(v.getType()))
@@ -99,7 +94,7 @@ Attribute foldFloat(Operation *op, ArrayRef<APFloat> x, Type t) {
 }
 
 Attribute foldInt(Operation *op, ArrayRef<APInt> x, Type operandType, Type t) {
-  bool u = isUnsigned(operandType);
+  bool u = isUnsignedLike(operandType);
   bool isBool = operandType.isInteger(1);
   unsigned w = x[0].getBitWidth();
   auto i = [&](APInt v) -> Attribute { return IntegerAttr::get(t, v); };
@@ -154,7 +149,7 @@ Attribute foldCast(Attribute c, Type from, Type to) {
       APInt v = fi.getValue();
       if (w == 1)
         return BoolAttr::get(ctx, !v.isZero());
-      return IntegerAttr::get(to, isUnsigned(from) ? v.zextOrTrunc(w) : v.sextOrTrunc(w));
+      return IntegerAttr::get(to, isUnsignedLike(from) ? v.zextOrTrunc(w) : v.sextOrTrunc(w));
     }
     APFloat f = cast<FloatAttr>(c).getValue();
     if (w == 1) // nonzero, NaN included
@@ -173,7 +168,7 @@ Attribute foldCast(Attribute c, Type from, Type to) {
   auto tf = cast<FloatType>(to);
   if (auto fi = dyn_cast<IntegerAttr>(c)) {
     APFloat f(tf.getFloatSemantics());
-    f.convertFromAPInt(fi.getValue(), !isUnsigned(from), APFloat::rmNearestTiesToEven);
+    f.convertFromAPInt(fi.getValue(), !isUnsignedLike(from), APFloat::rmNearestTiesToEven);
     return FloatAttr::get(to, f);
   }
   return FloatAttr::get(to, toSemantics(cast<FloatAttr>(c).getValue(), to));

@@ -81,6 +81,11 @@ bool mlir::uop::isIntLike(Type t) {
   return isa<IntegerType>(s) && !s.isInteger(1) && isScalarDType(s);
 }
 bool mlir::uop::isIntOrBoolLike(Type t) { return isIntLike(t) || isBoolLike(t); }
+
+bool mlir::uop::isUnsignedLike(Type t) {
+  auto i = dyn_cast<IntegerType>(getScalarType(t));
+  return i && (i.isUnsigned() || i.getWidth() == 1);
+}
 bool mlir::uop::isFloatLike(Type t) {
   Type s = getScalarType(t);
   return isa<FloatType>(s) && isScalarDType(s);

@@ -28,6 +28,8 @@ Type getBoolLike(Type t);
 bool isBoolLike(Type t);
 bool isIntLike(Type t);
 bool isIntOrBoolLike(Type t);
+/// ui* or bool (of any shape): divides, compares, shifts and widens as unsigned.
+bool isUnsignedLike(Type t);
 bool isFloatLike(Type t);
 /// Size in bits of a dtype (vectors: lanes * scalar bits).
 int64_t getBitWidth(Type t);
