@@ -44,8 +44,7 @@ FailureOr<TinygradKernelData> mlir::uop::readTinygradKernelData(StringRef text, 
     return failure();
   }
   TinygradKernelData data;
-  if (auto c = obj->getString("case"); c && obj->getInteger("kernel"))
-    data.name = (*c + "_k" + llvm::Twine(*obj->getInteger("kernel"))).str();
+  data.name = tinygrad::kernelName(*obj);
   StringRef dir = llvm::sys::path::parent_path(filename);
   auto file = [&](const json::Object &b, StringRef key, std::string &out) -> LogicalResult {
     const json::Value *v = b.get(key);

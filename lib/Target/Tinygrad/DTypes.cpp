@@ -65,3 +65,9 @@ ArrayRef<GenericOp> mlir::uop::tinygrad::genericOps() {
   };
   return table;
 }
+
+std::string mlir::uop::tinygrad::kernelName(const llvm::json::Object &obj) {
+  std::optional<StringRef> c = obj.getString("case");
+  std::optional<int64_t> k = obj.getInteger("kernel");
+  return c && k ? (*c + "_k" + llvm::Twine(*k)).str() : std::string();
+}

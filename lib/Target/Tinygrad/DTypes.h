@@ -3,6 +3,9 @@
 #define UOP_LIB_TARGET_TINYGRAD_DTYPES_H
 
 #include "mlir/IR/Types.h"
+#include "llvm/Support/JSON.h"
+
+#include <string>
 
 namespace mlir::uop::tinygrad {
 
@@ -19,6 +22,10 @@ struct GenericOp {
   unsigned numSrcs;
 };
 ArrayRef<GenericOp> genericOps();
+
+/// The kernel's name from a corpus JSON's "case" and "kernel" fields,
+/// "<case>_k<kernel>"; empty if either is missing.
+std::string kernelName(const llvm::json::Object &obj);
 
 } // namespace mlir::uop::tinygrad
 

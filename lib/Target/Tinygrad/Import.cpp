@@ -142,9 +142,9 @@ LogicalResult KernelImporter::run(StringRef defaultName) {
     return emitError(fileLoc(1, 1)) << "the kernel has no nodes";
   offsets = scanNodeOffsets(text);
 
-  std::string name = defaultName.str();
-  if (auto c = obj->getString("case"); c && obj->getInteger("kernel"))
-    name = (*c + "_k" + Twine(*obj->getInteger("kernel"))).str();
+  std::string name = tinygrad::kernelName(*obj);
+  if (name.empty())
+    name = defaultName.str();
 
   b.setInsertionPointToEnd(module.getBody());
   auto kernel = KernelOp::create(b, fileLoc(1, 1), name);
