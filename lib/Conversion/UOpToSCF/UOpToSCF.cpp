@@ -133,19 +133,34 @@ private:
     return out;
   }
 
-  /// A STORE (or another root) inside the loops of all its ranges.
-  LogicalResult emitRoot(Value root) {
-    Operation *op = root.getDefiningOp();
-    size_t depth = stack.size();
-    for (RangeOp r : sorted(free[op].getArrayRef())) {
+  /// Opens a loop per range, by axis number. With an accumulator, each loop
+  /// carries it: the outermost starts from `acc`, each inner one from the
+  /// iter_arg of the loop around it.
+  FailureOr<SmallVector<scf::ForOp>> pushLoops(ArrayRef<Operation *> ranges, Value acc) {
+    SmallVector<scf::ForOp> loops;
+    for (RangeOp r : sorted(ranges)) {
       FailureOr<Value> end = emit(r.getEnd());
       if (failed(end))
         return failure();
-      pushLoop(r, *end, {});
+      loops.push_back(pushLoop(r, *end, acc ? ValueRange(acc) : ValueRange()));
+      if (acc)
+        acc = loops.back().getRegionIterArg(0);
     }
-    FailureOr<Value> done = emit(root);
+    return loops;
+  }
+
+  void popLoopsTo(size_t depth) {
     while (stack.size() > depth)
       popLoop();
+  }
+
+  /// A STORE (or another root) inside the loops of all its ranges.
+  LogicalResult emitRoot(Value root) {
+    size_t depth = stack.size();
+    if (failed(pushLoops(free[root.getDefiningOp()].getArrayRef(), Value())))
+      return failure();
+    FailureOr<Value> done = emit(root);
+    popLoopsTo(depth);
     return done;
   }
 
@@ -322,25 +337,20 @@ private:
     SmallVector<Operation *> rangeOps;
     for (Value r : reduce.getRanges())
       rangeOps.push_back(r.getDefiningOp());
-    Value acc = Semantics(at(), loc, types).identity(reduce.getKind(), t);
-    SmallVector<scf::ForOp> loops;
-    for (RangeOp r : sorted(rangeOps)) {
-      FailureOr<Value> end = emit(r.getEnd());
-      if (failed(end))
-        return failure();
-      loops.push_back(pushLoop(r, *end, acc));
-      acc = loops.back().getRegionIterArg(0);
-    }
+    Value init = Semantics(at(), loc, types).identity(reduce.getKind(), t);
+    FailureOr<SmallVector<scf::ForOp>> loops = pushLoops(rangeOps, init);
+    if (failed(loops))
+      return failure();
     FailureOr<Value> x = emit(reduce.getSrc());
     if (failed(x))
       return failure();
+    Value acc = loops->back().getRegionIterArg(0);
     Value next = Semantics(at(), loc, types).combine(reduce.getKind(), acc, *x, t);
-    for (scf::ForOp loop : llvm::reverse(loops)) {
+    for (scf::ForOp loop : llvm::reverse(*loops)) {
       loop.getBody()->getTerminator()->setOperands(next);
       next = loop.getResult(0);
     }
-    while (stack.size() > depth)
-      popLoop();
+    popLoopsTo(depth);
     return next;
   }
 
