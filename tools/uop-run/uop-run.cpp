@@ -169,7 +169,9 @@ int run(MLIRContext &ctx) {
   }
   double importMs = msSince(start);
 
-  std::unique_ptr<llvm::MemoryBuffer> jsonText = readFile(jsonPath);
+  // The kernel JSON is read once, for its nodes and for its buffers.
+  std::unique_ptr<llvm::MemoryBuffer> jsonText =
+      isJSON && jsonPath == inputFile ? std::move(input) : readFile(jsonPath);
   if (!jsonText)
     return kBadInput;
   FailureOr<uop::TinygradKernelData> data =
