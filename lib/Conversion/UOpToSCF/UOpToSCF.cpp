@@ -223,7 +223,7 @@ private:
       return emitStore(store);
     if (auto reduce = dyn_cast<ReduceOp>(op))
       return emitReduce(reduce);
-    if (isa<ViewOp, ValidOp, ReduceAxisOp>(op) || (isa<ConstOp>(op) && op->getNumOperands()))
+    if (isa<ViewOp, ValidOp, ReduceAxisOp, ShapedConstOp>(op))
       return op->emitOpError() << "is not lowered: run uop-lower first";
     FailureOr<SmallVector<Value>> operands = emitAll(op->getOperands());
     if (failed(operands))

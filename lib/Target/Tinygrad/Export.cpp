@@ -107,6 +107,10 @@ LogicalResult mlir::uop::exportTinygradKernel(KernelOp kernel, llvm::raw_ostream
           name = "CONST";
           arg = constJSON(c.getScalarValue());
         })
+        .Case([&](ShapedConstOp c) {
+          name = "CONST";
+          arg = constJSON(c.getValue());
+        })
         .Case([&](ReduceAxisOp r) {
           name = "REDUCE_AXIS";
           arg = json::Object{{"op", StringRef(stringifyReduceKind(r.getKind())).upper()},

@@ -288,7 +288,9 @@ FailureOr<Value> KernelImporter::buildOp(size_t i, StringRef op, Type type, cons
     FailureOr<TypedAttr> value = parseConst(i, type, arg);
     if (failed(value))
       return failure();
-    return Value(ConstOp::create(b, loc, type, *value, srcs.empty() ? Value() : srcs[0]));
+    if (srcs.empty())
+      return Value(ConstOp::create(b, loc, type, *value));
+    return Value(ShapedConstOp::create(b, loc, type, *value, srcs[0]));
   }
   if (op == "REDUCE_AXIS") {
     if (failed(expectSrcs(1, 1)))

@@ -46,24 +46,24 @@ uop.kernel @arange_k0 {
   %3 = uop.valid %2
 // CHECK-NEXT: %4 = uop.view [#uop.view<shape = [37, 37], strides = [0, 0]>] : !uop.void
   %4 = uop.view [#uop.view<shape = [37, 37], strides = [0, 0]>] : !uop.void
-// CHECK-NEXT: %5 = uop.const 1 : si32 shaped %4
-  %5 = uop.const 1 : si32 shaped %4
-// CHECK-NEXT: %6 = uop.const 0 : si32 shaped %4
-  %6 = uop.const 0 : si32 shaped %4
+// CHECK-NEXT: %5 = uop.shaped_const %4, 1 : si32
+  %5 = uop.shaped_const %4, 1 : si32
+// CHECK-NEXT: %6 = uop.shaped_const %4, 0 : si32
+  %6 = uop.shaped_const %4, 0 : si32
 // CHECK-NEXT: %7 = uop.where %3, %5, %6 : si32
   %7 = uop.where %3, %5, %6 : si32
 // CHECK-NEXT: %8 = uop.reduce_axis add %7 [1] : si32
   %8 = uop.reduce_axis add %7 [1] : si32
 // CHECK-NEXT: %9 = uop.view [#uop.view<shape = [37, 1], strides = [0, 0]>] : !uop.void
   %9 = uop.view [#uop.view<shape = [37, 1], strides = [0, 0]>] : !uop.void
-// CHECK-NEXT: %10 = uop.const -1 : si32 shaped %9
-  %10 = uop.const -1 : si32 shaped %9
+// CHECK-NEXT: %10 = uop.shaped_const %9, -1 : si32
+  %10 = uop.shaped_const %9, -1 : si32
 // CHECK-NEXT: %11 = uop.add %8, %10 : si32
   %11 = uop.add %8, %10 : si32
 // CHECK-NEXT: %12 = uop.cast %11 : si32 -> f32
   %12 = uop.cast %11 : si32 -> f32
-// CHECK-NEXT: %13 = uop.const 5.000000e-01 : f32 shaped %9
-  %13 = uop.const 5.000000e-01 : f32 shaped %9
+// CHECK-NEXT: %13 = uop.shaped_const %9, 5.000000e-01 : f32
+  %13 = uop.shaped_const %9, 5.000000e-01 : f32
 // CHECK-NEXT: %14 = uop.mul %12, %13 : f32
   %14 = uop.mul %12, %13 : f32
 // CHECK-NEXT: %15 = uop.store %1, %14 : !uop.ptr<f32, 37>
@@ -85,20 +85,20 @@ uop.kernel @int_arith_k0 {
   %4 = uop.load %3 : !uop.ptr<si32, 30>
 // CHECK-NEXT: %5 = uop.view [#uop.view<shape = [30], strides = [0]>] : !uop.void
   %5 = uop.view [#uop.view<shape = [30], strides = [0]>] : !uop.void
-// CHECK-NEXT: %6 = uop.const 3 : si32 shaped %5
-  %6 = uop.const 3 : si32 shaped %5
+// CHECK-NEXT: %6 = uop.shaped_const %5, 3 : si32
+  %6 = uop.shaped_const %5, 3 : si32
 // CHECK-NEXT: %7 = uop.mul %4, %6 : si32
   %7 = uop.mul %4, %6 : si32
-// CHECK-NEXT: %8 = uop.const 7 : si32 shaped %5
-  %8 = uop.const 7 : si32 shaped %5
+// CHECK-NEXT: %8 = uop.shaped_const %5, 7 : si32
+  %8 = uop.shaped_const %5, 7 : si32
 // CHECK-NEXT: %9 = uop.add %7, %8 : si32
   %9 = uop.add %7, %8 : si32
-// CHECK-NEXT: %10 = uop.const 0 : si32 shaped %5
-  %10 = uop.const 0 : si32 shaped %5
+// CHECK-NEXT: %10 = uop.shaped_const %5, 0 : si32
+  %10 = uop.shaped_const %5, 0 : si32
 // CHECK-NEXT: %11 = uop.cmplt %9, %10 : si32
   %11 = uop.cmplt %9, %10 : si32
-// CHECK-NEXT: %12 = uop.const 4 : si32 shaped %5
-  %12 = uop.const 4 : si32 shaped %5
+// CHECK-NEXT: %12 = uop.shaped_const %5, 4 : si32
+  %12 = uop.shaped_const %5, 4 : si32
 // CHECK-NEXT: %13 = uop.mod %9, %12 : si32
   %13 = uop.mod %9, %12 : si32
 // CHECK-NEXT: %14 = uop.cmpne %13, %10 : si32
@@ -107,8 +107,8 @@ uop.kernel @int_arith_k0 {
   %15 = uop.and %11, %14 : i1
 // CHECK-NEXT: %16 = uop.idiv %9, %12 : si32
   %16 = uop.idiv %9, %12 : si32
-// CHECK-NEXT: %17 = uop.const -1 : si32 shaped %5
-  %17 = uop.const -1 : si32 shaped %5
+// CHECK-NEXT: %17 = uop.shaped_const %5, -1 : si32
+  %17 = uop.shaped_const %5, -1 : si32
 // CHECK-NEXT: %18 = uop.add %16, %17 : si32
   %18 = uop.add %16, %17 : si32
 // CHECK-NEXT: %19 = uop.where %15, %18, %16 : si32

@@ -10,13 +10,12 @@
 // CHECK-DAG: %[[MOD:.*]] = uop.const 1 : si32
 // CHECK-DAG: %[[DIV0:.*]] = uop.const 0 : si32
 // CHECK-DAG: %[[WRAP:.*]] = uop.const -2147483648 : si32
-// CHECK-DAG: %[[MINDIV:.*]] = uop.const -2147483648 : si32
 // CHECK-DAG: %[[SHR:.*]] = uop.const -1 : si32
 // CHECK: uop.store %{{.*}}, %[[DIV]]
 // CHECK: uop.store %{{.*}}, %[[MOD]]
 // CHECK: uop.store %{{.*}}, %[[DIV0]]
 // CHECK: uop.store %{{.*}}, %[[WRAP]]
-// CHECK: uop.store %{{.*}}, %[[MINDIV]]
+// CHECK: uop.store %{{.*}}, %[[WRAP]]
 // CHECK: uop.store %{{.*}}, %[[SHR]]
 uop.kernel @ints {
   %o = uop.define_global 0 : !uop.ptr<si32, 1>
@@ -193,7 +192,7 @@ uop.kernel @casts {
 // CHECK: uop.store %{{.*}}, %[[X]]
 // CHECK: uop.store %{{.*}}, %[[X]]
 // CHECK: uop.store %{{.*}}, %[[A]]
-// CHECK: %[[SHAPED:.*]] = uop.const 2.000000e+00 : f32 shaped
+// CHECK: %[[SHAPED:.*]] = uop.shaped_const %{{.*}}, 2.000000e+00 : f32
 // CHECK: uop.mul %[[SHAPED]], %[[SHAPED]] : f32
 uop.kernel @where_and_not_constant {
   %o = uop.define_global 0 : !uop.ptr<f32, 1>
@@ -217,7 +216,7 @@ uop.kernel @shaped_const {
   %o = uop.define_global 0 : !uop.ptr<f32, 4>
   %ov = uop.view %o [#uop.view<shape = [4], strides = [1]>] : !uop.ptr<f32, 4>
   %sh = uop.view [#uop.view<shape = [4], strides = [0]>] : !uop.void
-  %c = uop.const 2.0 : f32 shaped %sh
+  %c = uop.shaped_const %sh, 2.0 : f32
   %m = uop.mul %c, %c : f32
   %s = uop.store %ov, %m : !uop.ptr<f32, 4>
   uop.sink %s

@@ -492,8 +492,8 @@ func.func @f() {
 // -----
 
 func.func @f(%v: !uop.void) {
-  // expected-error @+1 {{'shaped' operand must be a source-less uop.view}}
-  %0 = uop.const 1.0 : f32 shaped %v
+  // expected-error @+1 {{view operand must be a source-less uop.view}}
+  %0 = uop.shaped_const %v, 1.0 : f32
   return
 }
 

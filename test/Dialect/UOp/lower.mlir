@@ -153,8 +153,8 @@ uop.kernel @multiview {
   %2 = uop.view [#uop.view<shape = [38, 73], strides = [0, 0], mask = [[0, 38], [36, 73]]>, #uop.view<shape = [37, 37], strides = [1, 74]>] : !uop.void
   %3 = uop.valid %2
   %4 = uop.view [#uop.view<shape = [37, 37], strides = [0, 0]>] : !uop.void
-  %5 = uop.const 1 : si32 shaped %4
-  %6 = uop.const 0 : si32 shaped %4
+  %5 = uop.shaped_const %4, 1 : si32
+  %6 = uop.shaped_const %4, 0 : si32
   %7 = uop.where %3, %5, %6 : si32
   %8 = uop.reduce_axis add %7 [1] : si32
   %9 = uop.store %1, %8 : !uop.ptr<si32, 37>
@@ -173,7 +173,7 @@ uop.kernel @masked_const {
   %out = uop.define_global 0 : !uop.ptr<f32, 4>
   %ov = uop.view %out [#uop.view<shape = [4], strides = [1]>] : !uop.ptr<f32, 4>
   %sv = uop.view [#uop.view<shape = [4], strides = [0], mask = [[0, 2]]>] : !uop.void
-  %c = uop.const 2.0 : f32 shaped %sv
+  %c = uop.shaped_const %sv, 2.0 : f32
   %st = uop.store %ov, %c : !uop.ptr<f32, 4>
   uop.sink %st
 }

@@ -55,8 +55,8 @@ uop.kernel @views {
   %sv = uop.view [#uop.view<shape = [4, 4], strides = [0, 0], mask = [[0, 2], [0, 4]]>] : !uop.void
   // CHECK: %[[OK:.*]] = uop.valid %[[SV]]
   %ok = uop.valid %sv
-  // CHECK: %[[C:.*]] = uop.const 1.000000e+00 : f32 shaped %[[SV]]
-  %c = uop.const 1.0 : f32 shaped %sv
+  // CHECK: %[[C:.*]] = uop.shaped_const %[[SV]], 1.000000e+00 : f32
+  %c = uop.shaped_const %sv, 1.0 : f32
   // CHECK: %[[X:.*]] = uop.load %[[V]] : !uop.ptr<f32, 16>
   %x = uop.load %v : !uop.ptr<f32, 16>
   // CHECK: uop.where %[[OK]], %[[X]], %[[C]] : f32

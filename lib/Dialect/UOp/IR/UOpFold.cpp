@@ -22,22 +22,22 @@ using namespace mlir::uop;
 Operation *UOpDialect::materializeConstant(OpBuilder &builder, Attribute value, Type type,
                                            Location loc) {
   auto typed = dyn_cast<TypedAttr>(value);
-  if (!typed || typed.getType() != type || !isScalarDType(type))
+  if (!typed || typed.getType() != type)
     return nullptr;
-  return ConstOp::create(builder, loc, type, typed, Value());
+  bool scalar = isScalarDType(type) && isa<IntegerAttr, FloatAttr>(value);
+  if (!scalar && !isa<SplatElementsAttr>(value))
+    return nullptr;
+  return ConstOp::create(builder, loc, type, typed);
 }
+
+OpFoldResult ConstOp::fold(FoldAdaptor) { return getValue(); }
 
 namespace {
 
-/// The scalar constant an operand is: what folding gave, or an unshaped CONST.
+/// The scalar constant an operand is (the folder passes uop.const values;
+/// a shaped CONST is not one: a masked view makes it 0 in places).
 Attribute constantOf(Value v, Attribute folded) {
-  if (!isScalarDType(v.getType()))
-    return {};
-  if (folded)
-    return folded;
-  if (auto c = v.getDefiningOp<ConstOp>(); c && !c.getView())
-    return c.getValue();
-  return {};
+  return isScalarDType(v.getType()) ? folded : Attribute();
 }
 
 APFloat toSemantics(APFloat f, Type t) {

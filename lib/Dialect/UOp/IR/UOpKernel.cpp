@@ -69,7 +69,7 @@ private:
   /// BufferOps (LOAD, STORE, VALID, CONST, DEFINE_VAR) take the shape of a
   /// direct VIEW source only.
   static bool takesViewShape(Operation &op) {
-    return isa<LoadOp, StoreOp, ValidOp, ConstOp, DefineVarOp>(op);
+    return isa<LoadOp, StoreOp, ValidOp, ShapedConstOp, DefineVarOp>(op);
   }
 
   LogicalResult visit(Operation &op) {

@@ -358,10 +358,16 @@ LogicalResult ConstOp::verify() {
   } else if (!isa<IntegerAttr, FloatAttr>(v)) {
     return emitOpError() << "value must be an integer, float or bool literal";
   }
-  if (Value view = getView()) {
-    if (!view.getDefiningOp<ViewOp>())
-      return emitOpError() << "'shaped' operand must be a source-less uop.view";
-  }
+  return success();
+}
+
+LogicalResult ShapedConstOp::verify() {
+  if (!isScalarDType(getType()))
+    return emitOpError() << "must have a scalar dtype (the view gives the shape)";
+  if (!isa<IntegerAttr, FloatAttr>(getValue()))
+    return emitOpError() << "value must be an integer, float or bool literal";
+  if (!getView().getDefiningOp<ViewOp>())
+    return emitOpError() << "view operand must be a source-less uop.view";
   return success();
 }
 

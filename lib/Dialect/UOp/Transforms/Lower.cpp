@@ -41,7 +41,7 @@ public:
   }
 
   Value constant(int64_t v) {
-    return ConstOp::create(b, loc, i32, b.getIntegerAttr(i32, v), Value());
+    return ConstOp::create(b, loc, i32, b.getIntegerAttr(i32, v));
   }
 
 private:
@@ -65,7 +65,7 @@ private:
       int64_t lo = v.getMask()[2 * i], hi = v.getMask()[2 * i + 1];
       if (lo != 0) { // idx >= lo is !(idx < lo)
         Value notBelow = CmpNeOp::create(b, loc, i1, lt(idxs[i], lo),
-                                         ConstOp::create(b, loc, i1, b.getBoolAttr(true), Value()));
+                                         ConstOp::create(b, loc, i1, b.getBoolAttr(true)));
         valid = both(valid, notBelow);
       }
       if (hi != sh)
@@ -142,12 +142,10 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
         op.replaceAllUsesWith(
             StoreOp::create(b, op.getLoc(), ptr, store.getValue(), Value(), Value()));
         op.erase();
-      } else if (auto c = dyn_cast<ConstOp>(op)) {
-        auto view = c.getView() ? c.getView().getDefiningOp<ViewOp>() : ViewOp();
-        if (!view)
-          continue;
+      } else if (auto c = dyn_cast<ShapedConstOp>(op)) {
+        auto view = c.getView().getDefiningOp<ViewOp>();
         auto [idx, valid] = ix.index(view.getSt(), ranges);
-        Value plain = ConstOp::create(b, op.getLoc(), c.getType(), c.getValue(), Value());
+        Value plain = ConstOp::create(b, op.getLoc(), c.getType(), c.getValue());
         if (valid)
           plain = WhereOp::create(b, op.getLoc(), c.getType(), valid, plain,
                                   zero(b, op.getLoc(), c.getType()));
@@ -157,7 +155,7 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
         auto view = v.getView().getDefiningOp<ViewOp>();
         auto [idx, valid] = ix.index(view.getSt(), ranges);
         if (!valid)
-          valid = ConstOp::create(b, op.getLoc(), b.getI1Type(), b.getBoolAttr(true), Value());
+          valid = ConstOp::create(b, op.getLoc(), b.getI1Type(), b.getBoolAttr(true));
         op.replaceAllUsesWith(ValueRange{valid});
         op.erase();
       } else if (auto r = dyn_cast<ReduceAxisOp>(op)) {
@@ -186,7 +184,7 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
   }
 
   static Value zero(OpBuilder &b, Location loc, Type t) {
-    return ConstOp::create(b, loc, t, cast<TypedAttr>(b.getZeroAttr(t)), Value());
+    return ConstOp::create(b, loc, t, cast<TypedAttr>(b.getZeroAttr(t)));
   }
 };
 

@@ -576,31 +576,51 @@ def UOp_BitcastOp : UOp_Op<"bitcast", [Pure]> {
   let hasVerifier = 1;
 }
 
-def UOp_ConstOp : UOp_Op<"const", [Pure, AllTypesMatch<["value", "result"]>]> {
-  let summary = "CONST: a constant, optionally shaped by a source-less VIEW";
+def UOp_ConstOp : UOp_Op<"const", [Pure, ConstantLike, AllTypesMatch<["value", "result"]>]> {
+  let summary = "CONST: a constant";
   let description = [{
-    tinygrad's CONST. The value is a scalar attribute of the result type, or a
-    splat `dense<...>` for a vector (tinygrad's CONST of a vector dtype
-    broadcasts its scalar arg) or a tensor. In a kernel AST a CONST takes its
-    shape from a source-less VIEW; under a masked view it is the constant
-    where the mask holds and 0 elsewhere.
+    tinygrad's CONST without a source. The value is a scalar attribute of the
+    result type, or a splat `dense<...>` for a vector (tinygrad's CONST of a
+    vector dtype broadcasts its scalar arg) or a tensor. It is the dialect's
+    constant (ConstantLike): folders see it, and folding materializes it.
+    A CONST shaped by a VIEW is `uop.shaped_const`.
 
     ```mlir
     %c = uop.const 2.000000e+00 : f32
     %i = uop.const -3 : si32
-    %m = uop.const 0x7F800000 : f32 shaped %v
     %b = uop.const true
     %z = uop.const dense<0.000000e+00> : vector<4xf32>
     ```
   }];
-  let arguments = (ins TypedAttrInterface:$value, Optional<UOp_Void>:$view);
+  let arguments = (ins TypedAttrInterface:$value);
   let results = (outs UOp_Value:$result);
-  let assemblyFormat = "$value (`shaped` $view^)? attr-dict";
+  let assemblyFormat = "$value attr-dict";
   let hasVerifier = 1;
+  let hasFolder = 1;
   let extraClassDeclaration = [{
     /// The scalar (IntegerAttr or FloatAttr): the value itself, or the splat.
     ::mlir::TypedAttr getScalarValue();
   }];
+}
+
+def UOp_ShapedConstOp : UOp_Op<"shaped_const", [Pure, AllTypesMatch<["value", "result"]>]> {
+  let summary = "CONST(VIEW): a constant over the shape of a source-less VIEW";
+  let description = [{
+    tinygrad's CONST with a VIEW source, as kernel ASTs have it: the constant
+    takes the view's shape; under a masked view it is the constant where the
+    mask holds and 0 elsewhere. `uop-lower` turns it into a `uop.const`
+    (and a WHERE on the mask). A separate op from `uop.const` because an
+    operand would keep `uop.const` from being the dialect's constant.
+
+    ```mlir
+    %v = uop.view [#uop.view<shape = [4, 4], strides = [0, 0]>] : !uop.void
+    %m = uop.shaped_const %v, 0x7F800000 : f32
+    ```
+  }];
+  let arguments = (ins TypedAttrInterface:$value, UOp_Void:$view);
+  let results = (outs UOp_Value:$result);
+  let assemblyFormat = "$view `,` $value attr-dict";
+  let hasVerifier = 1;
 }
 
 def UOp_VConstOp : UOp_Op<"vconst", [Pure, AllTypesMatch<["values", "result"]>]> {
