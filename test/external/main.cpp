@@ -39,7 +39,7 @@ int main(int argc, char **argv) {
   Value outView = uop::ViewOp::create(b, loc, ptr, out, st);
   Value inView = uop::ViewOp::create(b, loc, ptr, in, st);
   Value x = uop::LoadOp::create(b, loc, f32, inView, Value(), ValueRange{});
-  Value two = uop::ConstOp::create(b, loc, b.getF32FloatAttr(2.0f), Value());
+  Value two = uop::ConstOp::create(b, loc, b.getF32FloatAttr(2.0f));
   Value y = uop::MulOp::create(b, loc, x, two);
   Value store = uop::StoreOp::create(b, loc, outView, y, Value(), Value());
   uop::SinkOp::create(b, loc, ValueRange{store});
