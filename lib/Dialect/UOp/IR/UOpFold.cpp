@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Symbolic.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -201,7 +202,9 @@ OpFoldResult foldALU(Operation *op, ArrayRef<Attribute> folded) {
 
 #define UOP_FOLD_AS_ALU(Op)                                                                        \
   OpFoldResult Op::fold(FoldAdaptor adaptor) {                                                     \
-    return foldALU(getOperation(), adaptor.getOperands());                                         \
+    if (OpFoldResult r = foldALU(getOperation(), adaptor.getOperands()))                           \
+      return r;                                                                                    \
+    return sym::foldIdentity(getOperation());                                                      \
   }
 UOP_FOLD_AS_ALU(Exp2Op)
 UOP_FOLD_AS_ALU(Log2Op)
@@ -227,10 +230,13 @@ UOP_FOLD_AS_ALU(CmpNeOp)
 UOP_FOLD_AS_ALU(CmpEqOp)
 #undef UOP_FOLD_AS_ALU
 
-/// WHERE: a constant condition picks a side; equal sides need no condition.
+/// WHERE: a constant condition picks a side; equal sides need no condition;
+/// where(c, true, false) is c.
 OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
   if (getLhs() == getRhs())
     return getLhs();
+  if (getType().isInteger(1) && sym::isConst(getLhs(), 1) && sym::isConst(getRhs(), 0))
+    return getCond();
   if (auto c = dyn_cast_or_null<BoolAttr>(constantOf(getCond(), adaptor.getCond())))
     return c.getValue() ? getLhs() : getRhs();
   if (auto c = dyn_cast_or_null<IntegerAttr>(constantOf(getCond(), adaptor.getCond())))
@@ -238,12 +244,49 @@ OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
   return {};
 }
 
-/// CAST: of a constant, folded; to its own type, nothing.
+bool sym::castRoundTrips(Type a, Type b) {
+  if (a == b || a.isInteger(1))
+    return true; // 0 and 1 survive every dtype
+  if (b.isInteger(1))
+    return false;
+  auto ia = dyn_cast<IntegerType>(a);
+  if (auto ib = dyn_cast<IntegerType>(b))
+    return ia && ib.getWidth() >= ia.getWidth();
+  auto fb = cast<FloatType>(b);
+  if (ia)
+    return APFloat::semanticsPrecision(fb.getFloatSemantics()) >= ia.getWidth();
+  return APFloat::isRepresentableBy(cast<FloatType>(a).getFloatSemantics(), fb.getFloatSemantics());
+}
+
+/// CAST: of a constant, folded; to its own type, nothing; there and back
+/// through a dtype that holds every value, nothing.
 OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (getSrc().getType() == getType())
     return getSrc();
+  if (auto inner = getSrc().getDefiningOp<CastOp>())
+    if (inner.getSrc().getType() == getType() && isScalarDType(getType()) &&
+        sym::castRoundTrips(getType(), inner.getType()))
+      return inner.getSrc();
   Attribute c = constantOf(getSrc(), adaptor.getSrc());
   if (!c || !isScalarDType(getType()))
     return {};
   return foldCast(c, getSrc().getType(), getType());
+}
+
+/// BITCAST: to its own type, or back to where a BITCAST came from, nothing;
+/// of a constant, the same bits.
+OpFoldResult BitcastOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  if (auto inner = getSrc().getDefiningOp<BitcastOp>())
+    if (inner.getSrc().getType() == getType())
+      return inner.getSrc();
+  Attribute c = constantOf(getSrc(), adaptor.getSrc());
+  if (!c || !isScalarDType(getType()))
+    return {};
+  APInt bits = isa<FloatAttr>(c) ? cast<FloatAttr>(c).getValue().bitcastToAPInt()
+                                 : cast<IntegerAttr>(c).getValue();
+  if (auto ft = dyn_cast<FloatType>(getType()))
+    return FloatAttr::get(ft, APFloat(ft.getFloatSemantics(), bits));
+  return IntegerAttr::get(getType(), bits);
 }

@@ -17,6 +17,7 @@ def UOp_Dialect : Dialect {
   let name = "uop";
   let cppNamespace = "::mlir::uop";
   let hasConstantMaterializer = 1;
+  let hasCanonicalizer = 1;
   let summary = "tinygrad's UOp IR";
   let description = [{
     The `uop` dialect models tinygrad's UOp IR (tinygrad at commit b73e89110e,

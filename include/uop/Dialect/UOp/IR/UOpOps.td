@@ -17,9 +17,16 @@ include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/InferIntRangeInterface.td"
 
 class UOp_Op<string mnemonic, list<Trait> traits = []>
     : Op<UOp_Dialect, mnemonic, traits>;
+
+// tinygrad's vmin/vmax: integer (and bool) results have a value range, given
+// through MLIR's interface so upstream range analysis and our rewrite rules
+// share one definition (UOpRanges.cpp).
+def UOp_IntRange : DeclareOpInterfaceMethods<InferIntRangeInterface,
+                                             ["inferResultRangesFromOptional"]>;
 
 // No C++ class on purpose: the assembly format then prints the full
 // `!uop.ptr<...>` rather than the stripped `<...>`.
@@ -136,7 +143,7 @@ def UOp_DefineRegOp : UOp_Op<"define_reg", [Pure, AllTypesMatch<["init", "result
   let hasVerifier = 1;
 }
 
-def UOp_DefineVarOp : UOp_Op<"define_var", [Pure]> {
+def UOp_DefineVarOp : UOp_Op<"define_var", [Pure, UOp_IntRange]> {
   let summary = "DEFINE_VAR: a symbolic integer with inclusive bounds";
   let description = [{
     tinygrad's DEFINE_VAR (arg: (name, min, max)).
@@ -151,7 +158,7 @@ def UOp_DefineVarOp : UOp_Op<"define_var", [Pure]> {
   let hasVerifier = 1;
 }
 
-def UOp_SpecialOp : UOp_Op<"special", [Pure]> {
+def UOp_SpecialOp : UOp_Op<"special", [Pure, UOp_IntRange]> {
   let summary = "SPECIAL: a grid or block index";
   let description = [{
     tinygrad's SPECIAL (arg: (name, size)): `gidxN` is the block index and
@@ -168,7 +175,7 @@ def UOp_SpecialOp : UOp_Op<"special", [Pure]> {
   let hasVerifier = 1;
 }
 
-def UOp_RangeOp : UOp_Op<"range", [Pure, AllTypesMatch<["end", "result"]>]> {
+def UOp_RangeOp : UOp_Op<"range", [Pure, UOp_IntRange, AllTypesMatch<["end", "result"]>]> {
   let summary = "RANGE: a loop index in [0, end)";
   let description = [{
     tinygrad's RANGE: source the end, arg the axis number; the kind says what
@@ -326,6 +333,7 @@ def UOp_IndexOp : UOp_Op<"index", [Pure, InferTypeOpAdaptor]> {
     $buf `[` $idx `]` (`gate` $gate^ `:` type($gate))? attr-dict `:` type($buf) `,` type($idx)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def UOp_LoadOp : UOp_Op<"load", [MemoryEffects<[MemRead]>, AttrSizedOperandSegments,
@@ -441,7 +449,7 @@ def UOp_CopyOp : UOp_Op<"copy", [Pure, SameOperandsAndResultType]> {
 //===----------------------------------------------------------------------===//
 
 class UOp_UnaryOp<string mnemonic, Type type, string tgName>
-    : UOp_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+    : UOp_Op<mnemonic, [Pure, SameOperandsAndResultType, UOp_IntRange]> {
   let summary = tgName # " (elementwise, one source)";
   let description = "tinygrad's " # tgName # ".\n\n```mlir\n%y = uop." # mnemonic #
                     " %x : f32\n```";
@@ -459,7 +467,7 @@ def UOp_RecipOp : UOp_UnaryOp<"recip", UOp_FloatLike, "RECIP">;
 def UOp_NegOp   : UOp_UnaryOp<"neg", UOp_Value, "NEG">;
 
 class UOp_BinaryOp<string mnemonic, Type type, string tgName, list<Trait> traits = []>
-    : UOp_Op<mnemonic, !listconcat(traits, [Pure, SameOperandsAndResultType])> {
+    : UOp_Op<mnemonic, !listconcat(traits, [Pure, SameOperandsAndResultType, UOp_IntRange])> {
   let summary = tgName # " (elementwise, two sources of one dtype)";
   let description = "tinygrad's " # tgName # ".\n\n```mlir\n%z = uop." # mnemonic #
                     " %x, %y : f32\n```";
@@ -485,7 +493,7 @@ def UOp_OrOp   : UOp_BinaryOp<"or", UOp_IntOrBoolLike, "OR", [Commutative]>;
 def UOp_XorOp  : UOp_BinaryOp<"xor", UOp_IntOrBoolLike, "XOR", [Commutative]>;
 
 class UOp_ShiftOp<string mnemonic, string tgName>
-    : UOp_Op<mnemonic, [Pure, AllTypesMatch<["lhs", "result"]>]> {
+    : UOp_Op<mnemonic, [Pure, UOp_IntRange, AllTypesMatch<["lhs", "result"]>]> {
   let summary = tgName # " (shift; the amount has the value's dtype or is uint)";
   let description = "tinygrad's " # tgName # ". The shift amount has the shifted " #
     "value's type, or is `ui32` (of the same shape).\n\n```mlir\n%z = uop." # mnemonic #
@@ -501,7 +509,7 @@ def UOp_ShlOp : UOp_ShiftOp<"shl", "SHL">;
 def UOp_ShrOp : UOp_ShiftOp<"shr", "SHR">;
 
 class UOp_CmpOp<string mnemonic, string tgName, list<Trait> traits = []>
-    : UOp_Op<mnemonic, !listconcat(traits, [Pure, SameTypeOperands,
+    : UOp_Op<mnemonic, !listconcat(traits, [Pure, SameTypeOperands, UOp_IntRange,
         TypesMatchWith<"result is bool of the operands' shape", "lhs", "result",
                        "::mlir::uop::getBoolLike($_self)">])> {
   let summary = tgName # " (comparison: two sources of one dtype, bool result)";
@@ -517,7 +525,7 @@ def UOp_CmpLtOp : UOp_CmpOp<"cmplt", "CMPLT">;
 def UOp_CmpNeOp : UOp_CmpOp<"cmpne", "CMPNE", [Commutative]>;
 def UOp_CmpEqOp : UOp_CmpOp<"cmpeq", "CMPEQ", [Commutative]>;
 
-def UOp_WhereOp : UOp_Op<"where", [Pure, AllTypesMatch<["lhs", "rhs", "result"]>,
+def UOp_WhereOp : UOp_Op<"where", [Pure, UOp_IntRange, AllTypesMatch<["lhs", "rhs", "result"]>,
     TypesMatchWith<"condition is bool of the result's shape", "result", "cond",
                    "::mlir::uop::getBoolLike($_self)">]> {
   let summary = "WHERE: select lhs where cond is true, else rhs";
@@ -544,7 +552,7 @@ def UOp_MulAccOp : UOp_Op<"mulacc", [Pure, SameOperandsAndResultType]> {
   let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def UOp_CastOp : UOp_Op<"cast", [Pure]> {
+def UOp_CastOp : UOp_Op<"cast", [Pure, UOp_IntRange]> {
   let summary = "CAST: convert the value to another dtype (or a pointer to another pointer)";
   let description = [{
     tinygrad's CAST, with C conversion semantics (float to int truncates).
@@ -574,9 +582,10 @@ def UOp_BitcastOp : UOp_Op<"bitcast", [Pure]> {
   let results = (outs UOp_Value:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
-def UOp_ConstOp : UOp_Op<"const", [Pure, ConstantLike, AllTypesMatch<["value", "result"]>]> {
+def UOp_ConstOp : UOp_Op<"const", [Pure, ConstantLike, UOp_IntRange, AllTypesMatch<["value", "result"]>]> {
   let summary = "CONST: a constant";
   let description = [{
     tinygrad's CONST without a source. The value is a scalar attribute of the
@@ -695,6 +704,7 @@ def UOp_VectorizeOp : UOp_Op<"vectorize", [Pure]> {
   let results = (outs UOp_DTypeOrPtr:$result);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def UOp_GepOp : UOp_Op<"gep", [Pure, InferTypeOpAdaptor]> {
@@ -711,6 +721,7 @@ def UOp_GepOp : UOp_Op<"gep", [Pure, InferTypeOpAdaptor]> {
   let results = (outs UOp_DTypeOrPtr:$result);
   let assemblyFormat = "$src $indices attr-dict `:` type($src)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def UOp_CatOp : UOp_Op<"cat", [Pure, InferTypeOpAdaptor]> {

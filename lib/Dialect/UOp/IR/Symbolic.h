@@ -1,0 +1,89 @@
+//===- Symbolic.h - matching and building helpers for the rewrite rules ---===//
+//
+// Private to the dialect library: what tinygrad's UPat.cvar and the UOp
+// operators give its symbolic rules, for folders and patterns here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef UOP_LIB_DIALECT_UOP_IR_SYMBOLIC_H
+#define UOP_LIB_DIALECT_UOP_IR_SYMBOLIC_H
+
+#include "uop/Dialect/UOp/IR/UOpOps.h"
+#include "uop/Dialect/UOp/IR/UOpRanges.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+#include <optional>
+
+namespace mlir::uop::sym {
+
+/// A scalar signed or unsigned integer dtype (not bool): index arithmetic.
+inline bool isInt(Type t) { return isa<IntegerType>(t) && !t.isInteger(1); }
+inline bool isBool(Type t) { return t.isInteger(1); }
+/// Integers and bools: wraparound arithmetic, no NaN, no rounding.
+inline bool isExact(Type t) { return isa<IntegerType>(t); }
+
+/// The value of a uop.const of a scalar integer or bool dtype, read with
+/// the dtype's signedness; std::nullopt otherwise (or a ui64 beyond int64).
+std::optional<int64_t> intConst(Value v);
+/// An attribute-valued operand (from a folder's adaptor) as intConst reads it.
+std::optional<int64_t> intConst(Attribute a, Type t);
+/// A uop.const of a scalar float dtype.
+std::optional<double> floatConst(Value v);
+/// Whether `v` is a constant (int, bool or float) equal to c.
+bool isConst(Value v, double c);
+/// Whether `c` is representable in the integer dtype `t`.
+bool fits(Type t, int64_t c);
+/// C's truncating division and remainder, and Python's flooring ones.
+int64_t cdiv(int64_t a, int64_t b);
+int64_t cmod(int64_t a, int64_t b);
+int64_t floordiv(int64_t a, int64_t b);
+int64_t floormod(int64_t a, int64_t b);
+
+/// Builds uop ops of `v`'s dtype at a rewriter's insertion point.
+class Build {
+public:
+  Build(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+  Value cst(Type t, int64_t v);
+  Value add(Value x, Value y) { return AddOp::create(b, loc, x.getType(), x, y); }
+  Value sub(Value x, Value y) { return SubOp::create(b, loc, x.getType(), x, y); }
+  Value mul(Value x, Value y) { return MulOp::create(b, loc, x.getType(), x, y); }
+  Value idiv(Value x, Value y) { return IDivOp::create(b, loc, x.getType(), x, y); }
+  Value mod(Value x, Value y) { return ModOp::create(b, loc, x.getType(), x, y); }
+  Value neg(Value x) { return NegOp::create(b, loc, x.getType(), x); }
+  Value lt(Value x, Value y) { return CmpLtOp::create(b, loc, x, y); }
+  /// x + c, x * c, x // c, x % c, x < c with c of x's dtype; x*1 and x+0 are x.
+  Value add(Value x, int64_t c) { return c == 0 ? x : add(x, cst(x.getType(), c)); }
+  Value mul(Value x, int64_t c) { return c == 1 ? x : mul(x, cst(x.getType(), c)); }
+  Value idiv(Value x, int64_t c) { return idiv(x, cst(x.getType(), c)); }
+  Value mod(Value x, int64_t c) { return mod(x, cst(x.getType(), c)); }
+  Value lt(Value x, int64_t c) { return lt(x, cst(x.getType(), c)); }
+
+private:
+  OpBuilder &b;
+  Location loc;
+};
+
+/// tinygrad's split_uop(x, ADD): the terms of a sum, left to right.
+SmallVector<Value> addTerms(Value x);
+/// tinygrad's const_factor: the largest constant known to divide x.
+int64_t constFactor(Value x);
+/// tinygrad's divides(x, c): x / c built from x's terms; only called with
+/// c dividing constFactor(x).
+Value divides(Build &b, Value x, int64_t c);
+
+/// The self-folding rules (x+0, x*1, x//x, ...) and vmin == vmax, for an
+/// ALU or comparison op whose sources are not all constants.
+OpFoldResult foldIdentity(Operation *op);
+/// Whether every value of dtype `a` converts to `b` and back unchanged.
+bool castRoundTrips(Type a, Type b);
+
+/// Patterns of the dialect's canonicalizer, by source file.
+void populateSymbolicPatterns(RewritePatternSet &patterns);
+void populateDivModPatterns(RewritePatternSet &patterns);
+void populateVectorPatterns(RewritePatternSet &patterns);
+void populateMemoryPatterns(RewritePatternSet &patterns);
+void populateViewPatterns(RewritePatternSet &patterns);
+
+} // namespace mlir::uop::sym
+
+#endif
