@@ -74,6 +74,30 @@ func.func @f() {
 // -----
 
 func.func @f() {
+  // expected-error @+1 {{min -5 is greater than max -10}}
+  %0 = uop.define_var "n" [-5, -10] : si32
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{bounds [0, 300] do not fit 'si8'}}
+  %0 = uop.define_var "n" [0, 300] : si8
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{bounds [-1, 3] do not fit 'ui32'}}
+  %0 = uop.define_var "n" [-1, 3] : ui32
+  return
+}
+
+// -----
+
+func.func @f() {
   // expected-error @+1 {{name must be gidx0..2, lidx0..2 or idx0..2, got 'gidx3'}}
   %0 = uop.special "gidx3" 4 : si32
   return

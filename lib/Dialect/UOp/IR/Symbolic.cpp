@@ -89,8 +89,10 @@ template <typename OpTy> LogicalResult constantsOutwards(OpTy op, PatternRewrite
     return failure();
   for (auto [a, b] : {std::pair(op.getLhs(), op.getRhs()), std::pair(op.getRhs(), op.getLhs())}) {
     auto inner = a.template getDefiningOp<OpTy>();
+    // (c1 + c2) + y is left to constant folding: moving c2 out would undo
+    // collectConstants before the fold.
     if (!inner || !inner.getRhs().template getDefiningOp<ConstOp>() ||
-        b.template getDefiningOp<ConstOp>())
+        inner.getLhs().template getDefiningOp<ConstOp>() || b.template getDefiningOp<ConstOp>())
       continue;
     Value xy = OpTy::create(rw, op.getLoc(), t, inner.getLhs(), b);
     rw.replaceOpWithNewOp<OpTy>(op, t, xy, inner.getRhs());

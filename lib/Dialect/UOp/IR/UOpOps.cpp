@@ -58,8 +58,20 @@ LogicalResult DefineRegOp::verify() { return verifyRanges(*this, getRanges()); }
 LogicalResult DefineVarOp::verify() {
   if (getName().empty())
     return emitOpError() << "needs a name";
-  if (getMin() > getMax())
-    return emitOpError() << "min " << getMin() << " is greater than max " << getMax();
+  // I64Attr reads back as uint64_t: compare the bounds as the signed values they are.
+  int64_t lo = static_cast<int64_t>(getMin()), hi = static_cast<int64_t>(getMax());
+  if (lo > hi)
+    return emitOpError() << "min " << lo << " is greater than max " << hi;
+  unsigned w = getType().getIntOrFloatBitWidth();
+  bool isUnsigned = isUnsignedLike(getType());
+  auto fitsType = [&](int64_t v) {
+    if (w >= 64)
+      return !isUnsigned || v >= 0;
+    return isUnsigned ? v >= 0 && v < (int64_t(1) << w)
+                      : v >= -(int64_t(1) << (w - 1)) && v < (int64_t(1) << (w - 1));
+  };
+  if (!fitsType(lo) || !fitsType(hi))
+    return emitOpError() << "bounds [" << lo << ", " << hi << "] do not fit " << getType();
   return success();
 }
 

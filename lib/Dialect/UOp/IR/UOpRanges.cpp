@@ -134,8 +134,11 @@ std::optional<ConstantIntRanges> inferRange(Operation *op,
         return ConstantIntRanges::fromSigned(APInt::getZero(w), APInt(w, s.getSize() - 1));
       })
       .Case([&](DefineVarOp v) {
-        return ConstantIntRanges::fromSigned(APInt(w, v.getMin(), true),
-                                             APInt(w, v.getMax(), true));
+        // the verifier keeps both bounds inside the dtype
+        APInt lo(w, static_cast<int64_t>(v.getMin()), /*isSigned=*/true);
+        APInt hi(w, static_cast<int64_t>(v.getMax()), /*isSigned=*/true);
+        return isUnsignedLike(t) ? ConstantIntRanges::fromUnsigned(lo, hi)
+                                 : ConstantIntRanges::fromSigned(lo, hi);
       })
       .Case([&](AddOp) {
         return isBool ? inferOr({arg(0), arg(1)}) : inferAdd({arg(0), arg(1)});

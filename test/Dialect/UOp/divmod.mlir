@@ -1,0 +1,117 @@
+// tinygrad's div_and_mod_folding (lib/Dialect/UOp/IR/DivMod.cpp) with C's
+// truncating division: each step firing, and not firing where the dividend
+// can be negative (Python's and C's division differ) or the sum can wrap.
+// RUN: uop-opt %s --canonicalize="test-convergence=true" | FileCheck %s
+
+// (x*4+y)//4 -> x and (x*4+y)%4 -> y for y in [0, 3]; with n in [-3, 3] the
+// sum can be negative: both stay. x//10 and x%10 for x in [0, 9]: 0 and x
+// (one quotient over the range). (f*2^30 + y) // 2^30 stays: the sum wraps.
+// (b*3)//2 for b in [0, 1] takes two values: b.
+// CHECK-LABEL: func.func @divmod
+// CHECK-DAG: %[[Z:.*]] = uop.const 0 : si32
+// CHECK-DAG: %[[X:.*]] = uop.define_var "x"
+// CHECK-DAG: %[[Y:.*]] = uop.define_var "y"
+// CHECK-DAG: %[[B:.*]] = uop.define_var "b"
+// CHECK-DAG: %[[DN:.*]] = uop.idiv %[[SN:.*]], %{{.*}} : si32
+// CHECK-DAG: %[[MN:.*]] = uop.mod %[[SN]], %{{.*}} : si32
+// CHECK-DAG: %[[DB:.*]] = uop.idiv %{{.*}}, %{{.*}} : si32
+// CHECK: return %[[X]], %[[Y]], %[[DN]], %[[MN]], %[[Z]], %[[X]], %[[DB]], %[[B]] :
+func.func @divmod(%full: si32) -> (si32, si32, si32, si32, si32, si32, si32, si32) {
+  %x = uop.define_var "x" [0, 9] : si32
+  %y = uop.define_var "y" [0, 3] : si32
+  %n = uop.define_var "n" [-3, 3] : si32
+  %c4 = uop.const 4 : si32
+  %x4 = uop.mul %x, %c4 : si32
+  %s = uop.add %x4, %y : si32
+  %d = uop.idiv %s, %c4 : si32
+  %m = uop.mod %s, %c4 : si32
+  %sn = uop.add %x4, %n : si32
+  %dn = uop.idiv %sn, %c4 : si32
+  %mn = uop.mod %sn, %c4 : si32
+  %c10 = uop.const 10 : si32
+  %q = uop.idiv %x, %c10 : si32
+  %r = uop.mod %x, %c10 : si32
+  %big = uop.const 1073741824 : si32
+  %xb = uop.mul %full, %big : si32
+  %sb = uop.add %xb, %y : si32
+  %db = uop.idiv %sb, %big : si32
+  %b = uop.define_var "b" [0, 1] : si32
+  %c3 = uop.const 3 : si32
+  %b3 = uop.mul %b, %c3 : si32
+  %c2 = uop.const 2 : si32
+  %bd = uop.idiv %b3, %c2 : si32
+  return %d, %m, %dn, %mn, %q, %r, %db, %bd : si32, si32, si32, si32, si32, si32, si32, si32
+}
+
+// A common factor: (6x+2)//4 -> (3x+1)//2 and (6x+2)%4 -> ((3x+1)%2)*2,
+// exact in C for negative x too.
+// CHECK-LABEL: func.func @gcd
+// CHECK-DAG: %[[C2:.*]] = uop.const 2 : si32
+// CHECK-DAG: %[[C1:.*]] = uop.const 1 : si32
+// CHECK-DAG: %[[C3:.*]] = uop.const 3 : si32
+// CHECK-DAG: %[[X3:.*]] = uop.mul %[[X:.*]], %[[C3]] : si32
+// CHECK-DAG: %[[S:.*]] = uop.add %[[X3]], %[[C1]] : si32
+// CHECK-DAG: %[[D:.*]] = uop.idiv %[[S]], %[[C2]] : si32
+// CHECK-DAG: %[[X3B:.*]] = uop.mul %[[X]], %[[C3]] : si32
+// CHECK-DAG: %[[SB:.*]] = uop.add %[[X3B]], %[[C1]] : si32
+// CHECK-DAG: %[[MB:.*]] = uop.mod %[[SB]], %[[C2]] : si32
+// CHECK-DAG: %[[M:.*]] = uop.mul %[[MB]], %[[C2]] : si32
+// CHECK: return %[[D]], %[[M]] :
+func.func @gcd(%full: si32) -> (si32, si32) {
+  %c6 = uop.const 6 : si32
+  %c4 = uop.const 4 : si32
+  %c2 = uop.const 2 : si32
+  %x = uop.define_var "x" [-100, 100] : si32
+  %x6 = uop.mul %x, %c6 : si32
+  %s = uop.add %x6, %c2 : si32
+  %d = uop.idiv %s, %c4 : si32
+  %m = uop.mod %s, %c4 : si32
+  return %d, %m : si32, si32
+}
+
+// (x%12)%4 -> x%4 for x >= 0; kept for an n that can be negative.
+// CHECK-LABEL: func.func @modmod
+// CHECK-DAG: %[[C4:.*]] = uop.const 4 : si32
+// CHECK-DAG: %[[X:.*]] = uop.define_var "x"
+// CHECK-DAG: %[[A:.*]] = uop.mod %[[X]], %[[C4]] : si32
+// CHECK-DAG: %[[N12:.*]] = uop.mod %{{.*}}, %{{.*}} : si32
+// CHECK-DAG: %[[B:.*]] = uop.mod %[[N12]], %[[C4]] : si32
+// CHECK: return %[[A]], %[[B]] :
+func.func @modmod() -> (si32, si32) {
+  %x = uop.define_var "x" [0, 100] : si32
+  %n = uop.define_var "n" [-100, 100] : si32
+  %c12 = uop.const 12 : si32
+  %c4 = uop.const 4 : si32
+  %a = uop.mod %x, %c12 : si32
+  %b = uop.mod %a, %c4 : si32
+  %an = uop.mod %n, %c12 : si32
+  %bn = uop.mod %an, %c4 : si32
+  return %b, %bn : si32, si32
+}
+
+// (x//3 + 2)//5 -> (x+6)//15 when x and 2 have one sign; kept for n.
+// CHECK-LABEL: func.func @divdivconst
+// CHECK-DAG: %[[C15:.*]] = uop.const 15 : si32
+// CHECK-DAG: %[[C6:.*]] = uop.const 6 : si32
+// CHECK-DAG: %[[X:.*]] = uop.define_var "x"
+// CHECK-DAG: %[[S:.*]] = uop.add %[[X]], %[[C6]] : si32
+// CHECK-DAG: %[[D:.*]] = uop.idiv %[[S]], %[[C15]] : si32
+// CHECK-DAG: %[[N:.*]] = uop.define_var "n"
+// CHECK-DAG: %[[N3:.*]] = uop.idiv %[[N]], %{{.*}} : si32
+// CHECK-DAG: %[[N32:.*]] = uop.add %[[N3]], %{{.*}} : si32
+// CHECK-DAG: %[[DN:.*]] = uop.idiv %[[N32]], %{{.*}} : si32
+// CHECK: return %[[D]], %[[DN]] :
+func.func @divdivconst() -> (si32, si32) {
+  %x = uop.define_var "x" [0, 100] : si32
+  %n = uop.define_var "n" [-100, 100] : si32
+  %c3 = uop.const 3 : si32
+  %c2 = uop.const 2 : si32
+  %c5 = uop.const 5 : si32
+  %a = uop.idiv %x, %c3 : si32
+  %b = uop.add %a, %c2 : si32
+  %d = uop.idiv %b, %c5 : si32
+  %an = uop.idiv %n, %c3 : si32
+  %bn = uop.add %an, %c2 : si32
+  %dn = uop.idiv %bn, %c5 : si32
+  return %d, %dn : si32, si32
+}
