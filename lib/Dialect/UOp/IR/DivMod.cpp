@@ -80,10 +80,18 @@ Value foldByConstant(Build &b, Value x, int64_t c, Which which) {
   SmallVector<Term> terms;
   int64_t constant = 0, gcd = c, div = 1;
   bool changed = false;
-  __int128 lo = 0, hi = 0;
-  for (Value u : addTerms(x)) {
-    // (a % (k*c)) % c -> a % c, for a >= 0 (then a % kc = a - j*kc)
-    if (auto inner = u.getDefiningOp<ModOp>(); inner && which == Which::Mod)
+  __int128 lo = 0, hi = 0, xlo = 0;
+  SmallVector<Value> summands = addTerms(x);
+  for (Value u : summands) {
+    std::optional<VRange> r = getVRange(u);
+    if (!r)
+      return {};
+    xlo += r->min;
+  }
+  for (Value u : summands) {
+    // (a % (k*c)) % c -> a % c when a >= 0 and x >= 0: a % kc = a - j*kc,
+    // and both sums are >= 0, where C's % is the mathematical one.
+    if (auto inner = u.getDefiningOp<ModOp>(); inner && which == Which::Mod && xlo >= 0)
       if (std::optional<int64_t> k = intConst(inner.getRhs()); k && *k != 0 && *k % c == 0)
         if (std::optional<VRange> ra = getVRange(inner.getLhs()); ra && ra->min >= 0) {
           u = inner.getLhs();
