@@ -115,3 +115,20 @@ func.func @divdivconst() -> (si32, si32) {
   %dn = uop.idiv %bn, %c5 : si32
   return %d, %dn : si32, si32
 }
+
+// A term that wraps on its own: r*2^30 for r in [0, 3] is -2^31 at r = 2,
+// where x // 2^30 is -2, not r. The wrapping range of the term (all of si32)
+// would hide it; the rules add the terms' ranges without wrapping.
+// CHECK-LABEL: func.func @wrapping_term
+// CHECK-DAG: %[[X:.*]] = uop.mul %{{.*}}, %[[BIG:.*]] : si32
+// CHECK-DAG: %[[D:.*]] = uop.idiv %[[X]], %[[BIG]] : si32
+// CHECK-DAG: %[[M:.*]] = uop.mod %[[X]], %[[BIG]] : si32
+// CHECK: return %[[D]], %[[M]] :
+func.func @wrapping_term() -> (si32, si32) {
+  %r = uop.define_var "r" [0, 3] : si32
+  %big = uop.const 1073741824 : si32
+  %x = uop.mul %r, %big : si32
+  %d = uop.idiv %x, %big : si32
+  %m = uop.mod %x, %big : si32
+  return %d, %m : si32, si32
+}

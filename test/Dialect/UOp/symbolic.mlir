@@ -227,3 +227,17 @@ func.func @divneg(%x: si32, %u: ui32) -> (si32, ui32) {
   %ud = uop.idiv %u, %um : ui32
   return %d, %ud : si32, ui32
 }
+
+// lt_folding must not fire on a term that wraps on its own: r*2^30 < 2^30
+// is true at r = 2 (-2^31), r < 1 is not.
+// CHECK-LABEL: func.func @lt_wrapping_term
+// CHECK: %[[X:.*]] = uop.mul %{{.*}}, %[[BIG:.*]] : si32
+// CHECK: %[[LT:.*]] = uop.cmplt %[[X]], %[[BIG]] : si32
+// CHECK: return %[[LT]]
+func.func @lt_wrapping_term() -> i1 {
+  %r = uop.define_var "r" [0, 3] : si32
+  %big = uop.const 1073741824 : si32
+  %x = uop.mul %r, %big : si32
+  %lt = uop.cmplt %x, %big : si32
+  return %lt : i1
+}

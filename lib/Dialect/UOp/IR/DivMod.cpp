@@ -23,10 +23,6 @@ namespace {
 
 enum class Which { Div, Mod };
 
-bool rangeFitsI64(__int128 lo, __int128 hi) {
-  return lo >= INT64_MIN && lo <= INT64_MAX && hi >= INT64_MIN && hi <= INT64_MAX;
-}
-
 /// A term u = v * factor of the sum; v (= divides(u, factor)) is built only
 /// once a rule is sure to apply, so a failed match leaves the IR untouched.
 struct Term {
@@ -34,31 +30,6 @@ struct Term {
   int64_t factor;
   VRange range; // of v
 };
-
-/// The range of divides(u, f) without building it.
-std::optional<VRange> dividedRange(Value u, int64_t f) {
-  if (f == 1)
-    return getVRange(u);
-  if (std::optional<int64_t> k = intConst(u))
-    return VRange{*k / f, *k / f};
-  if (auto mul = u.getDefiningOp<MulOp>())
-    if (std::optional<int64_t> k = intConst(mul.getRhs())) {
-      std::optional<VRange> r = getVRange(mul.getLhs());
-      if (!r)
-        return std::nullopt;
-      __int128 a = (__int128)r->min * (*k / f), z = (__int128)r->max * (*k / f);
-      if (!rangeFitsI64(a, z))
-        return std::nullopt;
-      return VRange{(int64_t)std::min(a, z), (int64_t)std::max(a, z)};
-    }
-  if (auto add = u.getDefiningOp<AddOp>()) {
-    std::optional<VRange> l = dividedRange(add.getLhs(), f), r = dividedRange(add.getRhs(), f);
-    if (!l || !r || !rangeFitsI64((__int128)l->min + r->min, (__int128)l->max + r->max))
-      return std::nullopt;
-    return VRange{l->min + r->min, l->max + r->max};
-  }
-  return std::nullopt;
-}
 
 /// sum(divides(u) * k) + constant, dropping zero coefficients.
 Value sumOf(Build &b, ArrayRef<std::pair<const Term *, int64_t>> scaled, int64_t constant, Type t) {
@@ -80,10 +51,12 @@ Value foldByConstant(Build &b, Value x, int64_t c, Which which) {
   SmallVector<Term> terms;
   int64_t constant = 0, gcd = c, div = 1;
   bool changed = false;
+  // x's range as its terms add up without wrapping: lo..hi must fit the
+  // dtype, or the terms do not add up to x
   __int128 lo = 0, hi = 0, xlo = 0;
   SmallVector<Value> summands = addTerms(x);
   for (Value u : summands) {
-    std::optional<VRange> r = getVRange(u);
+    std::optional<Interval> r = idealRange(u);
     if (!r)
       return {};
     xlo += r->min;
@@ -97,18 +70,18 @@ Value foldByConstant(Build &b, Value x, int64_t c, Which which) {
           u = inner.getLhs();
           changed = true;
         }
-    std::optional<VRange> ru = getVRange(u);
-    if (!ru)
-      return {};
-    lo += ru->min, hi += ru->max;
     if (std::optional<int64_t> k = intConst(u)) {
       constant += *k;
+      lo += *k, hi += *k;
       continue;
     }
     int64_t f = constFactor(u);
     std::optional<VRange> rv = f == 0 ? std::nullopt : dividedRange(u, f);
     if (!rv)
       return {};
+    // the term's range without wrapping (idealRange, from the parts at hand)
+    __int128 a = (__int128)rv->min * f, z = (__int128)rv->max * f;
+    lo += std::min(a, z), hi += std::max(a, z);
     int64_t r = floormod(f, c);
     if (r == 0 || (which == Which::Mod && r != f))
       changed = true;
@@ -117,7 +90,7 @@ Value foldByConstant(Build &b, Value x, int64_t c, Which which) {
     gcd = std::gcd(r, gcd);
     terms.push_back({u, f, *rv});
   }
-  if (!rangeFitsI64(lo, hi) || !fits(t, (int64_t)lo) || !fits(t, (int64_t)hi))
+  if (!rangeFits(t, lo, hi))
     return {}; // the sum may wrap
   int64_t xmin = (int64_t)lo;
 
@@ -148,7 +121,7 @@ Value foldByConstant(Build &b, Value x, int64_t c, Which which) {
       rlo += std::min(a, z), rhi += std::max(a, z);
       positive &= u.factor > 0;
     }
-    if (positive && rangeFitsI64(rlo, rhi) &&
+    if (positive && rlo >= INT64_MIN && rhi <= INT64_MAX &&
         floordiv((int64_t)rlo, c) == floordiv((int64_t)rhi, c)) {
       int64_t k = floordiv((int64_t)rlo, c);
       SmallVector<std::pair<const Term *, int64_t>> scaled;
@@ -256,9 +229,7 @@ LogicalResult divOfDivPlusConst(IDivOp op, PatternRewriter &rw) {
   if (!rx || !((rx->min >= 0 && *a >= 0) || (rx->max <= 0 && *a <= 0)))
     return failure();
   __int128 ac = (__int128)*a * *c, cd = (__int128)*c * *d;
-  if (!rangeFitsI64(ac, cd) || !fits(t, (int64_t)ac) || !fits(t, (int64_t)cd) ||
-      !rangeFitsI64(rx->min + ac, rx->max + ac) || !fits(t, (int64_t)(rx->min + ac)) ||
-      !fits(t, (int64_t)(rx->max + ac)))
+  if (!rangeFits(t, ac, ac) || !rangeFits(t, cd, cd) || !rangeFits(t, rx->min + ac, rx->max + ac))
     return failure();
   Build b(rw, op.getLoc());
   rw.replaceOp(op, b.idiv(b.add(inner.getLhs(), (int64_t)ac), (int64_t)cd));

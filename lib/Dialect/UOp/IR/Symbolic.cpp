@@ -22,14 +22,6 @@ using namespace mlir::uop::sym;
 
 namespace {
 
-/// Whether lo..hi (computed without wrapping) fits x's integer dtype.
-bool rangeFits(Type t, __int128 lo, __int128 hi) {
-  auto fitsOne = [&](__int128 v) {
-    return v >= INT64_MIN && v <= INT64_MAX && fits(t, (int64_t)v);
-  };
-  return fitsOne(lo) && fitsOne(hi);
-}
-
 /// x's range, and that of x + c (or x * c) computed without wrapping fits.
 bool addFits(Value x, int64_t c) {
   std::optional<VRange> r = getVRange(x);
@@ -127,8 +119,10 @@ LogicalResult combineTerms(AddOp op, PatternRewriter &rw) {
     return failure();
   auto [xb, cb] = asTerm(op.getRhs());
   auto [xa, ca] = asTerm(op.getLhs());
+  // coefficients add modulo 2^64, so modulo the dtype, as the IR's sum does
+  auto plus = [](int64_t p, int64_t q) { return (int64_t)((uint64_t)p + (uint64_t)q); };
   if (xa == xb && !xa.getDefiningOp<ConstOp>()) {
-    rw.replaceOp(op, b.mul(xa, ca + cb));
+    rw.replaceOp(op, b.mul(xa, plus(ca, cb)));
     return success();
   }
   auto inner = op.getLhs().getDefiningOp<AddOp>();
@@ -138,7 +132,7 @@ LogicalResult combineTerms(AddOp op, PatternRewriter &rw) {
        {std::pair(inner.getLhs(), inner.getRhs()), std::pair(inner.getRhs(), inner.getLhs())}) {
     auto [xi, ci] = asTerm(a);
     if (xi == xb && !xi.getDefiningOp<ConstOp>()) {
-      rw.replaceOp(op, b.add(y, b.mul(xi, ci + cb)));
+      rw.replaceOp(op, b.add(y, b.mul(xi, plus(ci, cb))));
       return success();
     }
   }
@@ -189,11 +183,13 @@ LogicalResult ltOfAdd(CmpLtOp op, PatternRewriter &rw) {
   auto add = op.getLhs().getDefiningOp<AddOp>();
   std::optional<int64_t> c1 = intConst(op.getRhs());
   std::optional<int64_t> c0 = add ? intConst(add.getRhs()) : std::nullopt;
-  if (!c0 || !c1 || !isInt(add.getType()) || !addFits(add.getLhs(), *c0) ||
-      !fits(add.getType(), *c1 - *c0))
+  if (!c0 || !c1 || !isInt(add.getType()) || !addFits(add.getLhs(), *c0))
+    return failure();
+  __int128 bound = (__int128)*c1 - *c0;
+  if (!rangeFits(add.getType(), bound, bound))
     return failure();
   Build b(rw, op.getLoc());
-  rw.replaceOp(op, b.lt(add.getLhs(), *c1 - *c0));
+  rw.replaceOp(op, b.lt(add.getLhs(), (int64_t)bound));
   return success();
 }
 
@@ -205,7 +201,7 @@ LogicalResult ltOfMul(CmpLtOp op, PatternRewriter &rw) {
   if (!c0 || !c1 || !isInt(mul.getType()) || *c0 <= 0 || *c1 <= 0 || !mulFits(mul.getLhs(), *c0))
     return failure();
   Build b(rw, op.getLoc());
-  rw.replaceOp(op, b.lt(mul.getLhs(), (*c1 + *c0 - 1) / *c0));
+  rw.replaceOp(op, b.lt(mul.getLhs(), (int64_t)(((__int128)*c1 + *c0 - 1) / *c0)));
   return success();
 }
 
@@ -236,7 +232,7 @@ LogicalResult ltFolding(CmpLtOp op, PatternRewriter &rw) {
   __int128 lo = 0, hi = 0, plo = 0, phi = 0;
   int64_t d = *c;
   for (Value term : addTerms(op.getLhs())) {
-    std::optional<VRange> r = getVRange(term);
+    std::optional<Interval> r = idealRange(term);
     if (!r)
       return failure();
     lo += r->min, hi += r->max;

@@ -63,6 +63,14 @@ private:
   Location loc;
 };
 
+/// Whether every value in [lo, hi] is representable in the integer dtype `t`.
+bool rangeFits(Type t, __int128 lo, __int128 hi);
+
+/// An interval computed without wrapping.
+struct Interval {
+  __int128 min, max;
+};
+
 /// tinygrad's split_uop(x, ADD): the terms of a sum, left to right.
 SmallVector<Value> addTerms(Value x);
 /// tinygrad's const_factor: the largest constant known to divide x.
@@ -70,6 +78,14 @@ int64_t constFactor(Value x);
 /// tinygrad's divides(x, c): x / c built from x's terms; only called with
 /// c dividing constFactor(x).
 Value divides(Build &b, Value x, int64_t c);
+/// The range of divides(x, c) without building it (std::nullopt beyond int64).
+std::optional<VRange> dividedRange(Value x, int64_t c);
+/// The range of a term of a sum as arithmetic without wrapping would give
+/// it: constFactor(x) * dividedRange(x, constFactor(x)). A sum of such terms
+/// equals the wrapping sum of the IR exactly when its ideal range fits the
+/// dtype (integer + and * are modular), whatever wraps inside a term; the
+/// terms' own (wrapping) ranges would hide a wrapped term, e.g. r * 2^30.
+std::optional<Interval> idealRange(Value x);
 
 /// The self-folding rules (x+0, x*1, x//x, ...) and vmin == vmax, for an
 /// ALU or comparison op whose sources are not all constants.

@@ -53,6 +53,13 @@ bool sym::fits(Type t, int64_t c) {
   return c >= -((int64_t)1 << (w - 1)) && c < ((int64_t)1 << (w - 1));
 }
 
+bool sym::rangeFits(Type t, __int128 lo, __int128 hi) {
+  auto fitsOne = [&](__int128 v) {
+    return v >= INT64_MIN && v <= INT64_MAX && fits(t, (int64_t)v);
+  };
+  return fitsOne(lo) && fitsOne(hi);
+}
+
 int64_t sym::cdiv(int64_t a, int64_t b) { return a / b; }
 int64_t sym::cmod(int64_t a, int64_t b) { return a % b; }
 int64_t sym::floordiv(int64_t a, int64_t b) {
@@ -62,9 +69,9 @@ int64_t sym::floordiv(int64_t a, int64_t b) {
 int64_t sym::floormod(int64_t a, int64_t b) { return a - floordiv(a, b) * b; }
 
 Value Build::cst(Type t, int64_t v) {
-  return ConstOp::create(b, loc, t,
-                         IntegerAttr::get(t, APInt(t.getIntOrFloatBitWidth(), v,
-                                                   /*isSigned=*/true)));
+  // v modulo the dtype: the rules' constants wrap as the IR's arithmetic does
+  APInt bits(t.getIntOrFloatBitWidth(), v, /*isSigned=*/true, /*implicitTrunc=*/true);
+  return ConstOp::create(b, loc, t, IntegerAttr::get(t, bits));
 }
 
 SmallVector<Value> sym::addTerms(Value x) {
@@ -98,4 +105,40 @@ Value sym::divides(Build &b, Value x, int64_t c) {
   auto add = x.getDefiningOp<AddOp>();
   assert(add && "divides: c must divide constFactor(x)");
   return b.add(divides(b, add.getLhs(), c), divides(b, add.getRhs(), c));
+}
+
+std::optional<VRange> sym::dividedRange(Value x, int64_t c) {
+  auto fitsI64 = [](__int128 lo, __int128 hi) { return lo >= INT64_MIN && hi <= INT64_MAX; };
+  if (c == 1)
+    return getVRange(x);
+  if (std::optional<int64_t> k = intConst(x))
+    return VRange{*k / c, *k / c};
+  if (auto mul = x.getDefiningOp<MulOp>())
+    if (std::optional<int64_t> k = intConst(mul.getRhs())) {
+      std::optional<VRange> r = getVRange(mul.getLhs());
+      if (!r)
+        return std::nullopt;
+      __int128 a = (__int128)r->min * (*k / c), z = (__int128)r->max * (*k / c);
+      if (!fitsI64(std::min(a, z), std::max(a, z)))
+        return std::nullopt;
+      return VRange{(int64_t)std::min(a, z), (int64_t)std::max(a, z)};
+    }
+  if (auto add = x.getDefiningOp<AddOp>()) {
+    std::optional<VRange> l = dividedRange(add.getLhs(), c), r = dividedRange(add.getRhs(), c);
+    if (!l || !r || !fitsI64((__int128)l->min + r->min, (__int128)l->max + r->max))
+      return std::nullopt;
+    return VRange{l->min + r->min, l->max + r->max};
+  }
+  return std::nullopt;
+}
+
+std::optional<Interval> sym::idealRange(Value x) {
+  int64_t f = constFactor(x);
+  if (f == 0) // a zero constant, or a product with 0
+    return intConst(x) ? std::optional<Interval>(Interval{0, 0}) : std::nullopt;
+  std::optional<VRange> v = dividedRange(x, f);
+  if (!v)
+    return std::nullopt;
+  __int128 a = (__int128)v->min * f, z = (__int128)v->max * f;
+  return Interval{std::min(a, z), std::max(a, z)};
 }
