@@ -32,12 +32,3 @@ void mlir::uop::buildUOpToLLVMPipeline(OpPassManager &pm, const UOpToLLVMOptions
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-void mlir::uop::registerUOpPipelines() {
-  PassPipelineRegistration<UOpToLLVMOptions>(
-      "uop-to-llvm",
-      "uop kernels (any level) to the LLVM dialect for the host: uop-lower, "
-      "convert-uop-to-scf, then the upstream conversions to LLVM",
-      [](OpPassManager &pm, const UOpToLLVMOptions &options) {
-        buildUOpToLLVMPipeline(pm, options);
-      });
-}

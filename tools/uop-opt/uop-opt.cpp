@@ -25,6 +25,7 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  mlir::uop::registerUOpPTXDependencies(registry);
   registry.insert<mlir::uop::UOpDialect>();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "uop-mlir optimizer driver\n", registry));

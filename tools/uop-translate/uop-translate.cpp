@@ -4,13 +4,23 @@
 //       one module, one uop.kernel per file (named <case>_k<kernel>)
 //   uop-translate --export-tinygrad k.mlir [-o out.json]
 //       each kernel as {"name", "nodes"}; several kernels give a JSON array
+//   uop-translate --export-ptx k.mlir | a/k0.json ... [--chip=sm_80]
+//                 [--ptx-dir=DIR] [-o out.ptx]
+//       runs the uop-to-ptx pipeline and writes each kernel's PTX: one
+//       kernel's PTX is a file ptxas takes as is; with several, each starts
+//       with a `// ----- kernel NAME` line, or goes to DIR/NAME.ptx
 //
 // Bad input is a diagnostic with file:line:col and exit code 2.
 //
 //===----------------------------------------------------------------------===//
 
 #include "uop/Dialect/UOp/IR/UOpOps.h"
+#include "uop/Pipelines/Pipelines.h"
 #include "uop/Target/Tinygrad/TinygradJSON.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -18,6 +28,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -28,13 +39,23 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 namespace {
-enum class Action { None, ImportTinygrad, ExportTinygrad };
+enum class Action { None, ImportTinygrad, ExportTinygrad, ExportPTX };
 
-cl::opt<Action> action(cl::desc("Translation:"), cl::init(Action::None),
-                       cl::values(clEnumValN(Action::ImportTinygrad, "import-tinygrad",
-                                             "tinygrad kernel JSON files -> one uop module"),
-                                  clEnumValN(Action::ExportTinygrad, "export-tinygrad",
-                                             "uop module -> tinygrad kernel JSON")));
+cl::opt<Action> action(
+    cl::desc("Translation:"), cl::init(Action::None),
+    cl::values(clEnumValN(Action::ImportTinygrad, "import-tinygrad",
+                          "tinygrad kernel JSON files -> one uop module"),
+               clEnumValN(Action::ExportTinygrad, "export-tinygrad",
+                          "uop module -> tinygrad kernel JSON"),
+               clEnumValN(Action::ExportPTX, "export-ptx",
+                          "uop module or tinygrad kernel JSON files -> PTX (uop-to-ptx)")));
+cl::opt<std::string> chip("chip", cl::desc("--export-ptx: GPU architecture (sm_75 ... sm_90a)"),
+                          cl::init("sm_80"));
+cl::opt<unsigned> optLevel("opt-level", cl::desc("--export-ptx: LLVM optimization level"),
+                           cl::init(3));
+cl::opt<std::string> ptxDir("ptx-dir",
+                            cl::desc("--export-ptx: write each kernel to DIR/<kernel>.ptx"),
+                            cl::value_desc("dir"));
 cl::list<std::string> inputs(cl::Positional, cl::desc("<inputs>"), cl::OneOrMore);
 cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"),
                                 cl::value_desc("file"), cl::init("-"));
@@ -52,7 +73,8 @@ std::string defaultKernelName(StringRef path) {
   return name;
 }
 
-int importTinygrad(MLIRContext &ctx, llvm::raw_ostream &os) {
+/// The kernels of tinygrad JSON files, one module; null after a diagnostic.
+OwningOpRef<ModuleOp> importJSON(MLIRContext &ctx) {
   ctx.getDiagEngine().registerHandler(
       [](Diagnostic &d) { uop::printLocatedDiagnostic(d, llvm::errs()); });
   OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&ctx));
@@ -61,11 +83,18 @@ int importTinygrad(MLIRContext &ctx, llvm::raw_ostream &os) {
     std::unique_ptr<llvm::MemoryBuffer> buf = openInputFile(path, &err);
     if (!buf) {
       llvm::errs() << path << ": error: " << err << "\n";
-      return kBadInput;
+      return nullptr;
     }
     if (failed(uop::importTinygradKernel(buf->getBuffer(), path, defaultKernelName(path), *module)))
-      return kBadInput;
+      return nullptr;
   }
+  return module;
+}
+
+int importTinygrad(MLIRContext &ctx, llvm::raw_ostream &os) {
+  OwningOpRef<ModuleOp> module = importJSON(ctx);
+  if (!module)
+    return kBadInput;
   module->print(os);
   os << "\n";
   return 0;
@@ -108,16 +137,91 @@ int exportTinygrad(MLIRContext &ctx, llvm::raw_ostream &os) {
   os << text << "\n";
   return 0;
 }
+int exportPTX(MLIRContext &ctx, llvm::raw_ostream &os) {
+  bool json = llvm::all_of(inputs, [](const std::string &p) { return StringRef(p).ends_with(".json"); });
+  if (!json && inputs.size() != 1) {
+    llvm::errs() << "error: --export-ptx takes one .mlir file or tinygrad .json files\n";
+    return kBadInput;
+  }
+  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
+  std::unique_ptr<SourceMgrDiagnosticHandler> handler;
+  OwningOpRef<ModuleOp> module;
+  if (json) {
+    module = importJSON(ctx);
+  } else {
+    std::string err;
+    std::unique_ptr<llvm::MemoryBuffer> buf = openInputFile(inputs[0], &err);
+    if (!buf) {
+      llvm::errs() << inputs[0] << ": error: " << err << "\n";
+      return kBadInput;
+    }
+    sourceMgr->AddNewSourceBuffer(std::move(buf), llvm::SMLoc());
+    handler = std::make_unique<SourceMgrDiagnosticHandler>(*sourceMgr, &ctx);
+    module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+  }
+  if (!module)
+    return kBadInput;
+
+  PassManager pm(&ctx);
+  if (failed(applyPassManagerCLOptions(pm)))
+    return kBadInput;
+  applyDefaultTimingPassManagerCLOptions(pm);
+  uop::UOpToPTXOptions options;
+  options.chip = chip;
+  options.optLevel = optLevel;
+  uop::buildUOpToPTXPipeline(pm, options);
+  if (failed(pm.run(*module)))
+    return 1;
+
+  auto launch = (*module)->getAttrOfType<DictionaryAttr>("uop.launch");
+  SmallVector<gpu::BinaryOp> binaries(module->getOps<gpu::BinaryOp>());
+  if (binaries.empty()) {
+    emitError(module->getLoc()) << "no kernel to compile";
+    return kBadInput;
+  }
+  for (gpu::BinaryOp bin : binaries) {
+    StringRef name = bin.getSymName();
+    std::string header = ("// uop-mlir kernel " + name).str();
+    if (auto dims = launch ? launch.getAs<DictionaryAttr>(name) : DictionaryAttr()) {
+      llvm::raw_string_ostream hs(header);
+      for (StringRef key : {"grid", "block"}) {
+        hs << " " << key << "=";
+        llvm::interleave(cast<DenseI32ArrayAttr>(dims.get(key)).asArrayRef(), hs, ",");
+      }
+    }
+    StringRef ptx = cast<gpu::ObjectAttr>(bin.getObjects()[0]).getObject().getValue();
+    if (!ptxDir.empty()) {
+      SmallString<128> path(ptxDir);
+      llvm::sys::path::append(path, name + ".ptx");
+      std::error_code ec;
+      llvm::raw_fd_ostream file(path, ec);
+      if (ec) {
+        llvm::errs() << path << ": error: " << ec.message() << "\n";
+        return 1;
+      }
+      file << header << "\n" << ptx;
+    } else {
+      os << header << "\n" << ptx;
+    }
+  }
+  return 0;
+}
 } // namespace
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
   cl::ParseCommandLineOptions(argc, argv, "uop-mlir translation tool\n");
   if (action == Action::None) {
-    llvm::errs() << "error: choose a translation (--import-tinygrad or --export-tinygrad)\n";
+    llvm::errs() << "error: choose a translation (--import-tinygrad, --export-tinygrad or "
+                    "--export-ptx)\n";
     return kBadInput;
   }
-  MLIRContext ctx;
+  DialectRegistry registry;
+  registry.insert<uop::UOpDialect>();
+  uop::registerUOpPTXDependencies(registry);
+  MLIRContext ctx(registry);
   ctx.loadDialect<uop::UOpDialect>();
   ctx.printOpOnDiagnostic(false); // the generic form of an op says little about JSON
   std::string err;
@@ -126,8 +230,9 @@ int main(int argc, char **argv) {
     llvm::errs() << "error: " << err << "\n";
     return 1;
   }
-  int rc = action == Action::ImportTinygrad ? importTinygrad(ctx, output->os())
-                                            : exportTinygrad(ctx, output->os());
+  int rc = action == Action::ImportTinygrad   ? importTinygrad(ctx, output->os())
+           : action == Action::ExportTinygrad ? exportTinygrad(ctx, output->os())
+                                              : exportPTX(ctx, output->os());
   if (rc == 0)
     output->keep();
   return rc;

@@ -47,4 +47,36 @@ def ConvertUOpToSCF : Pass<"convert-uop-to-scf", "::mlir::ModuleOp"> {
                            "::mlir::LLVM::LLVMDialect"];
 }
 
+def ConvertUOpToGPU : Pass<"convert-uop-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Lowered, GPU-mapped uop kernels to gpu.module/gpu.func";
+  let description = [{
+    Converts every lowered `uop.kernel` whose global and local RANGEs
+    `uop-gpu-dims` has replaced by SPECIALs into a `gpu.module` of the same
+    name holding one `gpu.func ... kernel`, with one `!llvm.ptr` parameter
+    per DEFINE_GLOBAL index, in index order (marked `llvm.noalias`: distinct
+    DEFINE_GLOBALs are distinct buffers). The ops are placed as
+    `convert-uop-to-scf` places them (reduce ranges become `scf.for` loops)
+    with the same value semantics, except:
+    - `gidxN` is `gpu.block_id`, `lidxN` `gpu.thread_id`, `idxN` the global
+      thread index, all as `i32`;
+    - halves are computed in their own type (`uop-target-legalize` has moved
+      what PTX cannot do in half to f32);
+    - the ops in the target's `approx_ops` use PTX's approximate
+      instructions (`ex2.approx.f32`/`.f16`, `lg2.approx.f32`,
+      `sin.approx.f32`, `sqrt.approx.f32`, `rcp.approx.f32`), as tinygrad's
+      PTX renderer does; POW and f64 EXP2/LOG2/SIN, which PTX has no
+      instruction for, are errors.
+    Bool buffers are bytes, read as `!= 0` (`ld.global.u8`).
+
+    The launch dimensions travel with the result: the gpu.func carries
+    `known_grid_size`/`known_block_size`, and the module a `uop.launch`
+    dictionary, kernel name -> `{grid = array<i32: x, y, z>, block =
+    array<i32: x, y, z>}`, which survives `gpu-module-to-binary`.
+    The module must carry a `#uop.target` (`uop-attach-target`).
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 #endif

@@ -26,7 +26,39 @@ struct UOpToLLVMOptions : public PassPipelineOptions<UOpToLLVMOptions> {
 /// an llvm.func taking one pointer per buffer.
 void buildUOpToLLVMPipeline(OpPassManager &pm, const UOpToLLVMOptions &options = {});
 
-/// Registers `uop-to-llvm` for uop-opt's --pass-pipeline and -uop-to-llvm.
+struct UOpToPTXOptions : public PassPipelineOptions<UOpToPTXOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("GPU architecture: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a"),
+      llvm::cl::init("sm_80")};
+  PassOptions::Option<unsigned> optLevel{*this, "O",
+                                         llvm::cl::desc("LLVM optimization level (0-3)"),
+                                         llvm::cl::init(3)};
+  PassOptions::Option<bool> toBinary{
+      *this, "to-binary",
+      llvm::cl::desc("End with gpu-module-to-binary (PTX text in each gpu.binary); without it "
+                     "the result is the gpu.module in the nvvm/llvm dialects"),
+      llvm::cl::init(true)};
+};
+
+/// uop kernels (kernel AST or lowered) to PTX through the upstream gpu and
+/// nvvm dialects: uop-attach-target, then per kernel uop-lower, canonicalize,
+/// uop-gpu-dims, uop-target-legalize, canonicalize; convert-uop-to-gpu; then
+/// scf-to-cf, nvvm-attach-target, convert-gpu-to-nvvm,
+/// reconcile-unrealized-casts and gpu-module-to-binary (format=isa). Each
+/// kernel becomes a `gpu.binary` of its name whose object holds the PTX; the
+/// module's `uop.launch` has its launch dimensions. The context needs the
+/// NVVM target and the LLVM IR translations: see registerUOpPTXDependencies.
+void buildUOpToPTXPipeline(OpPassManager &pm, const UOpToPTXOptions &options = {});
+
+/// Registers what buildUOpToPTXPipeline needs beyond the dialects it loads:
+/// the ConvertToLLVM interfaces convert-gpu-to-nvvm uses (arith, cf, func,
+/// index, math, nvvm, ub), the NVVM target attribute's serialization, and the
+/// translations of the builtin, gpu, llvm and nvvm dialects to LLVM IR.
+void registerUOpPTXDependencies(DialectRegistry &registry);
+
+/// Registers `uop-to-llvm` and `uop-to-ptx` for uop-opt's --pass-pipeline
+/// and -uop-to-llvm / -uop-to-ptx.
 void registerUOpPipelines();
 
 } // namespace mlir::uop

@@ -81,6 +81,12 @@ LogicalResult SpecialOp::verify() {
   if (!(dim.consume_front("gidx") || dim.consume_front("lidx") || dim.consume_front("idx")) ||
       dim.size() != 1 || dim[0] < '0' || dim[0] > '2')
     return emitOpError() << "name must be gidx0..2, lidx0..2 or idx0..2, got '" << name << "'";
+  // The index takes every value in [0, size): size - 1 must fit the dtype.
+  auto t = cast<IntegerType>(getType());
+  unsigned w = t.getWidth() - (t.isUnsigned() ? 0 : 1);
+  if (w < 64 && static_cast<uint64_t>(getSize()) - 1 > (uint64_t(1) << w) - 1)
+    return emitOpError() << "size " << static_cast<int64_t>(getSize()) << " does not fit "
+                         << getTinygradName(t);
   return success();
 }
 

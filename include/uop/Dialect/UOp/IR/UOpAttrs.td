@@ -91,4 +91,71 @@ def UOp_AxisSizesAttr : UOp_Attr<"AxisSizes", "axes"> {
   }];
 }
 
+def UOp_TensorCoreAttr : UOp_Attr<"TensorCore", "tensor_core"> {
+  let summary = "one tensor-core shape and dtype pair a target has";
+  let description = [{
+    An MMA instruction the target executes: `mma.sync.aligned.m{m}n{n}k{k}`
+    with A/B elements of `dtype_in` and C/D elements of `dtype_out` (f32
+    inputs are tf32). Only shapes in tinygrad's NVIDIA table are accepted.
+
+    ```
+    #uop.tensor_core<m = 16, n = 8, k = 16, dtype_in = f16, dtype_out = f32>
+    ```
+  }];
+  let parameters = (ins "int64_t":$m, "int64_t":$n, "int64_t":$k,
+                        "::mlir::Type":$dtype_in, "::mlir::Type":$dtype_out);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def UOp_TargetAttr : UOp_Attr<"Target", "target"> {
+  let summary = "what the GPU target has: tinygrad's Renderer for PTX";
+  let description = [{
+    The target a kernel is compiled for, with what tinygrad's Renderer
+    carries: the architecture (`chip`, an `sm_XX` name), the launch limits
+    (`global_max`: grid size per dimension, `local_max`: block size per
+    dimension, `shared_max`: bytes of shared memory per block), the tensor
+    cores, and which ops it has natively: `half_ops` are the ALU ops with a
+    native f16 instruction (the others are computed in f32 and cast back),
+    `approx_ops` the ones computed with PTX's approximate instructions
+    (`ex2.approx`, `lg2.approx`, `sin.approx`, `sqrt.approx`, `rcp.approx`).
+
+    Every field but the chip defaults to the chip's values, and is printed
+    only where it differs from them:
+
+    ```
+    #uop.target<"sm_80">
+    #uop.target<"sm_90a", local_max = [256, 256, 64]>
+    ```
+
+    `uop-attach-target` puts one on a module as `uop.target`; the GPU passes
+    read it from there. Known chips: sm_75, sm_80, sm_86, sm_87, sm_89,
+    sm_90, sm_90a.
+  }];
+  let parameters = (ins StringRefParameter<"sm_XX name">:$chip,
+                        ArrayRefParameter<"int64_t">:$globalMax,
+                        ArrayRefParameter<"int64_t">:$localMax,
+                        "int64_t":$sharedMax,
+                        ArrayRefParameter<"::mlir::uop::TensorCoreAttr">:$tensorCores,
+                        ArrayRefParameter<"::mlir::StringAttr">:$halfOps,
+                        ArrayRefParameter<"::mlir::StringAttr">:$approxOps);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The chip's defaults, or null for an unknown chip.
+    static TargetAttr getForChip(::mlir::MLIRContext *ctx, ::llvm::StringRef chip);
+    /// The chips getForChip knows, for error messages: "sm_75, sm_80, ...".
+    static std::string knownChips();
+    /// The attribute name a module carries its target under: `uop.target`.
+    static constexpr ::llvm::StringLiteral kModuleAttrName = "uop.target";
+    /// The target of the module around `op`, or null (with an error on `op`
+    /// when `emitErrors`) if it has none.
+    static TargetAttr lookup(::mlir::Operation *op, bool emitErrors = true);
+    /// The numeric SM version: 80 for sm_80, 90 for sm_90a.
+    int64_t getSMVersion() const;
+    bool isHalfOp(::llvm::StringRef op) const;
+    bool isApproxOp(::llvm::StringRef op) const;
+  }];
+}
+
 #endif // UOP_ATTRS_TD

@@ -2,6 +2,7 @@
 #ifndef UOP_DIALECT_UOP_TRANSFORMS_PASSES_H
 #define UOP_DIALECT_UOP_TRANSFORMS_PASSES_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 

@@ -30,4 +30,62 @@ def UOpLower : Pass<"uop-lower", "::mlir::uop::KernelOp"> {
   }];
 }
 
+def UOpAttachTarget : Pass<"uop-attach-target", "::mlir::ModuleOp"> {
+  let summary = "Attach the GPU target description (#uop.target) to the module";
+  let description = [{
+    Sets the module's `uop.target` attribute to the `#uop.target` of `chip`
+    with that chip's defaults (tinygrad's launch limits, tensor cores, native
+    half and approximate ops); the GPU passes read it from there. An unknown
+    chip is an error that lists the known ones.
+
+    ```mlir
+    // uop-opt --uop-attach-target="chip=sm_80"
+    module attributes {uop.target = #uop.target<"sm_80">} { ... }
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
+           "The GPU architecture: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a">
+  ];
+}
+
+def UOpGPUDims : Pass<"uop-gpu-dims", "::mlir::uop::KernelOp"> {
+  let summary = "tinygrad's gpudims: global and local RANGEs to grid and block indices";
+  let description = [{
+    Replaces the kernel's `global` RANGEs by block indices (`uop.special
+    "gidxN"`) and its `local` RANGEs by thread indices (`"lidxN"`), as
+    tinygrad's codegen/gpudims.py does, within the limits of the module's
+    `#uop.target`:
+    - global axes are taken last to first, so `gidx0` is the innermost
+      (fastest-varying) axis; local axes first to last;
+    - more than three dimensions, or a dimension over its maximum: adjacent
+      dimensions are merged (`(a, b, c, d) -> (ab, c, d)`) and each original
+      index is recovered with `%` and `//`; failing that, a dimension over
+      its maximum is split by its smallest factor into the next one;
+    - a kernel whose dimensions cannot be fitted is an error naming them.
+    The SPECIAL sizes are the launch dimensions: grid = the gidx sizes,
+    block = the lidx sizes (1 where absent).
+  }];
+}
+
+def UOpTargetLegalize : Pass<"uop-target-legalize", "::mlir::uop::KernelOp"> {
+  let summary = "Rewrite a lowered kernel into ops the target has (the PTX renderer's extra_matcher)";
+  let description = [{
+    The rewrites of tinygrad's PTX renderer (renderer/ptx.py `ptx_matcher`)
+    that change uop ops, driven by the module's `#uop.target`:
+    - an f16 ALU op not in the target's `half_ops` is computed in f32 and
+      cast back (`recip`, `log2`, `sin`, `sqrt`, `mulacc`, ...); bf16, which
+      PTX has no arithmetic for before sm_90, is computed in f32 for every
+      ALU op;
+    - comparisons of bools become bit ops: `x != y` is `x ^ y`, `x < y` is
+      `(x ^ true) & y`, `x == y` is `(x ^ y) ^ true`;
+    - shift amounts become `u32` (PTX's `shl`/`shr` take an unsigned 32-bit
+      amount) when the amount is at most 32 bits wide or its range is known
+      to fit, so that the value, read as unsigned, is the same.
+    Bool buffers are bytes (`u8`) in memory and transcendentals use PTX's
+    approximate instructions: those two adaptations happen in
+    `convert-uop-to-gpu`, which reads the same target.
+  }];
+}
+
 #endif

@@ -2,11 +2,11 @@
 //
 // The value semantics of uop ops as tinygrad defines them (its C backend is
 // the reference the corpus was computed with), separate from where the ops
-// are placed (UOpToSCF.cpp). See docs/semantics.md.
+// are placed (KernelEmitter.cpp). See docs/semantics.md.
 //
 //===----------------------------------------------------------------------===//
-#ifndef UOP_LIB_CONVERSION_UOPTOSCF_SEMANTICS_H
-#define UOP_LIB_CONVERSION_UOPTOSCF_SEMANTICS_H
+#ifndef UOP_LIB_CONVERSION_COMMON_SEMANTICS_H
+#define UOP_LIB_CONVERSION_COMMON_SEMANTICS_H
 
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 
@@ -18,6 +18,12 @@ namespace mlir::uop {
 struct DTypeLowering {
   /// Compute f16/bf16 in f32 (C promotion on tinygrad's CPU backend).
   bool halfInF32 = true;
+  /// The code is for NVPTX: ops without a PTX instruction (POW, f64 EXP2,
+  /// LOG2, SIN) are reported rather than left as library calls.
+  bool nvptx = false;
+  /// The transcendental ops (by mnemonic: exp2, log2, sin, sqrt, recip)
+  /// computed with PTX's approximate instructions; only with `nvptx`.
+  SmallVector<StringRef> approxOps;
 
   /// The type a value of uop type `t` has while computing: signless ints,
   /// f16/bf16 widened when halfInF32.
@@ -39,6 +45,9 @@ public:
   /// The value of a uop op whose operands are already converted; null if
   /// the op is not a value op this class knows (the caller reports it).
   Value emit(Operation *op, ValueRange operands);
+  /// Why the last emit returned null, when the op is known but cannot be
+  /// lowered here; empty otherwise.
+  StringRef whyUnsupported() const { return why; }
 
   Value constant(TypedAttr value, Type uopType);
   Value zero(Type uopType);
@@ -71,10 +80,15 @@ private:
   /// Round a widened half back to its dtype's precision (identity otherwise).
   Value round(Value v, Type uopType);
   Value splat(Type like, TypedAttr scalar);
+  /// EXP2, LOG2, SIN, SQRT, RECIP: math/arith ops, or PTX's approximate
+  /// instructions for the ops in `types.approxOps`.
+  Value transcendental(Operation *op, Value x);
+  Value approx(StringRef name, Value x);
 
   OpBuilder &b;
   Location loc;
   const DTypeLowering &types;
+  std::string why;
 };
 
 } // namespace mlir::uop

@@ -1,0 +1,386 @@
+//===- KernelEmitter.cpp - place a lowered kernel's ops in loops ----------===//
+//
+// A lowered kernel is a DAG whose RANGEs say which loop each op belongs to
+// but not where the loops are. This places them, as tinygrad's linearizer
+// does: every op goes to the innermost loop among the ranges it depends on
+// (so loop-invariant work is hoisted by construction), each STORE opens the
+// loops of its ranges, and each REDUCE opens loops over its own ranges with
+// the accumulator as an scf.for iter_arg. Value semantics live in
+// Semantics.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::uop;
+
+namespace {
+
+/// The RANGEs an op's value depends on and that are not bound by a REDUCE
+/// on the way: the loops it must be inside of.
+using RangeSet = llvm::SmallSetVector<Operation *, 4>;
+
+class KernelEmitter {
+public:
+  KernelEmitter(KernelOp kernel, Block *entry, const DTypeLowering &types, StringRef passName,
+                const EmitterHooks &hooks)
+      : kernel(kernel), entry(entry), types(types), passName(passName), hooks(hooks),
+        b(kernel.getContext()) {}
+
+  LogicalResult run() {
+    collectFreeRanges();
+    stack.push_back(
+        Scope{nullptr, Value(), entry->getTerminator(), nullptr, DenseMap<Value, Value>()});
+    for (Value root : kernel.getSink().getOperands())
+      if (failed(emitRoot(root)))
+        return failure();
+    return success();
+  }
+
+private:
+  /// One open loop (or the function body at the bottom of the stack). New
+  /// ops of this level go right before `anchor`: the loop of the level above
+  /// while it is open, else the terminator.
+  struct Scope {
+    Operation *range;
+    Value iv;
+    Operation *anchor;
+    Operation *parentAnchor; // restored on the level below when this closes
+    DenseMap<Value, Value> values;
+  };
+
+  void collectFreeRanges() {
+    for (Operation &op : kernel.getBodyBlock()) {
+      RangeSet set;
+      for (Value operand : op.getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          set.insert(free[def].begin(), free[def].end());
+      if (isa<RangeOp>(op))
+        set.insert(&op);
+      if (auto reduce = dyn_cast<ReduceOp>(op))
+        for (Value r : reduce.getRanges())
+          set.remove(r.getDefiningOp());
+      free[&op] = std::move(set);
+    }
+  }
+
+  /// The deepest open level among the loops of `op`'s ranges, or -1 (with
+  /// the range in `missing`) when one is not open.
+  int levelOf(Operation *op, Operation *&missing) {
+    int level = 0;
+    for (Operation *r : free[op]) {
+      int found = -1;
+      for (int i = stack.size() - 1; i > 0 && found < 0; --i)
+        if (stack[i].range == r)
+          found = i;
+      if (found < 0) {
+        missing = r;
+        return -1;
+      }
+      level = std::max(level, found);
+    }
+    return level;
+  }
+
+  OpBuilder &at() {
+    b.setInsertionPoint(stack.back().anchor);
+    return b;
+  }
+
+  /// Opens `scf.for %iv = 0 to end` on top of the stack, with `init` as its
+  /// iter_args; the body yields them back until the caller changes that.
+  scf::ForOp pushLoop(Operation *range, Value end, ValueRange init) {
+    Location loc = range->getLoc();
+    OpBuilder &ob = at();
+    Value zero = arith::ConstantOp::create(ob, loc, b.getIntegerAttr(end.getType(), 0));
+    Value one = arith::ConstantOp::create(ob, loc, b.getIntegerAttr(end.getType(), 1));
+    auto loop = scf::ForOp::create(ob, loc, zero, end, one, init,
+                                   [](OpBuilder &nb, Location l, Value, ValueRange args) {
+                                     scf::YieldOp::create(nb, l, args);
+                                   });
+    Operation *parentAnchor = stack.back().anchor;
+    stack.back().anchor = loop;
+    stack.push_back(Scope{range, loop.getInductionVar(), loop.getBody()->getTerminator(),
+                          parentAnchor, DenseMap<Value, Value>()});
+    return loop;
+  }
+
+  void popLoop() {
+    Operation *parentAnchor = stack.back().parentAnchor;
+    stack.pop_back();
+    stack.back().anchor = parentAnchor;
+  }
+
+  /// Ranges in loop order: by axis number, as tinygrad nests them.
+  static SmallVector<RangeOp> sorted(ArrayRef<Operation *> ranges) {
+    SmallVector<RangeOp> out;
+    for (Operation *r : ranges)
+      out.push_back(cast<RangeOp>(r));
+    llvm::sort(out, [](RangeOp x, RangeOp y) { return x.getAxis() < y.getAxis(); });
+    return out;
+  }
+
+  /// Opens a loop per range, by axis number. With an accumulator, each loop
+  /// carries it: the outermost starts from `acc`, each inner one from the
+  /// iter_arg of the loop around it.
+  FailureOr<SmallVector<scf::ForOp>> pushLoops(ArrayRef<Operation *> ranges, Value acc) {
+    SmallVector<scf::ForOp> loops;
+    for (RangeOp r : sorted(ranges)) {
+      FailureOr<Value> end = emit(r.getEnd());
+      if (failed(end))
+        return failure();
+      loops.push_back(pushLoop(r, *end, acc ? ValueRange(acc) : ValueRange()));
+      if (acc)
+        acc = loops.back().getRegionIterArg(0);
+    }
+    return loops;
+  }
+
+  void popLoopsTo(size_t depth) {
+    while (stack.size() > depth)
+      popLoop();
+  }
+
+  /// A STORE (or another root) inside the loops of all its ranges.
+  LogicalResult emitRoot(Value root) {
+    size_t depth = stack.size();
+    if (failed(pushLoops(free[root.getDefiningOp()].getArrayRef(), Value())))
+      return failure();
+    FailureOr<Value> done = emit(root);
+    popLoopsTo(depth);
+    return done;
+  }
+
+  /// The converted value of `v`, emitted once per level where it is needed.
+  FailureOr<Value> emit(Value v) {
+    for (Scope &s : llvm::reverse(stack))
+      if (Value known = s.values.lookup(v))
+        return known;
+    Operation *op = v.getDefiningOp();
+    if (!op)
+      return emitError(kernel.getLoc()) << "block arguments are not supported";
+    if (auto range = dyn_cast<RangeOp>(op)) {
+      for (Scope &s : llvm::reverse(stack))
+        if (s.range == op)
+          return s.iv;
+      return op->emitOpError() << "(axis " << range.getAxis()
+                               << ") is used outside of its loop: the store or reduce that "
+                                  "uses it does not range over it";
+    }
+    Operation *missing = nullptr;
+    int level = levelOf(op, missing);
+    if (level < 0)
+      return op->emitOpError() << "uses range axis " << cast<RangeOp>(missing).getAxis()
+                               << " outside of any store or reduce over it";
+    // Emit at `level`: close the deeper loops for now, reopen them after.
+    SmallVector<Scope> deeper(std::make_move_iterator(stack.begin() + level + 1),
+                              std::make_move_iterator(stack.end()));
+    stack.truncate(level + 1);
+    FailureOr<Value> result = emitOp(op, v);
+    stack.append(std::make_move_iterator(deeper.begin()), std::make_move_iterator(deeper.end()));
+    if (succeeded(result) && *result)
+      stack[level].values[v] = *result;
+    return result;
+  }
+
+  FailureOr<SmallVector<Value>> emitAll(ValueRange vs) {
+    SmallVector<Value> out;
+    for (Value v : vs) {
+      FailureOr<Value> c = emit(v);
+      if (failed(c))
+        return failure();
+      out.push_back(*c);
+    }
+    return out;
+  }
+
+  /// Emits `op` on the top level of the stack.
+  FailureOr<Value> emitOp(Operation *op, Value v) {
+    for (Type t : op->getResultTypes())
+      if (isDType(t))
+        if (std::string why = types.unsupported(t); !why.empty())
+          return op->emitOpError() << why;
+    if (auto g = dyn_cast<DefineGlobalOp>(op))
+      return entry->getArgument(g.getIndex());
+    if (auto index = dyn_cast<IndexOp>(op))
+      return emitIndex(index);
+    if (auto load = dyn_cast<LoadOp>(op))
+      return emitLoad(load);
+    if (auto store = dyn_cast<StoreOp>(op))
+      return emitStore(store);
+    if (auto reduce = dyn_cast<ReduceOp>(op))
+      return emitReduce(reduce);
+    if (isa<ViewOp, ValidOp, ReduceAxisOp, ShapedConstOp>(op))
+      return op->emitOpError() << "is not lowered: run uop-lower first";
+    if (hooks.targetOp)
+      if (std::optional<FailureOr<Value>> r = hooks.targetOp(op, at()))
+        return *r;
+    FailureOr<SmallVector<Value>> operands = emitAll(op->getOperands());
+    if (failed(operands))
+      return failure();
+    Semantics sem(at(), op->getLoc(), types);
+    if (Value r = sem.emit(op, *operands))
+      return r;
+    InFlightDiagnostic d = op->emitOpError() << "is not supported by " << passName;
+    if (!sem.whyUnsupported().empty())
+      d << ": " << sem.whyUnsupported();
+    return d;
+  }
+
+  /// INDEX: the element's address (the gate is applied by its LOAD/STORE).
+  FailureOr<Value> emitIndex(IndexOp index) {
+    if (getVCount(index.getType()) != 1)
+      return index.emitOpError() << "vectorized pointers are not supported by " << passName;
+    FailureOr<Value> base = emit(index.getBuf()), idx = emit(index.getIdx());
+    if (failed(base) || failed(idx))
+      return failure();
+    OpBuilder &ob = at();
+    Location loc = index.getLoc();
+    Value i = *idx;
+    auto idxType = cast<IntegerType>(getScalarType(index.getIdx().getType()));
+    if (idxType.isUnsigned() || idxType.getWidth() == 1) // GEP reads indices as signed
+      i = arith::ExtUIOp::create(ob, loc, ob.getI64Type(), i);
+    Type elem = types.storage(cast<PtrType>(index.getType()).getValueType());
+    return LLVM::GEPOp::create(ob, loc, (*base).getType(), elem, *base, ValueRange{i}).getResult();
+  }
+
+  /// The address and gate of a LOAD/STORE pointer (an INDEX or a buffer).
+  LogicalResult emitAddress(Value ptr, Value &addr, Value &gate) {
+    FailureOr<Value> a = emit(ptr);
+    if (failed(a))
+      return failure();
+    addr = *a;
+    if (auto index = ptr.getDefiningOp<IndexOp>(); index && index.getGate()) {
+      FailureOr<Value> g = emit(index.getGate());
+      if (failed(g))
+        return failure();
+      gate = *g;
+    }
+    return success();
+  }
+
+  /// LOAD, behind `scf.if` when gated: the alt value (or 0) where the gate is off.
+  FailureOr<Value> emitLoad(LoadOp load) {
+    Value addr, gate, alt;
+    if (failed(emitAddress(load.getPtr(), addr, gate)))
+      return failure();
+    if (gate && load.getAlt()) {
+      FailureOr<Value> a = emit(load.getAlt());
+      if (failed(a))
+        return failure();
+      alt = *a;
+    }
+    Type t = load.getType();
+    Location loc = load.getLoc();
+    auto read = [&](OpBuilder &ob) {
+      Value raw = LLVM::LoadOp::create(ob, loc, types.storage(t), addr);
+      return Semantics(ob, loc, types).fromStorage(raw, t);
+    };
+    OpBuilder &ob = at();
+    if (!gate)
+      return read(ob);
+    if (!alt)
+      alt = Semantics(ob, loc, types).zero(t);
+    auto ifOp = scf::IfOp::create(ob, loc, TypeRange{types.compute(t)}, gate,
+                                  /*addThenBlock=*/true, /*addElseBlock=*/true);
+    OpBuilder tb = ifOp.getThenBodyBuilder(), eb = ifOp.getElseBodyBuilder();
+    scf::YieldOp::create(tb, loc, read(tb));
+    scf::YieldOp::create(eb, loc, alt);
+    return ifOp.getResult(0);
+  }
+
+  /// STORE, behind `scf.if` when gated. Its result (void) has no value.
+  FailureOr<Value> emitStore(StoreOp store) {
+    if (store.getUnder())
+      return store.emitOpError() << "under an IF is not supported by " << passName;
+    Value addr, gate;
+    if (failed(emitAddress(store.getPtr(), addr, gate)))
+      return failure();
+    FailureOr<Value> value = emit(store.getValue());
+    if (failed(value))
+      return failure();
+    if (store.getGate()) {
+      FailureOr<Value> g = emit(store.getGate());
+      if (failed(g))
+        return failure();
+      gate = gate ? arith::AndIOp::create(at(), store.getLoc(), gate, *g).getResult() : *g;
+    }
+    Type t = store.getValue().getType();
+    Location loc = store.getLoc();
+    auto write = [&](OpBuilder &ob) {
+      Value raw = Semantics(ob, loc, types).toStorage(*value, t);
+      LLVM::StoreOp::create(ob, loc, raw, addr);
+    };
+    OpBuilder &ob = at();
+    if (!gate) {
+      write(ob);
+    } else {
+      auto ifOp = scf::IfOp::create(ob, loc, gate, /*withElseRegion=*/false);
+      OpBuilder tb = ifOp.getThenBodyBuilder();
+      write(tb);
+    }
+    return Value();
+  }
+
+  /// REDUCE: nested loops over its ranges carrying the accumulator.
+  FailureOr<Value> emitReduce(ReduceOp reduce) {
+    Location loc = reduce.getLoc();
+    Type t = reduce.getType();
+    size_t depth = stack.size();
+    SmallVector<Operation *> rangeOps;
+    for (Value r : reduce.getRanges())
+      rangeOps.push_back(r.getDefiningOp());
+    Value init = Semantics(at(), loc, types).identity(reduce.getKind(), t);
+    FailureOr<SmallVector<scf::ForOp>> loops = pushLoops(rangeOps, init);
+    if (failed(loops))
+      return failure();
+    FailureOr<Value> x = emit(reduce.getSrc());
+    if (failed(x))
+      return failure();
+    Value acc = loops->back().getRegionIterArg(0);
+    Value next = Semantics(at(), loc, types).combine(reduce.getKind(), acc, *x, t);
+    for (scf::ForOp loop : llvm::reverse(*loops)) {
+      loop.getBody()->getTerminator()->setOperands(next);
+      next = loop.getResult(0);
+    }
+    popLoopsTo(depth);
+    return next;
+  }
+
+  KernelOp kernel;
+  Block *entry;
+  const DTypeLowering &types;
+  StringRef passName;
+  const EmitterHooks &hooks;
+  OpBuilder b;
+  DenseMap<Operation *, RangeSet> free;
+  SmallVector<Scope> stack;
+};
+
+} // namespace
+
+int64_t mlir::uop::countBuffers(KernelOp kernel) {
+  int64_t buffers = 0;
+  for (DefineGlobalOp g : kernel.getBodyBlock().getOps<DefineGlobalOp>())
+    buffers = std::max(buffers, static_cast<int64_t>(g.getIndex()) + 1);
+  return buffers;
+}
+
+LogicalResult mlir::uop::emitKernel(KernelOp kernel, Block *entry, const DTypeLowering &types,
+                                    StringRef passName, const EmitterHooks &hooks) {
+  if (failed(KernelEmitter(kernel, entry, types, passName, hooks).run()))
+    return failure();
+  // Constants are made where they are first needed; they belong at the top.
+  SmallVector<arith::ConstantOp> constants;
+  for (Operation &op : *entry)
+    op.walk([&](arith::ConstantOp c) { constants.push_back(c); });
+  for (arith::ConstantOp c : llvm::reverse(constants))
+    c->moveBefore(&entry->front());
+  return success();
+}

@@ -1,0 +1,144 @@
+//===- UOpToGPU.cpp - GPU-mapped uop kernels to gpu.module/gpu.func -------===//
+//
+// Each kernel becomes `gpu.module @k { gpu.func @k(...) kernel }`; SPECIALs
+// become block and thread ids, the other ops are placed in loops by
+// ../Common/KernelEmitter.cpp with the target's math. See Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "uop/Conversion/Passes.h"
+#include "uop/Dialect/UOp/IR/UOpAttrs.h"
+
+#include "../Common/KernelEmitter.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+namespace mlir::uop {
+#define GEN_PASS_DEF_CONVERTUOPTOGPU
+#include "uop/Conversion/Passes.h.inc"
+} // namespace mlir::uop
+
+using namespace mlir;
+using namespace mlir::uop;
+
+namespace {
+
+/// The grid and block sizes the kernel's SPECIALs imply (1 where absent).
+struct LaunchDims {
+  int32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+
+  LogicalResult collect(KernelOp kernel) {
+    llvm::StringMap<int64_t> seen;
+    for (SpecialOp s : kernel.getBodyBlock().getOps<SpecialOp>()) {
+      StringRef name = s.getName();
+      int64_t size = static_cast<int64_t>(s.getSize());
+      auto [it, inserted] = seen.try_emplace(name, size);
+      if (!inserted && it->second != size)
+        return s.emitOpError() << "'" << name << "' has size " << size << " here and "
+                               << it->second << " elsewhere in the kernel";
+      int dim = name.back() - '0';
+      if (name.starts_with("lidx"))
+        block[dim] = size;
+      else
+        grid[dim] = size; // gidx, or idx with one thread per block
+    }
+    for (int d = 0; d < 3; ++d)
+      if (seen.count(("gidx" + Twine(d)).str()) && seen.count(("idx" + Twine(d)).str()))
+        return kernel.emitOpError() << "uses both gidx" << d << " and idx" << d;
+    return success();
+  }
+
+  DictionaryAttr attr(Builder &b) const {
+    return b.getDictionaryAttr({b.getNamedAttr("block", b.getDenseI32ArrayAttr(block)),
+                                b.getNamedAttr("grid", b.getDenseI32ArrayAttr(grid))});
+  }
+};
+
+/// SPECIAL as gpu ids, i32 like tinygrad's dtypes.int.
+std::optional<FailureOr<Value>> emitSpecial(Operation *op, OpBuilder &b) {
+  auto s = dyn_cast<SpecialOp>(op);
+  if (!s)
+    return std::nullopt;
+  Location loc = s.getLoc();
+  StringRef name = s.getName();
+  auto dim = static_cast<gpu::Dimension>(name.back() - '0');
+  Value id;
+  if (name.starts_with("gidx")) {
+    id = gpu::BlockIdOp::create(b, loc, dim);
+  } else if (name.starts_with("lidx")) {
+    id = gpu::ThreadIdOp::create(b, loc, dim);
+  } else { // idxN: the global thread index
+    Value blocks = arith::MulIOp::create(b, loc, gpu::BlockIdOp::create(b, loc, dim),
+                                         gpu::BlockDimOp::create(b, loc, dim));
+    id = arith::AddIOp::create(b, loc, blocks, gpu::ThreadIdOp::create(b, loc, dim));
+  }
+  return FailureOr<Value>(arith::IndexCastUIOp::create(b, loc, b.getI32Type(), id).getResult());
+}
+
+struct ConvertUOpToGPUPass : mlir::uop::impl::ConvertUOpToGPUBase<ConvertUOpToGPUPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
+    if (kernels.empty())
+      return;
+    TargetAttr target = TargetAttr::lookup(module);
+    if (!target)
+      return signalPassFailure();
+    DTypeLowering types;
+    types.halfInF32 = false;
+    types.nvptx = true;
+    for (StringAttr op : target.getApproxOps())
+      types.approxOps.push_back(op.getValue());
+
+    Builder b(&getContext());
+    SmallVector<NamedAttribute> launch;
+    if (auto old = module->getAttrOfType<DictionaryAttr>("uop.launch"))
+      llvm::append_range(launch, old.getValue());
+    for (KernelOp kernel : kernels) {
+      LaunchDims dims;
+      if (failed(checkMapped(kernel)) || failed(dims.collect(kernel)) ||
+          failed(convert(kernel, types, dims)))
+        return signalPassFailure();
+      launch.push_back(b.getNamedAttr(kernel.getSymName(), dims.attr(b)));
+      kernel.erase();
+    }
+    module->setAttr("uop.launch", b.getDictionaryAttr(launch));
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), b.getUnitAttr());
+  }
+
+  static LogicalResult checkMapped(KernelOp kernel) {
+    for (RangeOp r : kernel.getBodyBlock().getOps<RangeOp>())
+      if (r.getKind() == AxisKind::global || r.getKind() == AxisKind::local)
+        return r.emitOpError() << "(axis " << r.getAxis() << ", " << stringifyAxisKind(r.getKind())
+                               << ") is not mapped to a GPU index: run uop-gpu-dims first";
+    return success();
+  }
+
+  static LogicalResult convert(KernelOp kernel, const DTypeLowering &types,
+                               const LaunchDims &dims) {
+    MLIRContext *ctx = kernel.getContext();
+    Location loc = kernel.getLoc();
+    OpBuilder b(kernel);
+    auto gpuModule = gpu::GPUModuleOp::create(b, loc, kernel.getSymName());
+    b.setInsertionPointToStart(gpuModule.getBody());
+    SmallVector<Type> args(countBuffers(kernel), LLVM::LLVMPointerType::get(ctx));
+    auto func = gpu::GPUFuncOp::create(b, loc, kernel.getSymName(), b.getFunctionType(args, {}));
+    func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+    func.setKnownGridSizeAttr(b.getDenseI32ArrayAttr(dims.grid));
+    func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(dims.block));
+    for (unsigned i = 0; i < args.size(); ++i)
+      func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(), b.getUnitAttr());
+    Block *entry = &func.getBody().front();
+    b.setInsertionPointToEnd(entry);
+    gpu::ReturnOp::create(b, loc);
+    EmitterHooks hooks;
+    hooks.targetOp = emitSpecial;
+    if (failed(emitKernel(kernel, entry, types, "convert-uop-to-gpu", hooks))) {
+      gpuModule.erase();
+      return failure();
+    }
+    return success();
+  }
+};
+
+} // namespace

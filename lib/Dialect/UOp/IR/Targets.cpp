@@ -1,0 +1,256 @@
+//===- Targets.cpp - #uop.target and #uop.tensor_core ---------------------===//
+//
+// The GPU targets the PTX path knows, with tinygrad's values for each
+// (renderer/cstyle.py CUDARenderer and renderer/ptx.py PTXRenderer): launch
+// limits, tensor cores, and which ops have native half or approximate
+// instructions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "uop/Dialect/UOp/IR/TensorCores.h"
+#include "uop/Dialect/UOp/IR/UOpAttrs.h"
+#include "uop/Dialect/UOp/IR/UOpDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::uop;
+
+namespace {
+
+constexpr llvm::StringLiteral kChips[] = {"sm_75", "sm_80", "sm_86", "sm_87",
+                                          "sm_89", "sm_90", "sm_90a"};
+
+// The ALU ops a target may list, by mnemonic.
+constexpr llvm::StringLiteral kAluOps[] = {
+    "exp2", "log2", "sin",   "sqrt",  "recip", "neg",   "add",   "sub",   "mul",
+    "fdiv", "idiv", "mod",   "max",   "pow",   "and",   "or",    "xor",   "shl",
+    "shr",  "cmplt", "cmpne", "cmpeq", "where", "mulacc"};
+// The ops PTX has an approximate instruction for.
+constexpr llvm::StringLiteral kApproxOps[] = {"exp2", "log2", "sin", "sqrt", "recip"};
+// PTXRenderer.supports_half: the rest is computed in f32.
+constexpr llvm::StringLiteral kPTXHalfOps[] = {"exp2", "add", "mul", "max", "cmplt", "where"};
+
+bool contains(ArrayRef<llvm::StringLiteral> list, StringRef s) {
+  return llvm::is_contained(list, s);
+}
+
+bool contains(ArrayRef<StringAttr> list, StringRef s) {
+  return llvm::any_of(list, [&](StringAttr a) { return a.getValue() == s; });
+}
+
+SmallVector<StringAttr> strings(MLIRContext *ctx, ArrayRef<llvm::StringLiteral> list) {
+  SmallVector<StringAttr> out;
+  for (StringRef s : list)
+    out.push_back(StringAttr::get(ctx, s));
+  return out;
+}
+
+int64_t smVersion(StringRef chip) {
+  int64_t v = 0;
+  if (!chip.consume_front("sm_"))
+    return 0;
+  chip.consume_back("a");
+  return chip.getAsInteger(10, v) ? 0 : v;
+}
+
+/// tinygrad's tc_sm75 / tc_sm80 as the issue lists them: sm_75 has m16n8k8
+/// f16 -> f32; sm_80 and later m16n8k16 f16 -> f32, f16 -> f16, bf16 -> f32
+/// and m16n8k8 tf32 -> f32.
+SmallVector<TensorCoreAttr> defaultTensorCores(MLIRContext *ctx, int64_t sm) {
+  Type f16 = Float16Type::get(ctx), bf16 = BFloat16Type::get(ctx), f32 = Float32Type::get(ctx);
+  if (sm < 80)
+    return {TensorCoreAttr::get(ctx, 16, 8, 8, f16, f32)};
+  return {TensorCoreAttr::get(ctx, 16, 8, 16, f16, f32),
+          TensorCoreAttr::get(ctx, 16, 8, 16, f16, f16),
+          TensorCoreAttr::get(ctx, 16, 8, 16, bf16, f32),
+          TensorCoreAttr::get(ctx, 16, 8, 8, f32, f32)};
+}
+
+const TensorCoreDesc *findTensorCore(int64_t m, int64_t n, int64_t k, Type in, Type out) {
+  for (const TensorCoreDesc &tc : getNvidiaTensorCores())
+    if (tc.m == m && tc.n == n && tc.k == k && getTCElementType(in.getContext(), tc.in) == in &&
+        getTCElementType(in.getContext(), tc.out) == out)
+      return &tc;
+  return nullptr;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// TensorCoreAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult TensorCoreAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t m,
+                                     int64_t n, int64_t k, Type in, Type out) {
+  if (!findTensorCore(m, n, k, in, out))
+    return emitError() << "no NVIDIA tensor core m" << m << "n" << n << "k" << k << " with " << in
+                       << " inputs and " << out << " accumulators";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TargetAttr
+//===----------------------------------------------------------------------===//
+
+TargetAttr TargetAttr::getForChip(MLIRContext *ctx, StringRef chip) {
+  if (!contains(kChips, chip))
+    return {};
+  // CUDARenderer: global_max (2^31-1, 65535, 65535), local_max (1024, 1024,
+  // 64), shared_max 49152 (the static shared memory a block may declare).
+  int64_t globalMax[] = {2147483647, 65535, 65535}, localMax[] = {1024, 1024, 64};
+  return TargetAttr::get(ctx, chip, globalMax, localMax, 49152,
+                         defaultTensorCores(ctx, smVersion(chip)), strings(ctx, kPTXHalfOps),
+                         strings(ctx, kApproxOps));
+}
+
+std::string TargetAttr::knownChips() {
+  std::string out;
+  for (StringRef c : kChips)
+    out += (out.empty() ? "" : ", ") + c.str();
+  return out;
+}
+
+TargetAttr TargetAttr::lookup(Operation *op, bool emitErrors) {
+  for (Operation *p = op; p; p = p->getParentOp())
+    if (auto module = dyn_cast<ModuleOp>(p))
+      if (auto target = module->getAttrOfType<TargetAttr>(kModuleAttrName))
+        return target;
+  if (emitErrors)
+    op->emitError() << "no GPU target: the module needs a `" << kModuleAttrName
+                    << "` attribute (run uop-attach-target)";
+  return {};
+}
+
+int64_t TargetAttr::getSMVersion() const { return smVersion(getChip()); }
+
+bool TargetAttr::isHalfOp(StringRef op) const { return contains(getHalfOps(), op); }
+bool TargetAttr::isApproxOp(StringRef op) const { return contains(getApproxOps(), op); }
+
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef chip,
+                                 ArrayRef<int64_t> globalMax, ArrayRef<int64_t> localMax,
+                                 int64_t sharedMax, ArrayRef<TensorCoreAttr> tensorCores,
+                                 ArrayRef<StringAttr> halfOps, ArrayRef<StringAttr> approxOps) {
+  if (!contains(kChips, chip))
+    return emitError() << "unknown GPU arch '" << chip << "' (known: " << knownChips() << ")";
+  auto checkDims = [&](StringRef name, ArrayRef<int64_t> dims) -> LogicalResult {
+    if (dims.size() != 3 || llvm::any_of(dims, [](int64_t d) { return d <= 0; }))
+      return emitError() << name << " must be three positive sizes";
+    return success();
+  };
+  if (failed(checkDims("global_max", globalMax)) || failed(checkDims("local_max", localMax)))
+    return failure();
+  if (sharedMax < 0)
+    return emitError() << "shared_max must not be negative";
+  for (TensorCoreAttr tc : tensorCores) {
+    const TensorCoreDesc *d =
+        findTensorCore(tc.getM(), tc.getN(), tc.getK(), tc.getDtypeIn(), tc.getDtypeOut());
+    if (d && d->minSM > smVersion(chip))
+      return emitError() << "tensor core " << tc << " needs sm_" << d->minSM << " or later";
+  }
+  for (StringAttr op : halfOps)
+    if (!contains(kAluOps, op.getValue()))
+      return emitError() << "half_ops: '" << op.getValue() << "' is not a uop ALU op";
+  for (StringAttr op : approxOps)
+    if (!contains(kApproxOps, op.getValue()))
+      return emitError() << "approx_ops: '" << op.getValue()
+                         << "' has no approximate PTX instruction (exp2, log2, sin, sqrt, recip)";
+  return success();
+}
+
+// #uop.target<"sm_80"[, key = value]*>; the keys not given take the chip's
+// defaults.
+Attribute TargetAttr::parse(AsmParser &parser, Type) {
+  MLIRContext *ctx = parser.getContext();
+  SMLoc loc = parser.getCurrentLocation();
+  std::string chip;
+  if (parser.parseLess() || parser.parseString(&chip))
+    return {};
+  TargetAttr defaults = getForChip(ctx, chip);
+  if (!defaults) {
+    parser.emitError(loc) << "unknown GPU arch '" << chip << "' (known: " << knownChips() << ")";
+    return {};
+  }
+  SmallVector<int64_t> globalMax(defaults.getGlobalMax()), localMax(defaults.getLocalMax());
+  int64_t sharedMax = defaults.getSharedMax();
+  SmallVector<TensorCoreAttr> tensorCores(defaults.getTensorCores());
+  SmallVector<StringAttr> halfOps(defaults.getHalfOps()), approxOps(defaults.getApproxOps());
+  auto ints = [&](SmallVectorImpl<int64_t> &out) {
+    out.clear();
+    return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+      return parser.parseInteger(out.emplace_back());
+    });
+  };
+  auto names = [&](SmallVectorImpl<StringAttr> &out) {
+    out.clear();
+    return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+      std::string s;
+      if (parser.parseString(&s))
+        return failure();
+      out.push_back(StringAttr::get(ctx, s));
+      return success();
+    });
+  };
+  while (succeeded(parser.parseOptionalComma())) {
+    SMLoc keyLoc = parser.getCurrentLocation();
+    StringRef key;
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return {};
+    ParseResult r = success();
+    if (key == "global_max")
+      r = ints(globalMax);
+    else if (key == "local_max")
+      r = ints(localMax);
+    else if (key == "shared_max")
+      r = parser.parseInteger(sharedMax);
+    else if (key == "half_ops")
+      r = names(halfOps);
+    else if (key == "approx_ops")
+      r = names(approxOps);
+    else if (key == "tensor_cores") {
+      tensorCores.clear();
+      r = parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+        return parser.parseAttribute(tensorCores.emplace_back());
+      });
+    } else {
+      parser.emitError(keyLoc) << "unknown #uop.target field '" << key
+                               << "' (global_max, local_max, shared_max, tensor_cores, "
+                                  "half_ops, approx_ops)";
+      return {};
+    }
+    if (failed(r))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  auto emitError = [&] { return parser.emitError(loc); };
+  return getChecked(function_ref<InFlightDiagnostic()>(emitError), ctx, StringRef(chip),
+                    ArrayRef<int64_t>(globalMax), ArrayRef<int64_t>(localMax), sharedMax,
+                    ArrayRef<TensorCoreAttr>(tensorCores), ArrayRef<StringAttr>(halfOps),
+                    ArrayRef<StringAttr>(approxOps));
+}
+
+void TargetAttr::print(AsmPrinter &printer) const {
+  TargetAttr d = getForChip(getContext(), getChip());
+  printer << "<\"" << getChip() << "\"";
+  auto list = [&](StringRef key, auto values, auto defaults, auto printOne) {
+    if (d && llvm::equal(values, defaults))
+      return;
+    printer << ", " << key << " = [";
+    llvm::interleaveComma(values, printer, printOne);
+    printer << "]";
+  };
+  auto printInt = [&](int64_t v) { printer << v; };
+  auto printName = [&](StringAttr s) { printer << "\"" << s.getValue() << "\""; };
+  list("global_max", getGlobalMax(), d.getGlobalMax(), printInt);
+  list("local_max", getLocalMax(), d.getLocalMax(), printInt);
+  if (getSharedMax() != d.getSharedMax())
+    printer << ", shared_max = " << getSharedMax();
+  list("tensor_cores", getTensorCores(), d.getTensorCores(),
+       [&](TensorCoreAttr tc) { printer.printAttribute(tc); });
+  list("half_ops", getHalfOps(), d.getHalfOps(), printName);
+  list("approx_ops", getApproxOps(), d.getApproxOps(), printName);
+  printer << ">";
+}

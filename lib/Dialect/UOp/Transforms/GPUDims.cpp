@@ -1,0 +1,236 @@
+//===- GPUDims.cpp - uop-gpu-dims: ranges to grid and block indices -------===//
+//
+// tinygrad's codegen/gpudims.py: the global RANGEs of a kernel become block
+// indices (SPECIAL gidxN), its local RANGEs thread indices (SPECIAL lidxN),
+// grouped or split to fit the target's launch limits. See Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "uop/Dialect/UOp/IR/UOpAttrs.h"
+#include "uop/Dialect/UOp/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::uop {
+#define GEN_PASS_DEF_UOPGPUDIMS
+#include "uop/Dialect/UOp/Transforms/Passes.h.inc"
+} // namespace mlir::uop
+
+using namespace mlir;
+using namespace mlir::uop;
+
+namespace {
+
+using Dims = SmallVector<int64_t, 4>;
+
+bool fits(ArrayRef<int64_t> dims, ArrayRef<int64_t> max) {
+  for (auto [d, m] : llvm::zip(dims, max)) // zip: only the first max.size() dims
+    if (d > m)
+      return false;
+  return true;
+}
+
+/// _group_dims: merge adjacent dimensions, leftmost first, until there are
+/// no more than max.size() and each fits. `groups[i]` says how many of the
+/// original dimensions dimension i holds. Fails when no merge helps.
+std::optional<Dims> groupDims(Dims dims, ArrayRef<int64_t> max, SmallVectorImpl<int64_t> &groups) {
+  groups.assign(dims.size(), 1);
+  while (dims.size() > max.size() || !fits(dims, max)) {
+    bool merged = false;
+    for (size_t i = 0; i < max.size() && i + 1 < dims.size() && !merged; ++i) {
+      if (dims[i] * dims[i + 1] > max[i])
+        continue;
+      dims[i] *= dims[i + 1];
+      dims.erase(dims.begin() + i + 1);
+      groups[i] += groups[i + 1];
+      groups.erase(groups.begin() + i + 1);
+      merged = true;
+    }
+    if (!merged)
+      return std::nullopt;
+  }
+  return dims;
+}
+
+/// _split_dims: a dimension over its maximum gives its smallest factor to the
+/// next dimension (cyclically), up to three dimensions.
+std::optional<Dims> splitDims(ArrayRef<int64_t> in, ArrayRef<int64_t> max) {
+  if (fits(in, max))
+    return Dims(in);
+  Dims dims(in);
+  dims.resize(3, 1);
+  for (size_t i = 0; i < 3; ++i) {
+    while (dims[i] > max[i]) {
+      int64_t div = 1;
+      for (int64_t d = 2; d * d <= dims[i] && div == 1; ++d)
+        if (dims[i] % d == 0)
+          div = d;
+      if (div == 1)
+        return std::nullopt;
+      dims[i] /= div;
+      dims[(i + 1) % 3] *= div;
+    }
+  }
+  if (dims[2] == 1)
+    dims.pop_back();
+  return dims;
+}
+
+class DimsBuilder {
+public:
+  DimsBuilder(OpBuilder &b, Location loc)
+      : b(b), loc(loc), i32(IntegerType::get(b.getContext(), 32, IntegerType::Signed)) {}
+
+  Value constant(int64_t v) { return ConstOp::create(b, loc, i32, b.getIntegerAttr(i32, v)); }
+  Value special(StringRef name, int64_t size) {
+    return SpecialOp::create(b, loc, i32, b.getStringAttr(name), b.getI64IntegerAttr(size));
+  }
+  Value add(Value x, Value y) { return AddOp::create(b, loc, i32, x, y); }
+  Value mul(Value x, int64_t c) { return c == 1 ? x : MulOp::create(b, loc, i32, x, constant(c)); }
+  Value div(Value x, int64_t c) { return c == 1 ? x : IDivOp::create(b, loc, i32, x, constant(c)); }
+  Value mod(Value x, int64_t c) { return ModOp::create(b, loc, i32, x, constant(c)); }
+
+private:
+  OpBuilder &b;
+  Location loc;
+  Type i32;
+};
+
+/// get_grouped_dims: one index value per dimension of `dims`, built from
+/// SPECIALs named prefix0, prefix1, ... that fit `max`. With `reverse`, the
+/// last dimension gets prefix0.
+FailureOr<SmallVector<Value>> groupedDims(DimsBuilder &db, StringRef prefix, Dims dims,
+                                          ArrayRef<int64_t> max, bool reverse,
+                                          function_ref<InFlightDiagnostic()> emitError) {
+  if (reverse)
+    std::reverse(dims.begin(), dims.end());
+  SmallVector<int64_t> groups;
+  std::optional<Dims> limited = groupDims(dims, max, groups);
+  if (!limited) {
+    if (dims.size() > max.size()) {
+      auto d = emitError();
+      d << "cannot fit " << dims.size() << " " << prefix << " dimensions [";
+      llvm::interleaveComma(dims, d);
+      d << "] into the target's limits [";
+      llvm::interleaveComma(max, d);
+      return d << "]";
+    }
+    limited = dims;
+  }
+  if (*limited == dims) {
+    limited = splitDims(dims, max);
+    if (!limited) {
+      auto d = emitError();
+      d << "cannot split " << prefix << " dimensions [";
+      llvm::interleaveComma(dims, d);
+      d << "] to fit the target's limits [";
+      llvm::interleaveComma(max, d);
+      return d << "]";
+    }
+    groups.assign(limited->size(), 1);
+  }
+  SmallVector<Value> raw;
+  for (auto [i, size] : llvm::enumerate(*limited))
+    raw.push_back(db.special((prefix + Twine(i)).str(), size));
+
+  SmallVector<Value> out;
+  if (limited->size() < dims.size()) {
+    // Merged: each SPECIAL holds a group of adjacent dimensions, the group's
+    // first varying fastest, unpacked as tinygrad does: idx % d, idx // d.
+    size_t next = 0;
+    for (auto [idx, group] : llvm::zip(raw, groups)) {
+      for (int64_t g = 0; g + 1 < group; ++g) {
+        out.push_back(db.mod(idx, dims[next]));
+        idx = db.div(idx, dims[next++]);
+      }
+      out.push_back(idx);
+      ++next;
+    }
+  } else if (*limited == dims) {
+    out = raw;
+  } else {
+    // Split: the SPECIALs are a row-major refactoring of the same index
+    // space. tinygrad spells out the cases it meets (one dimension into two
+    // or three); the general form also covers a split that keeps the
+    // number of dimensions.
+    int64_t stride = 1;
+    Value flat;
+    for (int64_t i = limited->size() - 1; i >= 0; --i) {
+      Value term = db.mul(raw[i], stride);
+      flat = flat ? db.add(term, flat) : term;
+      stride *= (*limited)[i];
+    }
+    int64_t inner = 1;
+    SmallVector<Value> rev;
+    for (int64_t i = dims.size() - 1; i >= 0; --i) {
+      Value v = db.div(flat, inner);
+      rev.push_back(i == 0 ? v : db.mod(v, dims[i]));
+      inner *= dims[i];
+    }
+    out.assign(rev.rbegin(), rev.rend());
+  }
+  if (reverse)
+    std::reverse(out.begin(), out.end());
+  return out;
+}
+
+struct UOpGPUDimsPass : mlir::uop::impl::UOpGPUDimsBase<UOpGPUDimsPass> {
+  void runOnOperation() override {
+    KernelOp kernel = getOperation();
+    Block &body = kernel.getBodyBlock();
+    if (!body.getOps<SpecialOp>().empty())
+      return; // already mapped
+    TargetAttr target = TargetAttr::lookup(kernel);
+    if (!target)
+      return signalPassFailure();
+
+    SmallVector<RangeOp> global, local;
+    for (RangeOp r : body.getOps<RangeOp>()) {
+      if (r.getKind() == AxisKind::global)
+        global.push_back(r);
+      else if (r.getKind() == AxisKind::local)
+        local.push_back(r);
+    }
+    auto byAxis = [](RangeOp x, RangeOp y) { return x.getAxis() < y.getAxis(); };
+    llvm::sort(global, byAxis);
+    llvm::sort(local, byAxis);
+    auto sizes = [&](ArrayRef<RangeOp> ranges) -> std::optional<Dims> {
+      Dims dims;
+      for (RangeOp r : ranges) {
+        auto end = r.getEnd().getDefiningOp<ConstOp>();
+        if (!end) {
+          r.emitOpError() << "has a size that is not a constant: symbolic launch "
+                             "dimensions are not supported";
+          return std::nullopt;
+        }
+        dims.push_back(cast<IntegerAttr>(end.getValue()).getInt());
+      }
+      return dims;
+    };
+    std::optional<Dims> globalDims = sizes(global), localDims = sizes(local);
+    if (!globalDims || !localDims)
+      return signalPassFailure();
+
+    OpBuilder b(&body, body.begin());
+    DimsBuilder db(b, kernel.getLoc());
+    auto error = [&] { return kernel.emitOpError(); };
+    FailureOr<SmallVector<Value>> gidx =
+        groupedDims(db, "gidx", *globalDims, target.getGlobalMax(), /*reverse=*/true, error);
+    if (failed(gidx))
+      return signalPassFailure();
+    FailureOr<SmallVector<Value>> lidx =
+        groupedDims(db, "lidx", *localDims, target.getLocalMax(), /*reverse=*/false, error);
+    if (failed(lidx))
+      return signalPassFailure();
+    for (auto [r, v] : llvm::zip(global, *gidx)) {
+      r.replaceAllUsesWith(v);
+      r.erase();
+    }
+    for (auto [r, v] : llvm::zip(local, *lidx)) {
+      r.replaceAllUsesWith(v);
+      r.erase();
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,136 @@
+//===- TargetLegalize.cpp - uop-target-legalize ---------------------------===//
+//
+// The uop-level rewrites of tinygrad's PTX renderer (ptx_matcher in
+// renderer/ptx.py), read from the module's #uop.target. See Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "uop/Dialect/UOp/IR/UOpAttrs.h"
+#include "uop/Dialect/UOp/IR/UOpRanges.h"
+#include "uop/Dialect/UOp/Transforms/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::uop {
+#define GEN_PASS_DEF_UOPTARGETLEGALIZE
+#include "uop/Dialect/UOp/Transforms/Passes.h.inc"
+} // namespace mlir::uop
+
+using namespace mlir;
+using namespace mlir::uop;
+
+namespace {
+
+Value trueLike(PatternRewriter &b, Location loc, Type boolLike) {
+  TypedAttr one = b.getBoolAttr(true);
+  if (auto vec = dyn_cast<VectorType>(boolLike))
+    one = DenseElementsAttr::get(vec, true);
+  return ConstOp::create(b, loc, boolLike, one);
+}
+
+bool isBoolLike(Type t) { return getScalarType(t).isInteger(1); }
+
+/// Bool CMPNE is XOR, bool CMPLT is (x ^ true) & y, bool CMPEQ (x ^ y) ^ true:
+/// PTX compares numbers, not predicates.
+template <typename CmpOp>
+struct BoolCompare : OpRewritePattern<CmpOp> {
+  using OpRewritePattern<CmpOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(CmpOp op, PatternRewriter &b) const override {
+    Value x = op.getLhs(), y = op.getRhs();
+    Type t = x.getType();
+    if (!isBoolLike(t))
+      return failure();
+    Location loc = op.getLoc();
+    Value r;
+    if constexpr (std::is_same_v<CmpOp, CmpNeOp>)
+      r = XorOp::create(b, loc, t, x, y);
+    else if constexpr (std::is_same_v<CmpOp, CmpLtOp>)
+      r = AndOp::create(b, loc, t, XorOp::create(b, loc, t, x, trueLike(b, loc, t)), y);
+    else
+      r = XorOp::create(b, loc, t, XorOp::create(b, loc, t, x, y), trueLike(b, loc, t));
+    b.replaceOp(op, r);
+    return success();
+  }
+};
+
+/// A half ALU op the target has no instruction for: cast the half operands
+/// to f32, compute, cast back (PTXRenderer: doesnt_support_half).
+struct HalfInF32 : RewritePattern {
+  HalfInF32(MLIRContext *ctx, TargetAttr target)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx), target(target) {}
+
+  LogicalResult matchAndRewrite(Operation *op, PatternRewriter &b) const override {
+    if (op->getNumResults() != 1 || !isa<UOpDialect>(op->getDialect()))
+      return failure();
+    Type t = op->getResult(0).getType(), s = getScalarType(t);
+    StringRef name = op->getName().stripDialect();
+    if (!isAlu(name) || !(s.isF16() || s.isBF16()))
+      return failure();
+    // f16: what the target lists; bf16: PTX has no bf16 arithmetic before
+    // sm_90, so everything but the select.
+    if (s.isF16() ? target.isHalfOp(name) : name == "where")
+      return failure();
+    Location loc = op->getLoc();
+    Type f32 = withScalarType(t, b.getF32Type());
+    SmallVector<Value> operands;
+    for (Value v : op->getOperands())
+      operands.push_back(v.getType() == t ? CastOp::create(b, loc, f32, v).getResult() : v);
+    OperationState state(loc, op->getName());
+    state.addOperands(operands);
+    state.addTypes(f32);
+    state.addAttributes(op->getAttrs());
+    Operation *wide = b.create(state);
+    b.replaceOpWithNewOp<CastOp>(op, t, wide->getResult(0));
+    return success();
+  }
+
+  static bool isAlu(StringRef name) {
+    static const llvm::StringLiteral alu[] = {
+        "exp2", "log2", "sin",   "sqrt", "recip", "neg", "add", "sub",  "mul",   "fdiv",
+        "max",  "pow",  "where", "mulacc"};
+    return llvm::is_contained(alu, name);
+  }
+
+  TargetAttr target;
+};
+
+/// PTX's shl/shr take a u32 amount. Only where the amount, read as unsigned
+/// (as the shift reads it), is unchanged by the cast.
+template <typename ShiftOp>
+struct UnsignedShiftAmount : OpRewritePattern<ShiftOp> {
+  using OpRewritePattern<ShiftOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(ShiftOp op, PatternRewriter &b) const override {
+    Value amount = op.getRhs();
+    auto s = cast<IntegerType>(getScalarType(amount.getType()));
+    if (s.isUnsigned() && s.getWidth() == 32)
+      return failure();
+    if (s.getWidth() > 32) {
+      std::optional<ConstantIntRanges> r = getIntRange(amount);
+      if (!r || r->umax().getActiveBits() > 32)
+        return failure();
+    }
+    Type u32 = withScalarType(amount.getType(),
+                              IntegerType::get(b.getContext(), 32, IntegerType::Unsigned));
+    Value cast = CastOp::create(b, op.getLoc(), u32, amount);
+    b.modifyOpInPlace(op, [&] { op.getRhsMutable().set(cast); });
+    return success();
+  }
+};
+
+struct UOpTargetLegalizePass : mlir::uop::impl::UOpTargetLegalizeBase<UOpTargetLegalizePass> {
+  void runOnOperation() override {
+    TargetAttr target = TargetAttr::lookup(getOperation());
+    if (!target)
+      return signalPassFailure();
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    patterns.add<BoolCompare<CmpNeOp>, BoolCompare<CmpLtOp>, BoolCompare<CmpEqOp>,
+                 UnsignedShiftAmount<ShlOp>, UnsignedShiftAmount<ShrOp>>(ctx);
+    patterns.add<HalfInF32>(ctx, target);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
