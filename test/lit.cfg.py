@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import shutil
 import sys
 
 import lit.formats
@@ -28,3 +29,11 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(["uop-opt", "uop-translate", "uop-run"], [config.uop_tools_dir])
 llvm_config.add_tool_substitutions(["FileCheck", "not", "count"], [config.llvm_tools_dir])
+
+# NVIDIA's assembler is not a Debian package: PATH, then the CUDA toolkit's
+# usual place. A missing ptxas is passed on as a path that does not exist, so
+# the tests that need it fail and say so (test/check_ptxas.py).
+ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+if not os.access(ptxas, os.X_OK):
+    lit_config.warning("ptxas not found (PATH, /usr/local/cuda/bin): the PTX assembly tests will fail")
+config.substitutions.append(("%ptxas", ptxas))

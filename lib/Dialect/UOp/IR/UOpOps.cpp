@@ -85,8 +85,7 @@ LogicalResult SpecialOp::verify() {
   auto t = cast<IntegerType>(getType());
   unsigned w = t.getWidth() - (t.isUnsigned() ? 0 : 1);
   if (w < 64 && static_cast<uint64_t>(getSize()) - 1 > (uint64_t(1) << w) - 1)
-    return emitOpError() << "size " << static_cast<int64_t>(getSize()) << " does not fit "
-                         << getTinygradName(t);
+    return emitOpError() << "size " << static_cast<int64_t>(getSize()) << " does not fit " << t;
   return success();
 }
 

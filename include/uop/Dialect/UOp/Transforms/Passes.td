@@ -47,6 +47,7 @@ def UOpAttachTarget : Pass<"uop-attach-target", "::mlir::ModuleOp"> {
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
            "The GPU architecture: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a">
   ];
+  let dependentDialects = ["::mlir::uop::UOpDialect"];
 }
 
 def UOpGPUDims : Pass<"uop-gpu-dims", "::mlir::uop::KernelOp"> {

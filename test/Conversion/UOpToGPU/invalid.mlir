@@ -1,0 +1,66 @@
+// RUN: uop-opt %s --split-input-file --convert-uop-to-gpu --verify-diagnostics
+
+// expected-error @below {{no GPU target: the module needs a `uop.target` attribute (run uop-attach-target)}}
+module {
+  uop.kernel @no_target {
+    uop.sink
+  }
+}
+
+// -----
+
+module attributes {uop.target = #uop.target<"sm_80">} {
+  uop.kernel @unmapped {
+    %c4 = uop.const 4 : si32
+    // expected-error @below {{(axis 0, global) is not mapped to a GPU index: run uop-gpu-dims first}}
+    %r = uop.range %c4 axis 0 global : si32
+    %o = uop.define_global 0 : !uop.ptr<si32, 4>
+    %p = uop.index %o[%r] : !uop.ptr<si32, 4>, si32
+    %s = uop.store %p, %r : !uop.ptr<si32, 4>
+    uop.sink %s
+  }
+}
+
+// -----
+
+module attributes {uop.target = #uop.target<"sm_80">} {
+  uop.kernel @f64_exp2 {
+    %z = uop.const 0 : si32
+    %g = uop.define_global 0 : !uop.ptr<f64, 1>
+    %p = uop.index %g[%z] : !uop.ptr<f64, 1>, si32
+    %x = uop.load %p : !uop.ptr<f64, 1>
+    // expected-error @below {{is not supported by convert-uop-to-gpu: PTX has no f64 EXP2 instruction}}
+    %e = uop.exp2 %x : f64
+    %s = uop.store %p, %e : !uop.ptr<f64, 1>
+    uop.sink %s
+  }
+}
+
+// -----
+
+module attributes {uop.target = #uop.target<"sm_80">} {
+  uop.kernel @pow {
+    %z = uop.const 0 : si32
+    %g = uop.define_global 0 : !uop.ptr<f32, 1>
+    %p = uop.index %g[%z] : !uop.ptr<f32, 1>, si32
+    %x = uop.load %p : !uop.ptr<f32, 1>
+    // expected-error @below {{POW has no PTX instruction (tinygrad rewrites it to EXP2/LOG2 before rendering)}}
+    %e = uop.pow %x, %x : f32
+    %s = uop.store %p, %e : !uop.ptr<f32, 1>
+    uop.sink %s
+  }
+}
+
+// -----
+
+module attributes {uop.target = #uop.target<"sm_80">} {
+  uop.kernel @two_sizes {
+    %a = uop.special "gidx0" 4 : si32
+    // expected-error @below {{'gidx0' has size 8 here and 4 elsewhere in the kernel}}
+    %b = uop.special "gidx0" 8 : si32
+    %o = uop.define_global 0 : !uop.ptr<si32, 8>
+    %p = uop.index %o[%b] : !uop.ptr<si32, 8>, si32
+    %s = uop.store %p, %a : !uop.ptr<si32, 8>
+    uop.sink %s
+  }
+}

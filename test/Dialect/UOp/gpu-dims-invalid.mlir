@@ -1,0 +1,61 @@
+// RUN: uop-opt %s --split-input-file --uop-gpu-dims --verify-diagnostics
+
+// expected-error @below {{no GPU target: the module needs a `uop.target` attribute (run uop-attach-target)}}
+uop.kernel @no_target {
+  %c4 = uop.const 4 : si32
+  %r = uop.range %c4 axis 0 global : si32
+  %o = uop.define_global 0 : !uop.ptr<si32, 4>
+  %p = uop.index %o[%r] : !uop.ptr<si32, 4>, si32
+  %s = uop.store %p, %r : !uop.ptr<si32, 4>
+  uop.sink %s
+}
+
+// -----
+
+// With global_max [8, 8, 8], four dimensions of 4: merging any two gives 16.
+module attributes {uop.target = #uop.target<"sm_80", global_max = [8, 8, 8]>} {
+  // expected-error @below {{cannot fit 4 gidx dimensions [4, 4, 4, 4] into the target's limits [8, 8, 8]}}
+  uop.kernel @cannot_group {
+    %c4 = uop.const 4 : si32
+    %r0 = uop.range %c4 axis 0 global : si32
+    %r1 = uop.range %c4 axis 1 global : si32
+    %r2 = uop.range %c4 axis 2 global : si32
+    %r3 = uop.range %c4 axis 3 global : si32
+    %a = uop.add %r0, %r1 : si32
+    %b = uop.add %r2, %r3 : si32
+    %i = uop.add %a, %b : si32
+    %o = uop.define_global 0 : !uop.ptr<si32, 16>
+    %p = uop.index %o[%i] : !uop.ptr<si32, 16>, si32
+    %s = uop.store %p, %i : !uop.ptr<si32, 16>
+    uop.sink %s
+  }
+}
+
+// -----
+
+// A prime block size over local_max cannot be split.
+module attributes {uop.target = #uop.target<"sm_80">} {
+  // expected-error @below {{cannot split lidx dimensions [1031] to fit the target's limits [1024, 1024, 64]}}
+  uop.kernel @prime_local {
+    %c = uop.const 1031 : si32
+    %r = uop.range %c axis 0 local : si32
+    %o = uop.define_global 0 : !uop.ptr<si32, 1031>
+    %p = uop.index %o[%r] : !uop.ptr<si32, 1031>, si32
+    %s = uop.store %p, %r : !uop.ptr<si32, 1031>
+    uop.sink %s
+  }
+}
+
+// -----
+
+module attributes {uop.target = #uop.target<"sm_80">} {
+  uop.kernel @symbolic {
+    %n = uop.define_var "n" [1, 8] : si32
+    // expected-error @below {{has a size that is not a constant: symbolic launch dimensions are not supported}}
+    %r = uop.range %n axis 0 global : si32
+    %o = uop.define_global 0 : !uop.ptr<si32, 8>
+    %p = uop.index %o[%r] : !uop.ptr<si32, 8>, si32
+    %s = uop.store %p, %r : !uop.ptr<si32, 8>
+    uop.sink %s
+  }
+}

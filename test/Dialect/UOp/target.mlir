@@ -1,0 +1,33 @@
+// #uop.target and #uop.tensor_core: a chip's defaults are implied and
+// elided, overrides are printed; uop-attach-target attaches a chip's target.
+// RUN: uop-opt %s --split-input-file | FileCheck %s
+// RUN: uop-opt %s --split-input-file --mlir-print-op-generic | uop-opt --split-input-file | FileCheck %s
+// RUN: echo 'module {}' | uop-opt --uop-attach-target="chip=sm_90a" | FileCheck %s --check-prefix=ATTACH
+// RUN: echo 'module {}' | uop-opt --uop-attach-target | FileCheck %s --check-prefix=DEFAULT
+// RUN: echo 'module {}' | not uop-opt --uop-attach-target="chip=sm_42" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+
+// ATTACH: module attributes {uop.target = #uop.target<"sm_90a">}
+// DEFAULT: module attributes {uop.target = #uop.target<"sm_80">}
+// UNKNOWN: error: unknown GPU arch 'sm_42' (known: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a)
+
+// CHECK: module attributes {uop.target = #uop.target<"sm_80">}
+module attributes {uop.target = #uop.target<"sm_80">} {}
+
+// -----
+
+// Writing a default out changes nothing; a different value is kept.
+// CHECK: module attributes {uop.target = #uop.target<"sm_86", local_max = [256, 256, 64], shared_max = 65536>}
+module attributes {uop.target = #uop.target<"sm_86", global_max = [2147483647, 65535, 65535],
+                                             local_max = [256, 256, 64], shared_max = 65536>} {}
+
+// -----
+
+// sm_75 has the m16n8k8 f16 tensor core only; the op lists can be narrowed.
+// CHECK: #uop.target<"sm_75", half_ops = ["add", "mul"], approx_ops = ["exp2", "sqrt"]>
+module attributes {uop.target = #uop.target<"sm_75", tensor_cores = [#uop.tensor_core<m = 16, n = 8, k = 8, dtype_in = f16, dtype_out = f32>],
+                                             half_ops = ["add", "mul"], approx_ops = ["exp2", "sqrt"]>} {}
+
+// -----
+
+// CHECK: #uop.target<"sm_90", tensor_cores = [#uop.tensor_core<m = 16, n = 8, k = 16, dtype_in = bf16, dtype_out = f32>]>
+module attributes {uop.target = #uop.target<"sm_90", tensor_cores = [#uop.tensor_core<m = 16, n = 8, k = 16, dtype_in = bf16, dtype_out = f32>]>} {}
