@@ -3,9 +3,10 @@
 # kernel from the corpus (conv2d) through them: import tinygrad's JSON, verify
 # and print it with uop-opt, lower it (uop-lower) and place it in loops
 # (convert-uop-to-scf), compile it for the CPU and run it on the corpus
-# inputs, comparing with tinygrad's outputs (uop-run), export the AST back to
-# JSON, and show that a broken variant is rejected with a location. PTX and
-# GPU targets come with the next issues.
+# inputs, comparing with tinygrad's outputs (uop-run), compile it to PTX for
+# sm_80 and assemble it with ptxas where NVIDIA's toolkit is installed,
+# export the AST back to JSON, and show that a broken variant is rejected
+# with a location. GPU execution (simulator, CUDA) comes with the next issue.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${UOP_BUILD_DIR:-$root/build}"
@@ -33,6 +34,17 @@ head -n 40 "$build/conv2d-loops.mlir"
 echo "   ..."
 echo "== compiled for the CPU (uop-to-llvm + LLVM JIT) and run on the corpus inputs"
 "$run" "$kernel" --target=cpu --timing
+echo "== compiled to PTX for sm_80 (uop-to-ptx: gpu and nvvm dialects, LLVM's NVPTX backend; first 45 lines)"
+"$translate" --export-ptx "$kernel" --chip=sm_80 -o "$build/conv2d.ptx"
+head -n 45 "$build/conv2d.ptx"
+echo "   ... ($(wc -l < "$build/conv2d.ptx") lines in $build/conv2d.ptx)"
+ptxas="$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)"
+if [ -x "$ptxas" ]; then
+  echo "== assembled by NVIDIA's ptxas for sm_80"
+  "$ptxas" -arch=sm_80 -v "$build/conv2d.ptx" -o "$build/conv2d.cubin"
+else
+  echo "== ptxas not found (NVIDIA's CUDA toolkit is not a Debian package): PTX not assembled here"
+fi
 echo "== export the AST back to tinygrad's JSON"
 "$translate" --export-tinygrad "$build/conv2d.mlir" | head -c 400
 echo " ..."

@@ -1,10 +1,11 @@
 //===- main.cpp - an embedder of the uop dialect ---------------------------===//
 //
 // Builds a kernel with the C++ API, verifies it, prints it, compiles and runs
-// it on the host through the runtime library, and parses the text given on
-// the command line, reporting verifier errors through a diagnostic handler.
-// Exit 0 only when the built kernel verifies and computes out = 2 * in, and
-// the given one does not verify (the test gives it an invalid kernel).
+// it on the host through the runtime library, compiles it to PTX with
+// buildUOpToPTXPipeline, and parses the text given on the command line,
+// reporting verifier errors through a diagnostic handler. Exit 0 only when
+// the built kernel verifies, computes out = 2 * in and becomes PTX, and the
+// given one does not verify (the test gives it an invalid kernel).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,14 +15,19 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
+#include "uop/Pipelines/Pipelines.h"
 #include "uop/Runtime/CPUTarget.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 
 int main(int argc, char **argv) {
-  MLIRContext ctx;
+  DialectRegistry registry;
+  uop::registerUOpPTXDependencies(registry); // what the PTX pipeline needs
+  MLIRContext ctx(registry);
   ctx.loadDialect<uop::UOpDialect>();
   OpBuilder b(&ctx);
   Location loc = b.getUnknownLoc();
@@ -51,6 +57,8 @@ int main(int argc, char **argv) {
   module.print(llvm::outs());
   llvm::outs() << "\n";
 
+  OwningOpRef<ModuleOp> gpu = module.clone(); // compiling for the CPU lowers `module`
+
   // Run it: the uop-to-llvm pipeline and the JIT, as uop-run does.
   auto compiled = uop::CPUKernel::compile(module, "scale");
   if (failed(compiled)) {
@@ -66,6 +74,30 @@ int main(int argc, char **argv) {
     return 1;
   }
   llvm::outs() << "scale ran: out[15] = " << static_cast<int>(outData[15]) << "\n";
+
+  // The same kernel to PTX for sm_80, as `uop-opt --uop-to-ptx` does.
+  PassManager pm(&ctx);
+  uop::UOpToPTXOptions ptxOptions;
+  ptxOptions.chip = "sm_80";
+  uop::buildUOpToPTXPipeline(pm, ptxOptions);
+  if (failed(pm.run(*gpu))) {
+    llvm::errs() << "scale failed to compile to PTX\n";
+    return 1;
+  }
+  int binaries = 0;
+  for (auto bin : gpu->getOps<gpu::BinaryOp>()) {
+    ++binaries;
+    StringRef ptx = cast<gpu::ObjectAttr>(bin.getObjects()[0]).getObject().getValue();
+    SmallVector<StringRef> lines;
+    ptx.split(lines, '\n');
+    for (StringRef line : lines)
+      if (line.starts_with(".target") || line.starts_with(".visible .entry"))
+        llvm::outs() << "ptx: " << line << "\n";
+  }
+  if (binaries != 1) {
+    llvm::errs() << "expected one gpu.binary, got " << binaries << "\n";
+    return 1;
+  }
 
   if (argc < 2)
     return 0;
