@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -16,7 +17,6 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 #include "uop/Pipelines/Pipelines.h"
 #include "uop/Runtime/CPUTarget.h"

@@ -41,14 +41,14 @@ namespace cl = llvm::cl;
 namespace {
 enum class Action { None, ImportTinygrad, ExportTinygrad, ExportPTX };
 
-cl::opt<Action> action(
-    cl::desc("Translation:"), cl::init(Action::None),
-    cl::values(clEnumValN(Action::ImportTinygrad, "import-tinygrad",
-                          "tinygrad kernel JSON files -> one uop module"),
-               clEnumValN(Action::ExportTinygrad, "export-tinygrad",
-                          "uop module -> tinygrad kernel JSON"),
-               clEnumValN(Action::ExportPTX, "export-ptx",
-                          "uop module or tinygrad kernel JSON files -> PTX (uop-to-ptx)")));
+cl::opt<Action>
+    action(cl::desc("Translation:"), cl::init(Action::None),
+           cl::values(clEnumValN(Action::ImportTinygrad, "import-tinygrad",
+                                 "tinygrad kernel JSON files -> one uop module"),
+                      clEnumValN(Action::ExportTinygrad, "export-tinygrad",
+                                 "uop module -> tinygrad kernel JSON"),
+                      clEnumValN(Action::ExportPTX, "export-ptx",
+                                 "uop module or tinygrad kernel JSON files -> PTX (uop-to-ptx)")));
 cl::opt<std::string> chip("chip", cl::desc("--export-ptx: GPU architecture (sm_75 ... sm_90a)"),
                           cl::init("sm_80"));
 cl::opt<unsigned> optLevel("opt-level", cl::desc("--export-ptx: LLVM optimization level"),
@@ -100,26 +100,40 @@ int importTinygrad(MLIRContext &ctx, llvm::raw_ostream &os) {
   return 0;
 }
 
+/// A .mlir file, parsed with diagnostics reported against its source (the
+/// handler lives as long as the module).
+struct ParsedFile {
+  std::shared_ptr<llvm::SourceMgr> sourceMgr = std::make_shared<llvm::SourceMgr>();
+  std::unique_ptr<SourceMgrDiagnosticHandler> handler;
+  OwningOpRef<ModuleOp> module;
+};
+
+/// Parses `path` into `file.module`; false (after an error) if it cannot.
+bool parseMLIR(MLIRContext &ctx, const std::string &path, ParsedFile &file) {
+  std::string err;
+  std::unique_ptr<llvm::MemoryBuffer> buf = openInputFile(path, &err);
+  if (!buf) {
+    llvm::errs() << path << ": error: " << err << "\n";
+    return false;
+  }
+  file.sourceMgr->AddNewSourceBuffer(std::move(buf), llvm::SMLoc());
+  file.handler = std::make_unique<SourceMgrDiagnosticHandler>(*file.sourceMgr, &ctx);
+  file.module = parseSourceFile<ModuleOp>(file.sourceMgr, &ctx);
+  return static_cast<bool>(file.module);
+}
+
 int exportTinygrad(MLIRContext &ctx, llvm::raw_ostream &os) {
   if (inputs.size() != 1) {
     llvm::errs() << "error: --export-tinygrad takes one .mlir file\n";
     return kBadInput;
   }
-  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
-  std::string err;
-  std::unique_ptr<llvm::MemoryBuffer> buf = openInputFile(inputs[0], &err);
-  if (!buf) {
-    llvm::errs() << inputs[0] << ": error: " << err << "\n";
+  ParsedFile file;
+  if (!parseMLIR(ctx, inputs[0], file))
     return kBadInput;
-  }
-  sourceMgr->AddNewSourceBuffer(std::move(buf), llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(*sourceMgr, &ctx);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
-  if (!module)
-    return kBadInput;
-  SmallVector<uop::KernelOp> kernels(module->getOps<uop::KernelOp>());
+  ModuleOp module = *file.module;
+  SmallVector<uop::KernelOp> kernels(module.getOps<uop::KernelOp>());
   if (kernels.empty()) {
-    emitError(module->getLoc()) << "no uop.kernel to export";
+    emitError(module.getLoc()) << "no uop.kernel to export";
     return kBadInput;
   }
   std::string text;
@@ -137,28 +151,20 @@ int exportTinygrad(MLIRContext &ctx, llvm::raw_ostream &os) {
   os << text << "\n";
   return 0;
 }
+
 int exportPTX(MLIRContext &ctx, llvm::raw_ostream &os) {
-  bool json = llvm::all_of(inputs, [](const std::string &p) { return StringRef(p).ends_with(".json"); });
+  bool json =
+      llvm::all_of(inputs, [](const std::string &p) { return StringRef(p).ends_with(".json"); });
   if (!json && inputs.size() != 1) {
     llvm::errs() << "error: --export-ptx takes one .mlir file or tinygrad .json files\n";
     return kBadInput;
   }
-  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
-  std::unique_ptr<SourceMgrDiagnosticHandler> handler;
-  OwningOpRef<ModuleOp> module;
-  if (json) {
-    module = importJSON(ctx);
-  } else {
-    std::string err;
-    std::unique_ptr<llvm::MemoryBuffer> buf = openInputFile(inputs[0], &err);
-    if (!buf) {
-      llvm::errs() << inputs[0] << ": error: " << err << "\n";
-      return kBadInput;
-    }
-    sourceMgr->AddNewSourceBuffer(std::move(buf), llvm::SMLoc());
-    handler = std::make_unique<SourceMgrDiagnosticHandler>(*sourceMgr, &ctx);
-    module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
-  }
+  ParsedFile file;
+  if (json)
+    file.module = importJSON(ctx);
+  else
+    parseMLIR(ctx, inputs[0], file);
+  OwningOpRef<ModuleOp> &module = file.module;
   if (!module)
     return kBadInput;
 

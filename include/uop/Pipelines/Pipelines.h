@@ -31,9 +31,8 @@ struct UOpToPTXOptions : public PassPipelineOptions<UOpToPTXOptions> {
       *this, "chip",
       llvm::cl::desc("GPU architecture: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a"),
       llvm::cl::init("sm_80")};
-  PassOptions::Option<unsigned> optLevel{*this, "O",
-                                         llvm::cl::desc("LLVM optimization level (0-3)"),
-                                         llvm::cl::init(3)};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "O", llvm::cl::desc("LLVM optimization level (0-3)"), llvm::cl::init(3)};
   PassOptions::Option<bool> toBinary{
       *this, "to-binary",
       llvm::cl::desc("End with gpu-module-to-binary (PTX text in each gpu.binary); without it "

@@ -422,8 +422,7 @@ Value Semantics::transcendental(Operation *op, Value x) {
   }
   return llvm::TypeSwitch<Operation *, Value>(op)
       .Case([&](RecipOp) -> Value {
-        return arith::DivFOp::create(
-            b, loc, splat(t, FloatAttr::get(getScalarType(t), 1.0)), x);
+        return arith::DivFOp::create(b, loc, splat(t, FloatAttr::get(getScalarType(t), 1.0)), x);
       })
       .Case([&](Exp2Op) -> Value { return math::Exp2Op::create(b, loc, x); })
       .Case([&](Log2Op) -> Value { return math::Log2Op::create(b, loc, x); })

@@ -34,8 +34,8 @@ struct LaunchDims {
       int64_t size = static_cast<int64_t>(s.getSize());
       auto [it, inserted] = seen.try_emplace(name, size);
       if (!inserted && it->second != size)
-        return s.emitOpError() << "'" << name << "' has size " << size << " here and "
-                               << it->second << " elsewhere in the kernel";
+        return s.emitOpError() << "'" << name << "' has size " << size << " here and " << it->second
+                               << " elsewhere in the kernel";
       int dim = name.back() - '0';
       if (name.starts_with("lidx"))
         block[dim] = size;

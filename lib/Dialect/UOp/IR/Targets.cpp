@@ -24,10 +24,10 @@ constexpr llvm::StringLiteral kChips[] = {"sm_75", "sm_80", "sm_86", "sm_87",
                                           "sm_89", "sm_90", "sm_90a"};
 
 // The ALU ops a target may list, by mnemonic.
-constexpr llvm::StringLiteral kAluOps[] = {
-    "exp2", "log2", "sin",   "sqrt",  "recip", "neg",   "add",   "sub",   "mul",
-    "fdiv", "idiv", "mod",   "max",   "pow",   "and",   "or",    "xor",   "shl",
-    "shr",  "cmplt", "cmpne", "cmpeq", "where", "mulacc"};
+constexpr llvm::StringLiteral kAluOps[] = {"exp2", "log2",  "sin",   "sqrt",  "recip", "neg",
+                                           "add",  "sub",   "mul",   "fdiv",  "idiv",  "mod",
+                                           "max",  "pow",   "and",   "or",    "xor",   "shl",
+                                           "shr",  "cmplt", "cmpne", "cmpeq", "where", "mulacc"};
 // The ops PTX has an approximate instruction for.
 constexpr llvm::StringLiteral kApproxOps[] = {"exp2", "log2", "sin", "sqrt", "recip"};
 // PTXRenderer.supports_half: the rest is computed in f32.
@@ -63,10 +63,9 @@ SmallVector<TensorCoreAttr> defaultTensorCores(MLIRContext *ctx, int64_t sm) {
   Type f16 = Float16Type::get(ctx), bf16 = BFloat16Type::get(ctx), f32 = Float32Type::get(ctx);
   if (sm < 80)
     return {TensorCoreAttr::get(ctx, 16, 8, 8, f16, f32)};
-  return {TensorCoreAttr::get(ctx, 16, 8, 16, f16, f32),
-          TensorCoreAttr::get(ctx, 16, 8, 16, f16, f16),
-          TensorCoreAttr::get(ctx, 16, 8, 16, bf16, f32),
-          TensorCoreAttr::get(ctx, 16, 8, 8, f32, f32)};
+  return {
+      TensorCoreAttr::get(ctx, 16, 8, 16, f16, f32), TensorCoreAttr::get(ctx, 16, 8, 16, f16, f16),
+      TensorCoreAttr::get(ctx, 16, 8, 16, bf16, f32), TensorCoreAttr::get(ctx, 16, 8, 8, f32, f32)};
 }
 
 const TensorCoreDesc *findTensorCore(int64_t m, int64_t n, int64_t k, Type in, Type out) {
@@ -179,9 +178,8 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
   SmallVector<StringAttr> halfOps(defaults.getHalfOps()), approxOps(defaults.getApproxOps());
   auto ints = [&](SmallVectorImpl<int64_t> &out) {
     out.clear();
-    return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
-      return parser.parseInteger(out.emplace_back());
-    });
+    return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                          [&] { return parser.parseInteger(out.emplace_back()); });
   };
   auto names = [&](SmallVectorImpl<StringAttr> &out) {
     out.clear();

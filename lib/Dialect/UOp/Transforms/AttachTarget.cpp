@@ -19,8 +19,8 @@ struct UOpAttachTargetPass : mlir::uop::impl::UOpAttachTargetBase<UOpAttachTarge
     ModuleOp module = getOperation();
     TargetAttr target = TargetAttr::getForChip(&getContext(), chip);
     if (!target) {
-      module.emitError() << "unknown GPU arch '" << chip
-                         << "' (known: " << TargetAttr::knownChips() << ")";
+      module.emitError() << "unknown GPU arch '" << chip << "' (known: " << TargetAttr::knownChips()
+                         << ")";
       return signalPassFailure();
     }
     module->setAttr(TargetAttr::kModuleAttrName, target);

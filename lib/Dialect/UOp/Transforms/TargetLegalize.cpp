@@ -33,8 +33,7 @@ bool isBoolLike(Type t) { return getScalarType(t).isInteger(1); }
 
 /// Bool CMPNE is XOR, bool CMPLT is (x ^ true) & y, bool CMPEQ (x ^ y) ^ true:
 /// PTX compares numbers, not predicates.
-template <typename CmpOp>
-struct BoolCompare : OpRewritePattern<CmpOp> {
+template <typename CmpOp> struct BoolCompare : OpRewritePattern<CmpOp> {
   using OpRewritePattern<CmpOp>::OpRewritePattern;
   LogicalResult matchAndRewrite(CmpOp op, PatternRewriter &b) const override {
     Value x = op.getLhs(), y = op.getRhs();
@@ -86,9 +85,9 @@ struct HalfInF32 : RewritePattern {
   }
 
   static bool isAlu(StringRef name) {
-    static const llvm::StringLiteral alu[] = {
-        "exp2", "log2", "sin",   "sqrt", "recip", "neg", "add", "sub",  "mul",   "fdiv",
-        "max",  "pow",  "where", "mulacc"};
+    static const llvm::StringLiteral alu[] = {"exp2", "log2", "sin",   "sqrt",  "recip",
+                                              "neg",  "add",  "sub",   "mul",   "fdiv",
+                                              "max",  "pow",  "where", "mulacc"};
     return llvm::is_contained(alu, name);
   }
 
@@ -97,8 +96,7 @@ struct HalfInF32 : RewritePattern {
 
 /// PTX's shl/shr take a u32 amount. Only where the amount, read as unsigned
 /// (as the shift reads it), is unchanged by the cast.
-template <typename ShiftOp>
-struct UnsignedShiftAmount : OpRewritePattern<ShiftOp> {
+template <typename ShiftOp> struct UnsignedShiftAmount : OpRewritePattern<ShiftOp> {
   using OpRewritePattern<ShiftOp>::OpRewritePattern;
   LogicalResult matchAndRewrite(ShiftOp op, PatternRewriter &b) const override {
     Value amount = op.getRhs();
