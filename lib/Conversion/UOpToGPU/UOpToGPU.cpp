@@ -36,11 +36,10 @@ struct LaunchDims {
       if (!inserted && it->second != size)
         return s.emitOpError() << "'" << name << "' has size " << size << " here and " << it->second
                                << " elsewhere in the kernel";
-      int dim = name.back() - '0';
-      if (name.starts_with("lidx"))
-        block[dim] = size;
+      if (s.isThreadIndex())
+        block[s.getDim()] = size;
       else
-        grid[dim] = size; // gidx, or idx with one thread per block
+        grid[s.getDim()] = size; // gidx, or idx with one thread per block
     }
     for (int d = 0; d < 3; ++d)
       if (seen.count(("gidx" + Twine(d)).str()) && seen.count(("idx" + Twine(d)).str()))
@@ -60,12 +59,11 @@ std::optional<FailureOr<Value>> emitSpecial(Operation *op, OpBuilder &b) {
   if (!s)
     return std::nullopt;
   Location loc = s.getLoc();
-  StringRef name = s.getName();
-  auto dim = static_cast<gpu::Dimension>(name.back() - '0');
+  auto dim = static_cast<gpu::Dimension>(s.getDim());
   Value id;
-  if (name.starts_with("gidx")) {
+  if (s.isBlockIndex()) {
     id = gpu::BlockIdOp::create(b, loc, dim);
-  } else if (name.starts_with("lidx")) {
+  } else if (s.isThreadIndex()) {
     id = gpu::ThreadIdOp::create(b, loc, dim);
   } else { // idxN: the global thread index
     Value blocks = arith::MulIOp::create(b, loc, gpu::BlockIdOp::create(b, loc, dim),

@@ -105,10 +105,11 @@ TargetAttr TargetAttr::getForChip(MLIRContext *ctx, StringRef chip) {
                          strings(ctx, kApproxOps));
 }
 
-std::string TargetAttr::knownChips() {
-  std::string out;
-  for (StringRef c : kChips)
-    out += (out.empty() ? "" : ", ") + c.str();
+std::string TargetAttr::unknownChipMessage(StringRef chip) {
+  std::string out = ("unknown GPU arch '" + chip + "' (known: ").str();
+  llvm::raw_string_ostream os(out);
+  llvm::interleaveComma(kChips, os);
+  os << ")";
   return out;
 }
 
@@ -123,17 +124,14 @@ TargetAttr TargetAttr::lookup(Operation *op, bool emitErrors) {
   return {};
 }
 
-int64_t TargetAttr::getSMVersion() const { return smVersion(getChip()); }
-
 bool TargetAttr::isHalfOp(StringRef op) const { return contains(getHalfOps(), op); }
-bool TargetAttr::isApproxOp(StringRef op) const { return contains(getApproxOps(), op); }
 
 LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef chip,
                                  ArrayRef<int64_t> globalMax, ArrayRef<int64_t> localMax,
                                  int64_t sharedMax, ArrayRef<TensorCoreAttr> tensorCores,
                                  ArrayRef<StringAttr> halfOps, ArrayRef<StringAttr> approxOps) {
   if (!contains(kChips, chip))
-    return emitError() << "unknown GPU arch '" << chip << "' (known: " << knownChips() << ")";
+    return emitError() << unknownChipMessage(chip);
   auto checkDims = [&](StringRef name, ArrayRef<int64_t> dims) -> LogicalResult {
     if (dims.size() != 3 || llvm::any_of(dims, [](int64_t d) { return d <= 0; }))
       return emitError() << name << " must be three positive sizes";
@@ -169,7 +167,7 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
     return {};
   TargetAttr defaults = getForChip(ctx, chip);
   if (!defaults) {
-    parser.emitError(loc) << "unknown GPU arch '" << chip << "' (known: " << knownChips() << ")";
+    parser.emitError(loc) << unknownChipMessage(chip);
     return {};
   }
   SmallVector<int64_t> globalMax(defaults.getGlobalMax()), localMax(defaults.getLocalMax());

@@ -19,8 +19,7 @@ struct UOpAttachTargetPass : mlir::uop::impl::UOpAttachTargetBase<UOpAttachTarge
     ModuleOp module = getOperation();
     TargetAttr target = TargetAttr::getForChip(&getContext(), chip);
     if (!target) {
-      module.emitError() << "unknown GPU arch '" << chip << "' (known: " << TargetAttr::knownChips()
-                         << ")";
+      module.emitError() << TargetAttr::unknownChipMessage(chip);
       return signalPassFailure();
     }
     module->setAttr(TargetAttr::kModuleAttrName, target);

@@ -104,29 +104,27 @@ FailureOr<SmallVector<Value>> groupedDims(DimsBuilder &db, StringRef prefix, Dim
                                           function_ref<InFlightDiagnostic()> emitError) {
   if (reverse)
     std::reverse(dims.begin(), dims.end());
+  // "cannot fit 4 gidx dimensions [..] into the target's limits [..]"
+  auto fail = [&](StringRef what, StringRef how) -> LogicalResult {
+    InFlightDiagnostic d = emitError();
+    d << what << " " << prefix << " dimensions [";
+    llvm::interleaveComma(dims, d);
+    d << "] " << how << " the target's limits [";
+    llvm::interleaveComma(max, d);
+    d << "]";
+    return failure();
+  };
   SmallVector<int64_t> groups;
   std::optional<Dims> limited = groupDims(dims, max, groups);
   if (!limited) {
-    if (dims.size() > max.size()) {
-      auto d = emitError();
-      d << "cannot fit " << dims.size() << " " << prefix << " dimensions [";
-      llvm::interleaveComma(dims, d);
-      d << "] into the target's limits [";
-      llvm::interleaveComma(max, d);
-      return d << "]";
-    }
+    if (dims.size() > max.size())
+      return fail(("cannot fit " + Twine(dims.size())).str(), "into");
     limited = dims;
   }
   if (*limited == dims) {
     limited = splitDims(dims, max);
-    if (!limited) {
-      auto d = emitError();
-      d << "cannot split " << prefix << " dimensions [";
-      llvm::interleaveComma(dims, d);
-      d << "] to fit the target's limits [";
-      llvm::interleaveComma(max, d);
-      return d << "]";
-    }
+    if (!limited)
+      return fail("cannot split", "to fit");
     groups.assign(limited->size(), 1);
   }
   SmallVector<Value> raw;

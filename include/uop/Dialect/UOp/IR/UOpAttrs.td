@@ -144,17 +144,15 @@ def UOp_TargetAttr : UOp_Attr<"Target", "target"> {
   let extraClassDeclaration = [{
     /// The chip's defaults, or null for an unknown chip.
     static TargetAttr getForChip(::mlir::MLIRContext *ctx, ::llvm::StringRef chip);
-    /// The chips getForChip knows, for error messages: "sm_75, sm_80, ...".
-    static std::string knownChips();
+    /// The error for a chip getForChip does not know, listing those it does:
+    /// "unknown GPU arch 'sm_42' (known: sm_75, sm_80, ...)".
+    static std::string unknownChipMessage(::llvm::StringRef chip);
     /// The attribute name a module carries its target under: `uop.target`.
     static constexpr ::llvm::StringLiteral kModuleAttrName = "uop.target";
     /// The target of the module around `op`, or null (with an error on `op`
     /// when `emitErrors`) if it has none.
     static TargetAttr lookup(::mlir::Operation *op, bool emitErrors = true);
-    /// The numeric SM version: 80 for sm_80, 90 for sm_90a.
-    int64_t getSMVersion() const;
     bool isHalfOp(::llvm::StringRef op) const;
-    bool isApproxOp(::llvm::StringRef op) const;
   }];
 }
 

@@ -173,6 +173,15 @@ def UOp_SpecialOp : UOp_Op<"special", [Pure, UOp_IntRange]> {
   let results = (outs UOp_Int:$result);
   let assemblyFormat = "$name $size attr-dict `:` type($result)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The dimension the name ends with: 0 (x), 1 (y) or 2 (z).
+    unsigned getDim() { return getName().back() - '0'; }
+    /// gidxN: a block index.
+    bool isBlockIndex() { return getName().starts_with("gidx"); }
+    /// lidxN: a thread index within the block.
+    bool isThreadIndex() { return getName().starts_with("lidx"); }
+    // Otherwise idxN: a global thread index (block * block size + thread).
+  }];
 }
 
 def UOp_RangeOp : UOp_Op<"range", [Pure, UOp_IntRange, AllTypesMatch<["end", "result"]>]> {
