@@ -14,14 +14,18 @@
 
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
+#include "uop/Pipelines/Pipelines.h"
 #include "uop/Runtime/CPUTarget.h"
 #include "uop/Runtime/HostBuffers.h"
+#include "uop/Runtime/SimTarget.h"
 #include "uop/Target/Tinygrad/TinygradJSON.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -46,8 +50,14 @@ cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel .json or .mlir>
 cl::opt<std::string> buffersFrom("buffers-from",
                                  cl::desc("Corpus JSON whose buffers to use (required for .mlir)"),
                                  cl::value_desc("K.json"));
-cl::opt<std::string> target("target", cl::desc("Where to run: cpu (the host, JIT-compiled)"),
+cl::opt<std::string> target("target",
+                            cl::desc("Where to run: cpu (the host, JIT-compiled), sim (the GPU "
+                                     "code on the SIMT simulator), cuda (a GPU, through the CUDA "
+                                     "driver), auto (cuda if a GPU is usable, else sim)"),
                             cl::init("cpu"));
+cl::opt<std::string> chip("chip",
+                          cl::desc("GPU to compile for (sim: default sm_80; cuda: default the "
+                                   "device's)"));
 cl::opt<std::string> kernelName("kernel",
                                 cl::desc("Kernel to run (default: the JSON's <case>_k<kernel>, "
                                          "or the module's only kernel)"));
@@ -55,7 +65,7 @@ cl::opt<bool> timing("timing", cl::desc("Print the milliseconds of each phase"))
 cl::opt<bool> exact("exact", cl::desc("Compare floats bit for bit too (NaN matches any NaN), "
                                       "instead of the per-dtype tolerance"));
 
-constexpr int kPass = 0, kMismatch = 1, kBadInput = 2;
+constexpr int kPass = 0, kMismatch = 1, kBadInput = 2, kFault = 3;
 
 using Clock = std::chrono::steady_clock;
 double msSince(Clock::time_point start) {
@@ -70,9 +80,11 @@ std::unique_ptr<llvm::MemoryBuffer> readFile(StringRef path) {
   return buf;
 }
 
-/// A kernel of the module: a uop.kernel, or what the CPU pipeline made of one
-/// (a func.func or llvm.func with a body).
+/// A kernel of the module: a uop.kernel, or what a pipeline made of one (a
+/// func.func or llvm.func with a body, or a gpu.module).
 bool isKernel(Operation &op) {
+  if (isa<gpu::GPUModuleOp>(op))
+    return true;
   if (auto f = dyn_cast<func::FuncOp>(op))
     return !f.isExternal();
   if (auto f = dyn_cast<LLVM::LLVMFuncOp>(op))
@@ -134,9 +146,80 @@ std::string formatElement(double v) {
   return llvm::formatv("{0:e8}", v).str();
 }
 
+/// What the last simulated run did, for --timing.
+std::optional<uop::SimStats> simStats;
+
+/// Why a run step failed: bad input (exit 2) or a kernel fault (exit 3).
+int runStatus = kBadInput;
+
+/// Buffer i for parameter i: every parameter needs one, every buffer a
+/// parameter.
+FailureOr<SmallVector<MutableArrayRef<uint8_t>>>
+argumentBuffers(std::vector<uop::HostBuffer> &buffers, unsigned numArgs, StringRef name,
+                StringRef jsonPath) {
+  SmallVector<MutableArrayRef<uint8_t>> args(numArgs);
+  SmallVector<bool> seen(numArgs, false);
+  for (uop::HostBuffer &b : buffers) {
+    if (b.spec.index >= static_cast<int64_t>(numArgs)) {
+      llvm::errs() << jsonPath << ": error: buffer " << b.spec.index << " is not an argument of "
+                   << name << ", which takes " << numArgs << " buffers\n";
+      return failure();
+    }
+    args[b.spec.index] = b.bytes;
+    seen[b.spec.index] = true;
+  }
+  for (auto [i, s] : llvm::enumerate(seen))
+    if (!s) {
+      llvm::errs() << jsonPath << ": error: " << name << " takes " << numArgs
+                   << " buffers but there is no buffer " << i << "\n";
+      return failure();
+    }
+  return args;
+}
+
+/// Compiles and runs on the host; returns the run's milliseconds.
+FailureOr<double> runOnCPU(ModuleOp module, StringRef name, std::vector<uop::HostBuffer> &buffers,
+                           StringRef jsonPath, uop::CompileTimes &times) {
+  FailureOr<std::unique_ptr<uop::CPUKernel>> compiled =
+      uop::CPUKernel::compile(module, name, &times);
+  if (failed(compiled))
+    return failure();
+  auto args = argumentBuffers(buffers, (*compiled)->numBuffers(), name, jsonPath);
+  if (failed(args))
+    return failure();
+  SmallVector<void *> pointers;
+  for (MutableArrayRef<uint8_t> a : *args)
+    pointers.push_back(a.data());
+  auto start = Clock::now();
+  (void)(*compiled)->run(pointers);
+  return msSince(start);
+}
+
+/// Compiles for the GPU and runs on the SIMT simulator.
+FailureOr<double> runOnSim(ModuleOp module, StringRef name, std::vector<uop::HostBuffer> &buffers,
+                           StringRef jsonPath, uop::CompileTimes &times) {
+  std::string simChip = chip.empty() ? std::string("sm_80") : std::string(chip);
+  FailureOr<std::unique_ptr<uop::SimKernel>> compiled =
+      uop::SimKernel::compile(module, name, simChip, &times);
+  if (failed(compiled))
+    return failure();
+  auto args = argumentBuffers(buffers, (*compiled)->numBuffers(), name, jsonPath);
+  if (failed(args))
+    return failure();
+  uop::SimStats stats;
+  std::string error;
+  if (failed((*compiled)->run(*args, stats, error))) {
+    llvm::errs() << error << "\n";
+    runStatus = kFault;
+    return failure();
+  }
+  simStats = stats;
+  return stats.ms;
+}
+
 int run(MLIRContext &ctx) {
-  if (target != "cpu") {
-    llvm::errs() << "error: unknown target '" << target << "' (available: cpu)\n";
+  if (target != "cpu" && target != "sim") {
+    llvm::errs() << "error: unknown target '" << target << "' (available: cpu, sim)\n";
     return kBadInput;
   }
   bool isJSON = StringRef(inputFile).ends_with(".json");
@@ -193,31 +276,13 @@ int run(MLIRContext &ctx) {
     return kBadInput;
 
   uop::CompileTimes times;
-  FailureOr<std::unique_ptr<uop::CPUKernel>> compiled =
-      uop::CPUKernel::compile(*module, name, &times);
-  if (failed(compiled))
-    return kBadInput;
-  SmallVector<void *> args((*compiled)->numBuffers(), nullptr);
-  for (uop::HostBuffer &b : buffers)
-    if (b.spec.index < static_cast<int64_t>(args.size()))
-      args[b.spec.index] = b.bytes.data();
-  start = Clock::now();
-  for (const uop::HostBuffer &b : buffers)
-    if (b.spec.index >= static_cast<int64_t>(args.size())) {
-      llvm::errs() << jsonPath << ": error: buffer " << b.spec.index << " is not an argument of "
-                   << name << ", which takes " << args.size() << " buffers\n";
-      return kBadInput;
-    }
-  for (auto [i, a] : llvm::enumerate(args))
-    if (!a) {
-      llvm::errs() << jsonPath << ": error: " << name << " takes " << args.size()
-                   << " buffers but there is no buffer " << i << "\n";
-      return kBadInput;
-    }
-  (void)(*compiled)->run(args);
-  double runMs = msSince(start);
+  std::string runTarget = target;
+  FailureOr<double> runMs = runTarget == "cpu" ? runOnCPU(*module, name, buffers, jsonPath, times)
+                                               : runOnSim(*module, name, buffers, jsonPath, times);
+  if (failed(runMs))
+    return runStatus;
 
-  llvm::outs() << name << " on " << target << "\n";
+  llvm::outs() << name << " on " << runTarget << "\n";
   int compared = 0, failedCount = 0;
   for (uop::HostBuffer &b : buffers) {
     if (b.spec.expected.empty())
@@ -244,7 +309,12 @@ int run(MLIRContext &ctx) {
   if (timing)
     llvm::outs() << llvm::formatv("  timing: import {0:f2} ms, pipeline {1:f2} ms, jit {2:f2} ms, "
                                   "run {3:f2} ms\n",
-                                  importMs, times.pipelineMs, times.jitMs, runMs);
+                                  importMs, times.pipelineMs, times.jitMs, *runMs);
+  if (timing && simStats)
+    llvm::outs() << llvm::formatv("  simulated {0} threads in {1} blocks in {2:f2} ms "
+                                  "({3:e2} threads/s)\n",
+                                  simStats->threads, simStats->blocks, simStats->ms,
+                                  simStats->threads / std::max(simStats->ms, 1e-3) * 1e3);
   if (!compared) {
     llvm::errs() << jsonPath << ": error: no buffer has an expected file: nothing to compare\n";
     return kBadInput;
@@ -260,7 +330,9 @@ int main(int argc, char **argv) {
   // Every dialect a module on the way to LLVM can hold, so any stage parses.
   DialectRegistry registry;
   registry.insert<uop::UOpDialect, func::FuncDialect, scf::SCFDialect, arith::ArithDialect,
-                  math::MathDialect, cf::ControlFlowDialect, LLVM::LLVMDialect>();
+                  math::MathDialect, cf::ControlFlowDialect, LLVM::LLVMDialect, gpu::GPUDialect,
+                  NVVM::NVVMDialect>();
+  uop::registerUOpPTXDependencies(registry);
   MLIRContext ctx(registry);
   ctx.loadDialect<uop::UOpDialect>();
   ctx.printOpOnDiagnostic(false);

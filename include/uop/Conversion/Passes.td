@@ -79,4 +79,41 @@ def ConvertUOpToGPU : Pass<"convert-uop-to-gpu", "::mlir::ModuleOp"> {
                            "::mlir::LLVM::LLVMDialect"];
 }
 
+def ConvertNVVMToSim : Pass<"convert-nvvm-to-sim"> {
+  let summary = "GPU-level LLVM/NVVM kernels to host code that calls the SIMT simulator";
+  let description = [{
+    Rewrites the `llvm.func`s nested in the op (the body of a `gpu.module`
+    after `convert-gpu-to-nvvm`, the IR PTX is made from) so that a host JIT
+    can run them one GPU thread at a time under the simulator of
+    `uop-run --target=sim` (docs/simulator.md). Everything that is not
+    plain host LLVM becomes a call into the simulator's ABI
+    (include/uop/Conversion/NVVMToSim/SimABI.h):
+
+    - `nvvm.read.ptx.sreg.*` (tid, ntid, ctaid, nctaid, laneid, warpid,
+      warpsize): `__uopsim_sreg(which)`;
+    - `nvvm.barrier0` and `nvvm.barrier` (barrier 0, all threads):
+      `__uopsim_barrier(site)`;
+    - `nvvm.mma.sync` (m16n8k16 f16/bf16, m16n8k8 f16/bf16/tf32, row.col,
+      f16/f32 accumulators): the lane's fragment registers are stored as
+      32-bit words and passed to `__uopsim_mma`, which computes the warp's
+      product once all 32 lanes have arrived;
+    - every `llvm.load`, `llvm.store`, `llvm.atomicrmw` and `llvm.cmpxchg`
+      first calls `__uopsim_check(ptr, bytes, site)`;
+    - shared variables (`llvm.mlir.global` in address space 3) become
+      `__uopsim_shared(index)`, one copy per block, their sizes recorded in
+      `uop.sim_shared`; `llvm.alloca` becomes `__uopsim_alloca`, private
+      memory the checks know about;
+    - the approximate PTX math the GPU conversion uses (`ex2.approx`,
+      `lg2.approx`, `sin.approx`, `sqrt.approx`, the `rcp.approx.f32`
+      inline asm) becomes the exact host operation.
+
+    Any other NVVM op, inline asm, NVVM intrinsic or call of a function
+    without a body becomes `__uopsim_unsupported(site)`: the kernel still
+    compiles, and the first thread that reaches the op stops with an error
+    naming it. The op's name and location for each `site` are recorded in
+    the `uop.sim_sites` string array on the op that holds the functions.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif

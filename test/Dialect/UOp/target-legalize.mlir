@@ -141,3 +141,38 @@ module attributes {uop.target = #uop.target<"sm_80">} {
     uop.sink %s0, %s1
   }
 }
+
+// -----
+
+// A half product cast to f32 is the exact product, computed in f32 (as the
+// CPU backend and the tensor cores do); the half product itself stays for
+// its other use, and a product cast to another half is not touched.
+// CHECK-LABEL: uop.kernel @exact_half_product
+// CHECK: %[[X:.*]] = uop.load %{{.*}} : !uop.ptr<f16, 4>
+// CHECK: %[[Y:.*]] = uop.load %{{.*}} : !uop.ptr<f16, 4>
+// CHECK: %[[M:.*]] = uop.mul %[[X]], %[[Y]] : f16
+// CHECK: %[[WX:.*]] = uop.cast %[[X]] : f16 -> f32
+// CHECK: %[[WY:.*]] = uop.cast %[[Y]] : f16 -> f32
+// CHECK: %[[W:.*]] = uop.mul %[[WX]], %[[WY]] : f32
+// CHECK: uop.store %{{.*}}, %[[W]]
+// CHECK: uop.store %{{.*}}, %[[M]]
+module attributes {uop.target = #uop.target<"sm_80">} {
+  uop.kernel @exact_half_product {
+    %z = uop.const 0 : si32
+    %one = uop.const 1 : si32
+    %a = uop.define_global 0 : !uop.ptr<f16, 4>
+    %o = uop.define_global 1 : !uop.ptr<f32, 1>
+    %h = uop.define_global 2 : !uop.ptr<f16, 1>
+    %pa0 = uop.index %a[%z] : !uop.ptr<f16, 4>, si32
+    %pa1 = uop.index %a[%one] : !uop.ptr<f16, 4>, si32
+    %x = uop.load %pa0 : !uop.ptr<f16, 4>
+    %y = uop.load %pa1 : !uop.ptr<f16, 4>
+    %m = uop.mul %x, %y : f16
+    %w = uop.cast %m : f16 -> f32
+    %po = uop.index %o[%z] : !uop.ptr<f32, 1>, si32
+    %s0 = uop.store %po, %w : !uop.ptr<f32, 1>
+    %ph = uop.index %h[%z] : !uop.ptr<f16, 1>, si32
+    %s1 = uop.store %ph, %m : !uop.ptr<f16, 1>
+    uop.sink %s0, %s1
+  }
+}

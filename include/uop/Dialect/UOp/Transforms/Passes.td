@@ -82,7 +82,11 @@ def UOpTargetLegalize : Pass<"uop-target-legalize", "::mlir::uop::KernelOp"> {
       `(x ^ true) & y`, `x == y` is `(x ^ y) ^ true`;
     - shift amounts become `u32` (PTX's `shl`/`shr` take an unsigned 32-bit
       amount) when the amount is at most 32 bits wide or its range is known
-      to fit, so that the value, read as unsigned, is the same.
+      to fit, so that the value, read as unsigned, is the same;
+    - a product of halves cast to f32, `cast<f32>(a * b)`, is computed in
+      f32 from the operands: exactly the product, as tinygrad's CPU backend
+      and the tensor cores give it (the PTX renderer's `mul.f16` would round
+      it to half first; the corpus's expected values are the exact ones).
     Bool buffers are bytes (`u8`) in memory and transcendentals use PTX's
     approximate instructions: those two adaptations happen in
     `convert-uop-to-gpu`, which reads the same target.

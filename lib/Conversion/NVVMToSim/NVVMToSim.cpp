@@ -1,0 +1,347 @@
+//===- NVVMToSim.cpp - GPU-level kernels to host code for the simulator ---===//
+//
+// What the GPU has and the host lacks (special registers, barriers, warp
+// matrix ops, per-block shared memory, approximate math) becomes calls into
+// the simulator (SimABI.h); every memory access is preceded by a bounds
+// check. Anything else NVVM-specific becomes a call that stops the thread
+// reaching it, so one odd op does not keep a kernel from running. See
+// Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "uop/Conversion/NVVMToSim/SimABI.h"
+#include "uop/Conversion/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "llvm/ADT/StringSwitch.h"
+
+namespace mlir::uop {
+#define GEN_PASS_DEF_CONVERTNVVMTOSIM
+#include "uop/Conversion/Passes.h.inc"
+} // namespace mlir::uop
+
+using namespace mlir;
+using namespace mlir::uop;
+using sim::SReg;
+
+namespace {
+
+std::optional<SReg> specialRegister(StringRef opName) {
+  return llvm::StringSwitch<std::optional<SReg>>(opName)
+      .Case("nvvm.read.ptx.sreg.tid.x", SReg::TidX)
+      .Case("nvvm.read.ptx.sreg.tid.y", SReg::TidY)
+      .Case("nvvm.read.ptx.sreg.tid.z", SReg::TidZ)
+      .Case("nvvm.read.ptx.sreg.ntid.x", SReg::NTidX)
+      .Case("nvvm.read.ptx.sreg.ntid.y", SReg::NTidY)
+      .Case("nvvm.read.ptx.sreg.ntid.z", SReg::NTidZ)
+      .Case("nvvm.read.ptx.sreg.ctaid.x", SReg::CtaIdX)
+      .Case("nvvm.read.ptx.sreg.ctaid.y", SReg::CtaIdY)
+      .Case("nvvm.read.ptx.sreg.ctaid.z", SReg::CtaIdZ)
+      .Case("nvvm.read.ptx.sreg.nctaid.x", SReg::NCtaIdX)
+      .Case("nvvm.read.ptx.sreg.nctaid.y", SReg::NCtaIdY)
+      .Case("nvvm.read.ptx.sreg.nctaid.z", SReg::NCtaIdZ)
+      .Case("nvvm.read.ptx.sreg.laneid", SReg::LaneId)
+      .Case("nvvm.read.ptx.sreg.warpid", SReg::WarpId)
+      .Case("nvvm.read.ptx.sreg.warpsize", SReg::WarpSize)
+      .Default(std::nullopt);
+}
+
+/// The approximate PTX math convert-uop-to-gpu emits, and the exact host
+/// intrinsic the simulator computes instead (docs/simulator.md says why).
+StringRef hostIntrinsic(StringRef nvvmIntrinsic) {
+  return llvm::StringSwitch<StringRef>(nvvmIntrinsic)
+      .Case("llvm.nvvm.ex2.approx.f32", "llvm.exp2.f32")
+      .Case("llvm.nvvm.ex2.approx.f", "llvm.exp2.f32")
+      .Case("llvm.nvvm.ex2.approx.f16", "llvm.exp2.f16")
+      .Case("llvm.nvvm.lg2.approx.f", "llvm.log2.f32")
+      .Case("llvm.nvvm.sin.approx.f", "llvm.sin.f32")
+      .Case("llvm.nvvm.sqrt.approx.f", "llvm.sqrt.f32")
+      .Default("");
+}
+
+/// Rewrites the functions of one symbol table (a gpu.module or a module).
+class Rewriter {
+public:
+  Rewriter(Operation *table)
+      : table(table), b(table->getContext()), dl(DataLayout::closest(table)) {
+    MLIRContext *ctx = table->getContext();
+    i32 = IntegerType::get(ctx, 32);
+    i64 = IntegerType::get(ctx, 64);
+    ptr = LLVM::LLVMPointerType::get(ctx);
+    voidTy = LLVM::LLVMVoidType::get(ctx);
+  }
+
+  void run() {
+    SmallVector<LLVM::LLVMFuncOp> funcs;
+    for (Region &r : table->getRegions())
+      for (auto f : r.getOps<LLVM::LLVMFuncOp>())
+        if (!f.isExternal())
+          funcs.push_back(f);
+    collectShared();
+    for (LLVM::LLVMFuncOp f : funcs) {
+      SmallVector<Operation *> ops;
+      f.walk([&](Operation *op) { ops.push_back(op); });
+      for (Operation *op : ops)
+        rewrite(op);
+    }
+    for (LLVM::GlobalOp g : shared)
+      g.erase();
+    SmallVector<Attribute> siteAttrs;
+    for (const std::string &s : sites)
+      siteAttrs.push_back(b.getStringAttr(s));
+    table->setAttr(sim::kSitesAttr, b.getArrayAttr(siteAttrs));
+    table->setAttr(sim::kSharedAttr, b.getDenseI64ArrayAttr(sharedLayout));
+  }
+
+private:
+  Operation *table;
+  OpBuilder b;
+  DataLayout dl;
+  Type i32, i64, ptr, voidTy;
+  std::vector<std::string> sites;
+  SmallVector<LLVM::GlobalOp> shared;
+  SmallVector<int64_t> sharedLayout; // bytes, align per shared variable
+
+  void collectShared() {
+    for (Region &r : table->getRegions())
+      for (auto g : r.getOps<LLVM::GlobalOp>())
+        if (g.getAddrSpace() == static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared)) {
+          shared.push_back(g);
+          sharedLayout.push_back(static_cast<int64_t>(dl.getTypeSize(g.getGlobalType())));
+          sharedLayout.push_back(
+              g.getAlignment().value_or(dl.getTypeABIAlignment(g.getGlobalType())));
+        }
+  }
+
+  Value site(Operation *op) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << op->getName() << " at ";
+    op->getLoc().print(os);
+    sites.push_back(s);
+    return constant(i32, static_cast<int64_t>(sites.size() - 1));
+  }
+
+  Value constant(Type t, int64_t v) {
+    return LLVM::ConstantOp::create(b, b.getUnknownLoc(), t, b.getIntegerAttr(t, v));
+  }
+
+  /// Declares (once) and calls a simulator function.
+  LLVM::CallOp call(Location loc, StringRef name, Type result, ValueRange args) {
+    auto fn = SymbolTable::lookupSymbolIn(table, name);
+    auto fnType = LLVM::LLVMFunctionType::get(result, llvm::to_vector(args.getTypes()));
+    if (!fn) {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&table->getRegion(0).front());
+      fn = LLVM::LLVMFuncOp::create(b, table->getLoc(), name, fnType);
+    }
+    return LLVM::CallOp::create(b, loc, cast<LLVM::LLVMFuncOp>(fn), args);
+  }
+
+  /// A pointer in address space 0, as the simulator's functions take them.
+  Value generic(Location loc, Value p) {
+    if (cast<LLVM::LLVMPointerType>(p.getType()).getAddressSpace() == 0)
+      return p;
+    return LLVM::AddrSpaceCastOp::create(b, loc, ptr, p);
+  }
+
+  void check(Operation *op, Value p, Type accessed) {
+    b.setInsertionPoint(op);
+    int64_t bytes = static_cast<int64_t>(dl.getTypeSize(accessed));
+    call(op->getLoc(), sim::kCheckFn, voidTy,
+         {generic(op->getLoc(), p), constant(i64, bytes), site(op)});
+  }
+
+  void replace(Operation *op, Value v) {
+    op->getResult(0).replaceAllUsesWith(v);
+    op->erase();
+  }
+
+  void unsupported(Operation *op) {
+    b.setInsertionPoint(op);
+    call(op->getLoc(), sim::kUnsupportedFn, voidTy, {site(op)});
+    for (OpResult r : op->getResults())
+      r.replaceAllUsesWith(LLVM::PoisonOp::create(b, op->getLoc(), r.getType()));
+    op->erase();
+  }
+
+  void rewrite(Operation *op) {
+    Location loc = op->getLoc();
+    StringRef name = op->getName().getStringRef();
+    b.setInsertionPoint(op);
+    if (std::optional<SReg> reg = specialRegister(name)) {
+      Value v =
+          call(loc, sim::kSRegFn, i32, {constant(i32, static_cast<int32_t>(*reg))}).getResult();
+      if (op->getResult(0).getType() != i32)
+        v = LLVM::ZExtOp::create(b, loc, op->getResult(0).getType(), v);
+      return replace(op, v);
+    }
+    if (isa<NVVM::Barrier0Op>(op)) {
+      call(loc, sim::kBarrierFn, voidTy, {site(op)});
+      return op->erase();
+    }
+    if (auto bar = dyn_cast<NVVM::BarrierOp>(op)) {
+      // Only the form gpu.barrier lowers to: barrier 0, every thread.
+      if (bar.getNumberOfThreads() || bar.getReductionOp() || !bar->getResults().empty() ||
+          (bar.getBarrierId() && !matchPattern(bar.getBarrierId(), m_Zero())))
+        return unsupported(op);
+      call(loc, sim::kBarrierFn, voidTy, {site(op)});
+      return op->erase();
+    }
+    if (auto mma = dyn_cast<NVVM::MmaOp>(op))
+      return rewriteMma(mma);
+    if (auto load = dyn_cast<LLVM::LoadOp>(op))
+      return check(op, load.getAddr(), load.getType());
+    if (auto store = dyn_cast<LLVM::StoreOp>(op))
+      return check(op, store.getAddr(), store.getValue().getType());
+    if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op))
+      return check(op, rmw.getPtr(), rmw.getVal().getType());
+    if (auto cas = dyn_cast<LLVM::AtomicCmpXchgOp>(op))
+      return check(op, cas.getPtr(), cas.getVal().getType());
+    if (auto addr = dyn_cast<LLVM::AddressOfOp>(op)) {
+      for (auto [i, g] : llvm::enumerate(shared))
+        if (g.getSymName() == addr.getGlobalName()) {
+          Value p = call(loc, sim::kSharedFn, ptr, {constant(i32, i)}).getResult();
+          if (addr.getType() != ptr)
+            p = LLVM::AddrSpaceCastOp::create(b, loc, addr.getType(), p);
+          return replace(op, p);
+        }
+      return;
+    }
+    if (auto alloca = dyn_cast<LLVM::AllocaOp>(op)) {
+      Type elem = alloca.getElemType();
+      Value count = alloca.getArraySize();
+      if (count.getType() != i64)
+        count = LLVM::ZExtOp::create(b, loc, i64, count);
+      Value bytes = LLVM::MulOp::create(b, loc, count,
+                                        constant(i64, static_cast<int64_t>(dl.getTypeSize(elem))));
+      int64_t align = alloca.getAlignment().value_or(0);
+      if (!align)
+        align = dl.getTypeABIAlignment(elem);
+      Value p = call(loc, sim::kAllocaFn, ptr, {bytes, constant(i64, align), site(op)}).getResult();
+      if (alloca.getType() != ptr)
+        p = LLVM::AddrSpaceCastOp::create(b, loc, alloca.getType(), p);
+      return replace(op, p);
+    }
+    if (auto intr = dyn_cast<LLVM::CallIntrinsicOp>(op)) {
+      StringRef intrinsic = intr.getIntrin();
+      if (!intrinsic.starts_with("llvm.nvvm."))
+        return;
+      StringRef host = hostIntrinsic(intrinsic);
+      if (host.empty())
+        return unsupported(op);
+      intr.setIntrin(b.getStringAttr(host));
+      return;
+    }
+    if (auto inlineAsm = dyn_cast<LLVM::InlineAsmOp>(op)) {
+      // The one instruction convert-uop-to-gpu writes as inline asm.
+      if (inlineAsm.getAsmString() == "rcp.approx.f32 $0, $1;" && op->getNumOperands() == 1 &&
+          op->getNumResults() == 1) {
+        Value x = op->getOperand(0);
+        Value one = LLVM::ConstantOp::create(b, loc, x.getType(), b.getFloatAttr(x.getType(), 1.0));
+        return replace(op, LLVM::FDivOp::create(b, loc, one, x));
+      }
+      return unsupported(op);
+    }
+    if (auto c = dyn_cast<LLVM::CallOp>(op)) {
+      // A function the JIT cannot resolve (libdevice, an intrinsic by name).
+      std::optional<StringRef> callee = c.getCallee();
+      if (!callee)
+        return unsupported(op);
+      auto fn = SymbolTable::lookupSymbolIn(table, *callee);
+      if (fn && !cast<LLVM::LLVMFuncOp>(fn).isExternal())
+        return;
+      if (callee->starts_with("__uopsim_"))
+        return;
+      return unsupported(op);
+    }
+    if (isa<NVVM::NVVMDialect>(op->getDialect()))
+      return unsupported(op);
+  }
+
+  /// The lane's registers as 32-bit words in a stack array.
+  Value spill(Location loc, ValueRange regs, Block &entry) {
+    Value array;
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&entry);
+      array = LLVM::AllocaOp::create(b, loc, ptr, LLVM::LLVMArrayType::get(i32, regs.size()),
+                                     constant(i32, 1), 4);
+    }
+    for (auto [i, r] : llvm::enumerate(regs)) {
+      Value word = r.getType() == i32 ? r : LLVM::BitcastOp::create(b, loc, i32, r).getResult();
+      Value slot = LLVM::GEPOp::create(b, loc, ptr, i32, array,
+                                       ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+      LLVM::StoreOp::create(b, loc, word, slot);
+    }
+    return array;
+  }
+
+  void rewriteMma(NVVM::MmaOp mma) {
+    Location loc = mma.getLoc();
+    auto resultType = cast<LLVM::LLVMStructType>(mma.getType());
+    bool rowCol =
+        mma.getLayoutA() == NVVM::MMALayout::row && mma.getLayoutB() == NVVM::MMALayout::col;
+    auto inferred = [](ValueRange operands) -> std::optional<NVVM::MMATypes> {
+      Type t = operands.empty() ? Type() : operands.front().getType();
+      if (auto v = dyn_cast_or_null<VectorType>(t))
+        t = v.getElementType();
+      return t ? NVVM::MmaOp::inferOperandMMAType(t, /*isAccumulator=*/false) : std::nullopt;
+    };
+    std::optional<NVVM::MMATypes> typeA = mma.getMultiplicandAPtxType(),
+                                  typeB = mma.getMultiplicandBPtxType();
+    if (!typeA)
+      typeA = inferred(mma.getOperandA());
+    if (!typeB)
+      typeB = inferred(mma.getOperandB());
+    if (!rowCol || !typeA || !typeB || mma.getB1Op() || mma.getIntOverflowBehavior())
+      return unsupported(mma);
+    Block &entry = mma->getParentOfType<LLVM::LLVMFuncOp>().getBody().front();
+    b.setInsertionPoint(mma);
+    Value a = spill(loc, mma.getOperandA(), entry);
+    Value bb = spill(loc, mma.getOperandB(), entry);
+    Value c = spill(loc, mma.getOperandC(), entry);
+    Value d;
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&entry);
+      d = LLVM::AllocaOp::create(b, loc, ptr,
+                                 LLVM::LLVMArrayType::get(i32, resultType.getBody().size()),
+                                 constant(i32, 1), 4);
+    }
+    NVVM::MMAShapeAttr shape = mma.getShape();
+    auto ty = [&](NVVM::MMATypes t) { return constant(i32, static_cast<int32_t>(t)); };
+    call(loc, sim::kMmaFn, voidTy,
+         {site(mma), constant(i32, shape.getM()), constant(i32, shape.getN()),
+          constant(i32, shape.getK()), ty(*typeA), ty(*typeB), ty(mma.accumPtxType()),
+          ty(mma.resultPtxType()), a, bb, c, d});
+    Value result = LLVM::UndefOp::create(b, loc, resultType);
+    for (auto [i, fieldType] : llvm::enumerate(resultType.getBody())) {
+      Value slot =
+          LLVM::GEPOp::create(b, loc, ptr, i32, d, ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+      Value word = LLVM::LoadOp::create(b, loc, i32, slot);
+      Value field =
+          fieldType == i32 ? word : LLVM::BitcastOp::create(b, loc, fieldType, word).getResult();
+      result = LLVM::InsertValueOp::create(b, loc, result, field, ArrayRef<int64_t>{(int64_t)i});
+    }
+    replace(mma, result);
+  }
+};
+
+struct ConvertNVVMToSim : public mlir::uop::impl::ConvertNVVMToSimBase<ConvertNVVMToSim> {
+  void runOnOperation() override {
+    // The symbol tables holding functions with bodies: the op itself, or the
+    // gpu.modules inside it.
+    SmallVector<Operation *> tables;
+    getOperation()->walk([&](LLVM::LLVMFuncOp f) {
+      Operation *t = f->getParentOp();
+      if (!f.isExternal() && t->hasTrait<OpTrait::SymbolTable>() && !llvm::is_contained(tables, t))
+        tables.push_back(t);
+    });
+    for (Operation *t : tables)
+      Rewriter(t).run();
+  }
+};
+
+} // namespace

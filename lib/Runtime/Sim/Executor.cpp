@@ -1,0 +1,456 @@
+//===- Executor.cpp - run a simulated grid, thread by thread --------------===//
+//
+// Blocks run one after another. A kernel without barriers or warp-collective
+// ops runs each thread to completion as a plain call (a fault longjmps back
+// here). A kernel with them gives each thread of the block a fiber (its own
+// stack, ucontext): a thread runs until it waits at a barrier or mma.sync,
+// exits or faults; when no thread can run, the executor completes the warps
+// whose 32 lanes all wait at one mma.sync, else releases the barrier if every
+// thread of the block waits at it, else reports the deadlock.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Executor.h"
+#include "Mma.h"
+
+#include "uop/Conversion/NVVMToSim/SimABI.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <chrono>
+#include <csetjmp>
+#include <cstring>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+using namespace mlir;
+using namespace mlir::uop;
+using namespace mlir::uop::sim;
+
+namespace {
+
+constexpr int32_t kWarpSize = 32;
+constexpr size_t kFiberStack = 256 << 10;   // virtual; pages are touched on use
+constexpr int64_t kPrivateBytes = 64 << 10; // per thread, for llvm.alloca
+
+enum class State { Ready, AtBarrier, AtMma, Done, Faulted };
+
+/// One simulated GPU thread.
+struct Thread {
+  Dim3 tid;
+  int32_t linear = 0;
+  State state = State::Ready;
+  int32_t waitSite = -1; // the barrier or mma.sync it waits at
+  MmaDesc mma;
+  MmaLane regs;
+  uint32_t *mmaResult = nullptr;
+  std::vector<uint8_t> privateMemory;
+  int64_t privateUsed = 0;
+  std::vector<MemRegion> allocations;
+  ucontext_t context;
+  void *stack = nullptr; // mmap'ed, a guard page below
+};
+
+std::string str(Dim3 d) { return llvm::formatv("({0}, {1}, {2})", d.x, d.y, d.z).str(); }
+
+struct Executor {
+  const LaunchSpec &spec;
+  Dim3 ctaid;
+  std::vector<uint8_t> sharedArena;
+  std::vector<MemRegion> sharedRegions;
+  std::vector<Thread> threads;
+  Thread *current = nullptr;
+  bool fibers = false;
+  ucontext_t scheduler;
+  jmp_buf directExit;
+  std::string error;
+
+  explicit Executor(const LaunchSpec &spec) : spec(spec) {}
+  ~Executor() {
+    for (Thread &t : threads)
+      if (t.stack)
+        munmap(static_cast<char *>(t.stack) - getpagesize(), kFiberStack + getpagesize());
+  }
+
+  std::string site(int32_t s) const {
+    return s >= 0 && static_cast<size_t>(s) < spec.sites.size() ? spec.sites[s] : "an unknown op";
+  }
+
+  std::string where(const Thread &t) const {
+    return llvm::formatv("kernel {0}, block {1}, thread {2}", spec.kernel, str(ctaid), str(t.tid))
+        .str();
+  }
+
+  /// Stops the current thread for good; the launch ends with `message`.
+  [[noreturn]] void fault(const std::string &message) {
+    error = "error: " + where(*current) + ": " + message;
+    current->state = State::Faulted;
+    if (fibers)
+      swapcontext(&current->context, &scheduler);
+    longjmp(directExit, 1);
+  }
+
+  /// Parks the current fiber until the scheduler resumes it.
+  void wait(State state, int32_t site) {
+    if (!fibers)
+      fault("'" + this->site(site) +
+            "' needs the other threads, but the kernel was compiled "
+            "without fibers");
+    current->state = state;
+    current->waitSite = site;
+    swapcontext(&current->context, &scheduler);
+  }
+
+  void setUpBlock() {
+    int64_t offset = 0;
+    sharedRegions.clear();
+    std::vector<int64_t> offsets;
+    for (auto [bytes, align] : spec.shared) {
+      offset = (offset + align - 1) / std::max<int64_t>(align, 1) * std::max<int64_t>(align, 1);
+      offsets.push_back(offset);
+      offset += bytes;
+    }
+    // Shared memory starts each block as garbage, as on the GPU (0xA5 bytes).
+    sharedArena.assign(offset + 16, 0xA5);
+    uintptr_t base = (reinterpret_cast<uintptr_t>(sharedArena.data()) + 15) & ~uintptr_t(15);
+    for (auto [i, s] : llvm::enumerate(spec.shared))
+      sharedRegions.push_back(
+          {base + offsets[i], s.first, llvm::formatv("shared variable {0}", i).str()});
+  }
+
+  void resetThread(Thread &t) {
+    t.state = State::Ready;
+    t.waitSite = -1;
+    t.privateUsed = 0;
+    t.allocations.clear();
+  }
+
+  bool inside(const MemRegion &r, uintptr_t p, int64_t bytes) const {
+    return p >= r.begin && p - r.begin + bytes <= static_cast<uint64_t>(r.bytes);
+  }
+
+  std::array<const std::vector<MemRegion> *, 3> regionLists() const {
+    return {&spec.globals, &sharedRegions, &current->allocations};
+  }
+
+  void check(void *ptr, int64_t bytes, int32_t site) {
+    auto p = reinterpret_cast<uintptr_t>(ptr);
+    for (const std::vector<MemRegion> *list : regionLists())
+      for (const MemRegion &r : *list)
+        if (inside(r, p, bytes))
+          return;
+    // Name the region the address is nearest to (at or after its start).
+    const MemRegion *near = nullptr;
+    for (const std::vector<MemRegion> *list : regionLists())
+      for (const MemRegion &r : *list)
+        if (p >= r.begin && (!near || r.begin > near->begin))
+          near = &r;
+    std::string what;
+    if (near && p - near->begin < (uint64_t(1) << 32))
+      what = llvm::formatv("byte {0} of {1}, which has {2} bytes", p - near->begin, near->name,
+                           near->bytes);
+    else
+      what = llvm::formatv("address {0:x}, in no buffer", p);
+    fault(llvm::formatv("out-of-bounds access of {0} bytes at {1} ({2})", bytes, what,
+                        this->site(site)));
+  }
+
+  void *allocate(int64_t bytes, int64_t align, int32_t site) {
+    Thread &t = *current;
+    if (t.privateMemory.empty())
+      t.privateMemory.resize(kPrivateBytes);
+    align = std::max<int64_t>(align, 1);
+    uintptr_t base = reinterpret_cast<uintptr_t>(t.privateMemory.data());
+    uintptr_t p = (base + t.privateUsed + align - 1) / align * align;
+    if (bytes < 0 || p - base + bytes > static_cast<uint64_t>(kPrivateBytes))
+      fault(llvm::formatv("private memory exhausted: {0} more bytes, {1} of {2} used ({3})", bytes,
+                          t.privateUsed, kPrivateBytes, this->site(site)));
+    t.privateUsed = p - base + bytes;
+    t.allocations.push_back(
+        {p, bytes, llvm::formatv("private allocation at {0}", this->site(site))});
+    return reinterpret_cast<void *>(p);
+  }
+
+  int32_t sreg(int32_t which) const {
+    const Thread &t = *current;
+    switch (static_cast<SReg>(which)) {
+    case SReg::TidX:
+      return t.tid.x;
+    case SReg::TidY:
+      return t.tid.y;
+    case SReg::TidZ:
+      return t.tid.z;
+    case SReg::NTidX:
+      return spec.block.x;
+    case SReg::NTidY:
+      return spec.block.y;
+    case SReg::NTidZ:
+      return spec.block.z;
+    case SReg::CtaIdX:
+      return ctaid.x;
+    case SReg::CtaIdY:
+      return ctaid.y;
+    case SReg::CtaIdZ:
+      return ctaid.z;
+    case SReg::NCtaIdX:
+      return spec.grid.x;
+    case SReg::NCtaIdY:
+      return spec.grid.y;
+    case SReg::NCtaIdZ:
+      return spec.grid.z;
+    case SReg::LaneId:
+      return t.linear % kWarpSize;
+    case SReg::WarpId:
+      return t.linear / kWarpSize;
+    case SReg::WarpSize:
+      return kWarpSize;
+    }
+    return 0;
+  }
+
+  LogicalResult runBlockDirect() {
+    Thread &t = threads.front();
+    current = &t;
+    for (int32_t z = 0; z < spec.block.z; ++z)
+      for (int32_t y = 0; y < spec.block.y; ++y)
+        for (int32_t x = 0; x < spec.block.x; ++x) {
+          resetThread(t);
+          t.tid = {x, y, z};
+          t.linear = x + spec.block.x * (y + spec.block.y * z);
+          if (setjmp(directExit))
+            return failure();
+          spec.entry(const_cast<void **>(spec.args.data()));
+        }
+    return success();
+  }
+
+  static void fiberMain();
+
+  LogicalResult runBlockFibers();
+  bool completeWarps(bool &madeProgress);
+  std::string describeDeadlock() const;
+};
+
+thread_local Executor *active = nullptr;
+
+void Executor::fiberMain() {
+  Executor &e = *active;
+  e.spec.entry(const_cast<void **>(e.spec.args.data()));
+  e.current->state = State::Done; // returning switches to uc_link, the scheduler
+}
+
+/// Completes each warp whose lanes all wait at one mma.sync. Fails if they
+/// wait at different ones, or the op is not one the simulator implements.
+bool Executor::completeWarps(bool &madeProgress) {
+  int32_t n = static_cast<int32_t>(threads.size());
+  for (int32_t w = 0; w * kWarpSize < n; ++w) {
+    int32_t first = w * kWarpSize, end = std::min(n, first + kWarpSize);
+    bool all = end - first == kWarpSize;
+    for (int32_t i = first; i < end; ++i)
+      all &= threads[i].state == State::AtMma;
+    if (!all)
+      continue;
+    Thread &lead = threads[first];
+    for (int32_t i = first; i < end; ++i)
+      if (threads[i].waitSite != lead.waitSite || !(threads[i].mma == lead.mma)) {
+        current = &threads[i];
+        error = "error: " + where(threads[i]) + ": lanes of warp " + std::to_string(w) +
+                " wait at different mma.sync instructions: '" + site(threads[i].waitSite) +
+                "' here and '" + site(lead.waitSite) + "' in lane 0";
+        return false;
+      }
+    std::array<MmaLane, 32> lanes;
+    for (int32_t i = 0; i < kWarpSize; ++i)
+      lanes[i] = threads[first + i].regs;
+    computeMma(lead.mma, lanes);
+    int32_t words = mmaRegisters(lead.mma, 'd');
+    for (int32_t i = 0; i < kWarpSize; ++i) {
+      Thread &t = threads[first + i];
+      std::memcpy(t.mmaResult, lanes[i].d.data(), 4 * words);
+      t.state = State::Ready;
+    }
+    madeProgress = true;
+  }
+  return true;
+}
+
+/// Why no thread of the block can go on, naming one thread that is stuck.
+std::string Executor::describeDeadlock() const {
+  auto state = [&](const Thread &t) -> std::string {
+    switch (t.state) {
+    case State::Done:
+      return "exited";
+    case State::AtBarrier:
+      return "waits at '" + site(t.waitSite) + "'";
+    case State::AtMma:
+      return "waits at '" + site(t.waitSite) + "'";
+    default:
+      return "is running";
+    }
+  };
+  int32_t n = static_cast<int32_t>(threads.size());
+  // A warp that cannot complete its mma.sync.
+  for (const Thread &t : threads) {
+    if (t.state != State::AtMma)
+      continue;
+    int32_t first = t.linear / kWarpSize * kWarpSize, end = std::min(n, first + kWarpSize);
+    if (end - first < kWarpSize)
+      return llvm::formatv("error: {0}: '{1}' needs all 32 lanes of a warp, but warp {2} has "
+                           "{3} threads (block size {4})",
+                           where(t), site(t.waitSite), t.linear / kWarpSize, end - first,
+                           str(spec.block));
+    for (int32_t i = first; i < end; ++i)
+      if (threads[i].state != State::AtMma)
+        return llvm::formatv("error: {0}: mma.sync not reached by all lanes of warp {1}: "
+                             "lane {2} waits at '{3}', lane {4} (thread {5}) {6}",
+                             where(t), t.linear / kWarpSize, t.linear % kWarpSize, site(t.waitSite),
+                             i % kWarpSize, str(threads[i].tid), state(threads[i]));
+  }
+  // A barrier some threads never reach.
+  const Thread *waiting = nullptr;
+  for (const Thread &t : threads)
+    if (t.state == State::AtBarrier && !waiting)
+      waiting = &t;
+  int64_t arrived = 0;
+  for (const Thread &t : threads)
+    arrived += t.state == State::AtBarrier && t.waitSite == waiting->waitSite;
+  for (const Thread &t : threads)
+    if (t.state != State::AtBarrier || t.waitSite != waiting->waitSite)
+      return llvm::formatv("error: {0}: barrier not reached by all threads: {1} of {2} threads "
+                           "wait at '{3}'; this thread {4}",
+                           where(t), arrived, n, site(waiting->waitSite), state(t));
+  return "error: " + where(*waiting) + ": the block cannot make progress";
+}
+
+LogicalResult Executor::runBlockFibers() {
+  for (Thread &t : threads) {
+    resetThread(t);
+    getcontext(&t.context);
+    t.context.uc_stack.ss_sp = t.stack;
+    t.context.uc_stack.ss_size = kFiberStack;
+    t.context.uc_link = &scheduler;
+    makecontext(&t.context, &Executor::fiberMain, 0);
+  }
+  while (true) {
+    for (Thread &t : threads) {
+      if (t.state != State::Ready)
+        continue;
+      current = &t;
+      swapcontext(&scheduler, &t.context);
+      if (t.state == State::Faulted)
+        return failure();
+    }
+    bool allDone = true, anyBarrier = false, progress = false;
+    for (Thread &t : threads) {
+      allDone &= t.state == State::Done;
+      anyBarrier |= t.state == State::AtBarrier;
+    }
+    if (allDone)
+      return success();
+    if (!completeWarps(progress))
+      return failure();
+    if (progress)
+      continue;
+    // Release the barrier if the whole block waits at it.
+    bool release = anyBarrier;
+    for (Thread &t : threads)
+      release &= t.state == State::AtBarrier && t.waitSite == threads.front().waitSite;
+    if (!release) {
+      error = describeDeadlock();
+      return failure();
+    }
+    for (Thread &t : threads)
+      t.state = State::Ready;
+  }
+}
+
+} // namespace
+
+// The ABI, called from the JIT-compiled kernel.
+extern "C" {
+static int32_t uopsimSReg(int32_t which) { return active->sreg(which); }
+static void uopsimCheck(void *p, int64_t bytes, int32_t site) { active->check(p, bytes, site); }
+static void uopsimBarrier(int32_t site) { active->wait(State::AtBarrier, site); }
+static void *uopsimShared(int32_t index) {
+  return reinterpret_cast<void *>(active->sharedRegions[index].begin);
+}
+static void *uopsimAlloca(int64_t bytes, int64_t align, int32_t site) {
+  return active->allocate(bytes, align, site);
+}
+static void uopsimUnsupported(int32_t site) {
+  active->fault("the simulator does not support '" + active->site(site) + "'");
+}
+static void uopsimMma(int32_t site, int32_t m, int32_t n, int32_t k, int32_t a, int32_t b,
+                      int32_t c, int32_t d, uint32_t *ra, uint32_t *rb, uint32_t *rc,
+                      uint32_t *rd) {
+  Executor &e = *active;
+  MmaDesc desc{m, n, k, a, b, c, d};
+  std::string why = checkMma(desc);
+  if (!why.empty())
+    e.fault(why + " ('" + e.site(site) + "')");
+  Thread &t = *e.current;
+  t.mma = desc;
+  std::memcpy(t.regs.a.data(), ra, 4 * mmaRegisters(desc, 'a'));
+  std::memcpy(t.regs.b.data(), rb, 4 * mmaRegisters(desc, 'b'));
+  std::memcpy(t.regs.c.data(), rc, 4 * mmaRegisters(desc, 'c'));
+  t.mmaResult = rd;
+  e.wait(State::AtMma, site);
+}
+}
+
+llvm::StringMap<void *> mlir::uop::sim::abiSymbols() {
+  llvm::StringMap<void *> m;
+  m[kSRegFn] = reinterpret_cast<void *>(&uopsimSReg);
+  m[kCheckFn] = reinterpret_cast<void *>(&uopsimCheck);
+  m[kBarrierFn] = reinterpret_cast<void *>(&uopsimBarrier);
+  m[kMmaFn] = reinterpret_cast<void *>(&uopsimMma);
+  m[kSharedFn] = reinterpret_cast<void *>(&uopsimShared);
+  m[kAllocaFn] = reinterpret_cast<void *>(&uopsimAlloca);
+  m[kUnsupportedFn] = reinterpret_cast<void *>(&uopsimUnsupported);
+  return m;
+}
+
+LogicalResult mlir::uop::sim::launch(const LaunchSpec &spec, SimStats &stats, std::string &error) {
+  auto start = std::chrono::steady_clock::now();
+  Executor e(spec);
+  e.fibers = spec.needsFibers;
+  e.threads.resize(e.fibers ? spec.block.count() : 1);
+  if (e.fibers) {
+    size_t page = getpagesize();
+    for (auto [i, t] : llvm::enumerate(e.threads)) {
+      void *mem = mmap(nullptr, kFiberStack + page, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (mem == MAP_FAILED) {
+        error = "error: cannot map a stack for simulated thread " + std::to_string(i);
+        return failure();
+      }
+      mprotect(mem, page, PROT_NONE); // a stack overflow faults instead of corrupting
+      t.stack = static_cast<char *>(mem) + page;
+      int32_t linear = static_cast<int32_t>(i);
+      t.linear = linear;
+      t.tid = {linear % spec.block.x, linear / spec.block.x % spec.block.y,
+               linear / (spec.block.x * spec.block.y)};
+    }
+  }
+  Executor *outer = active;
+  active = &e;
+  LogicalResult result = success();
+  for (int32_t z = 0; z < spec.grid.z && succeeded(result); ++z)
+    for (int32_t y = 0; y < spec.grid.y && succeeded(result); ++y)
+      for (int32_t x = 0; x < spec.grid.x && succeeded(result); ++x) {
+        e.ctaid = {x, y, z};
+        e.setUpBlock();
+        result = e.fibers ? e.runBlockFibers() : e.runBlockDirect();
+        if (failed(result))
+          break;
+        stats.blocks += 1;
+        stats.threads += spec.block.count();
+      }
+  active = outer;
+  stats.ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (failed(result))
+    error = e.error;
+  return result;
+}

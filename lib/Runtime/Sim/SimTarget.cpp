@@ -1,0 +1,219 @@
+//===- SimTarget.cpp - run uop kernels on the SIMT simulator --------------===//
+
+#include "uop/Runtime/SimTarget.h"
+
+#include "Executor.h"
+
+#include "uop/Conversion/NVVMToSim/SimABI.h"
+#include "uop/Conversion/Passes.h"
+#include "uop/Dialect/UOp/IR/UOpOps.h"
+#include "uop/Pipelines/Pipelines.h"
+
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <chrono>
+
+using namespace mlir;
+using namespace mlir::uop;
+
+namespace {
+double msSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+std::optional<Dim3> dims(Attribute a) {
+  auto arr = dyn_cast_or_null<DenseI32ArrayAttr>(a);
+  if (!arr || arr.size() != 3 || llvm::any_of(arr.asArrayRef(), [](int32_t v) { return v < 1; }))
+    return std::nullopt;
+  return Dim3{arr[0], arr[1], arr[2]};
+}
+
+/// Brings the module to the GPU level: uop kernels through uop-to-ptx
+/// (without the PTX step), hand-written gpu.funcs through the upstream
+/// conversions; a module already at that level is left as it is.
+LogicalResult lowerToGPULevel(ModuleOp module, StringRef name, StringRef chip) {
+  PassManager pm(module.getContext());
+  if (!module.getOps<KernelOp>().empty()) {
+    for (KernelOp other : llvm::make_early_inc_range(module.getOps<KernelOp>()))
+      if (other.getSymName() != name)
+        other.erase();
+    UOpToPTXOptions options;
+    options.chip = chip.str();
+    options.toBinary = false;
+    buildUOpToPTXPipeline(pm, options);
+  } else {
+    bool hasGPUFuncs = false;
+    module.walk([&](gpu::GPUFuncOp) { hasGPUFuncs = true; });
+    if (!hasGPUFuncs)
+      return success();
+    pm.addPass(createSCFToControlFlowPass());
+    ConvertGpuOpsToNVVMOpsOptions toNVVM;
+    toNVVM.indexBitwidth = 64;
+    pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(toNVVM));
+    pm.addPass(createReconcileUnrealizedCastsPass());
+  }
+  return pm.run(module);
+}
+} // namespace
+
+FailureOr<std::pair<Dim3, Dim3>> mlir::uop::getLaunchDims(ModuleOp module, Operation *kernelFunc,
+                                                          StringRef name) {
+  if (auto launch = module->getAttrOfType<DictionaryAttr>("uop.launch"))
+    if (auto entry = launch.getAs<DictionaryAttr>(name)) {
+      std::optional<Dim3> grid = dims(entry.get("grid")), block = dims(entry.get("block"));
+      if (!grid || !block)
+        return emitError(module.getLoc())
+               << "uop.launch entry of '" << name
+               << "' needs grid and block as array<i32: x, y, z> of positive sizes";
+      return std::make_pair(*grid, *block);
+    }
+  std::optional<Dim3> grid = dims(kernelFunc->getAttr("gpu.known_grid_size")),
+                      block = dims(kernelFunc->getAttr("gpu.known_block_size"));
+  if (grid && block)
+    return std::make_pair(*grid, *block);
+  return emitError(kernelFunc->getLoc())
+         << "no launch dimensions for kernel '" << name
+         << "': expected a uop.launch entry on the module or gpu.known_grid_size and "
+            "gpu.known_block_size on the function";
+}
+
+SimKernel::~SimKernel() = default;
+
+FailureOr<std::unique_ptr<SimKernel>> SimKernel::compile(ModuleOp module, StringRef name,
+                                                         StringRef chip, CompileTimes *times) {
+  MLIRContext *ctx = module.getContext();
+  auto start = std::chrono::steady_clock::now();
+  if (failed(lowerToGPULevel(module, name, chip)))
+    return failure();
+  auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>(name);
+  auto func = gpuModule ? gpuModule.lookupSymbol<LLVM::LLVMFuncOp>(name) : nullptr;
+  if (!func || func.isExternal())
+    return emitError(module.getLoc())
+           << "no GPU kernel '" << name << "': expected gpu.module @" << name
+           << " holding llvm.func @" << name << " (the IR the PTX is made from)";
+  FailureOr<std::pair<Dim3, Dim3>> launchDims = getLaunchDims(module, func, name);
+  if (failed(launchDims))
+    return failure();
+  for (Type t : func.getArgumentTypes())
+    if (!isa<LLVM::LLVMPointerType>(t))
+      return func.emitError() << "the simulator passes only buffers, but kernel '" << name
+                              << "' has a parameter of type " << t;
+
+  // The gpu.module's contents as a host module, made runnable by
+  // convert-nvvm-to-sim.
+  OwningOpRef<ModuleOp> host = ModuleOp::create(gpuModule.getLoc());
+  OpBuilder b(ctx);
+  b.setInsertionPointToStart(host->getBody());
+  for (Operation &op : gpuModule.getBody()->getOperations())
+    b.clone(op);
+  for (auto f : host->getOps<LLVM::LLVMFuncOp>())
+    for (NamedAttribute a : llvm::to_vector(f->getDiscardableAttrs()))
+      if (a.getName().strref().starts_with("gpu.") || a.getName().strref().starts_with("nvvm."))
+        f->removeDiscardableAttr(a.getName());
+  PassManager pm(ctx);
+  pm.addPass(createConvertNVVMToSim());
+  if (failed(pm.run(*host)))
+    return failure();
+  if (times)
+    times->pipelineMs = msSince(start);
+
+  std::unique_ptr<SimKernel> k(new SimKernel());
+  k->name = name.str();
+  k->numArgs = func.getNumArguments();
+  k->gridDims = launchDims->first;
+  k->blockDims = launchDims->second;
+  for (Attribute s : (*host)->getAttrOfType<ArrayAttr>(sim::kSitesAttr))
+    k->sites.push_back(cast<StringAttr>(s).str());
+  ArrayRef<int64_t> shared = (*host)->getAttrOfType<DenseI64ArrayAttr>(sim::kSharedAttr);
+  for (size_t i = 0; i + 1 < shared.size(); i += 2)
+    k->shared.push_back({shared[i], shared[i + 1]});
+  k->needsFibers = host->lookupSymbol(sim::kBarrierFn) || host->lookupSymbol(sim::kMmaFn);
+  SmallVector<std::pair<std::string, int64_t>> globals;
+  DataLayout layout(*host);
+  for (auto g : host->getOps<LLVM::GlobalOp>())
+    globals.push_back({g.getSymName().str(), int64_t(layout.getTypeSize(g.getGlobalType()))});
+
+  start = std::chrono::steady_clock::now();
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+  registerBuiltinDialectTranslation(*ctx);
+  registerLLVMDialectTranslation(*ctx);
+  ExecutionEngineOptions options;
+  auto transformer = makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0, nullptr);
+  options.transformer = transformer;
+  options.enableGDBNotificationListener = false;
+  options.enablePerfNotificationListener = false;
+  auto engine = ExecutionEngine::create(*host, options);
+  if (!engine)
+    return emitError(module.getLoc())
+           << "JIT compilation failed: " << llvm::toString(engine.takeError());
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap map;
+    for (auto &[symbol, address] : sim::abiSymbols())
+      map[interner(symbol)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                               llvm::JITSymbolFlags::Exported};
+    return map;
+  });
+  auto entry = (*engine)->lookupPacked(name);
+  if (!entry)
+    return emitError(module.getLoc())
+           << "JIT lookup of " << name << " failed: " << llvm::toString(entry.takeError());
+  for (auto &[symbol, bytes] : globals) {
+    auto address = (*engine)->lookup(symbol);
+    if (!address)
+      return emitError(module.getLoc()) << "JIT lookup of global " << symbol
+                                        << " failed: " << llvm::toString(address.takeError());
+    k->ownGlobals.push_back({reinterpret_cast<uintptr_t>(*address), bytes});
+  }
+  if (times)
+    times->jitMs = msSince(start);
+  k->engine = std::move(*engine);
+  k->entry = *entry;
+  return k;
+}
+
+LogicalResult SimKernel::run(ArrayRef<MutableArrayRef<uint8_t>> buffers, SimStats &stats,
+                             std::string &error) {
+  if (buffers.size() != numArgs) {
+    error = "error: kernel " + name + " takes " + std::to_string(numArgs) + " buffers, not " +
+            std::to_string(buffers.size());
+    return failure();
+  }
+  sim::LaunchSpec spec;
+  spec.kernel = name;
+  spec.grid = gridDims;
+  spec.block = blockDims;
+  spec.entry = entry;
+  spec.shared = shared;
+  spec.sites = sites;
+  spec.needsFibers = needsFibers;
+  // The packed interface takes a pointer to each argument value.
+  std::vector<void *> values;
+  for (MutableArrayRef<uint8_t> b : buffers)
+    values.push_back(b.data());
+  for (void *&v : values)
+    spec.args.push_back(&v);
+  for (auto [i, b] : llvm::enumerate(buffers))
+    spec.globals.push_back({reinterpret_cast<uintptr_t>(b.data()), static_cast<int64_t>(b.size()),
+                            "buffer " + std::to_string(i)});
+  for (auto [address, bytes] : ownGlobals)
+    spec.globals.push_back({address, bytes, "a global of the module"});
+  return sim::launch(spec, stats, error);
+}
