@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, builds everything and
 # runs the whole suite through ctest (which runs the lit suite, check-uop).
-# Ends with the corpus CPU run's summary and one line "uop-mlir: N passed,
+# Ends with the corpus CPU and simulator runs' summaries and one line "uop-mlir: N passed,
 # M failed" counted from lit's results.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -11,7 +11,8 @@ bash "$root/scripts/build.sh"
 
 log="$build/test-output.log"
 summary="$build/test/corpus-cpu-summary.txt"
-rm -f "$summary"
+sim_summary="$build/test/corpus-sim-summary.txt"
+rm -f "$summary" "$sim_summary"
 set +e
 ctest --test-dir "$build" --output-on-failure -V 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
@@ -36,6 +37,11 @@ if [ -f "$summary" ]; then
   cat "$summary" # the corpus run on the CPU (test/Runtime/corpus-cpu.test)
 else
   echo "corpus on cpu: did not run"
+fi
+if [ -f "$sim_summary" ]; then
+  cat "$sim_summary" # the corpus on the simulator (test/Runtime/Sim/corpus-sim.test)
+else
+  echo "corpus on sim: did not run"
 fi
 echo "uop-mlir: $passed passed, $failed failed"
 exit "$status"

@@ -118,7 +118,10 @@ private:
     std::string s;
     llvm::raw_string_ostream os(s);
     os << op->getName() << " at ";
-    op->getLoc().print(os);
+    if (auto file = op->getLoc()->findInstanceOf<FileLineColLoc>())
+      os << file.getFilename().getValue() << ":" << file.getLine() << ":" << file.getColumn();
+    else
+      op->getLoc().print(os);
     sites.push_back(s);
     return constant(i32, static_cast<int64_t>(sites.size() - 1));
   }

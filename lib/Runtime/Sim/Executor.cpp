@@ -302,10 +302,10 @@ std::string Executor::describeDeadlock() const {
                            str(spec.block));
     for (int32_t i = first; i < end; ++i)
       if (threads[i].state != State::AtMma)
-        return llvm::formatv("error: {0}: mma.sync not reached by all lanes of warp {1}: "
-                             "lane {2} waits at '{3}', lane {4} (thread {5}) {6}",
-                             where(t), t.linear / kWarpSize, t.linear % kWarpSize, site(t.waitSite),
-                             i % kWarpSize, str(threads[i].tid), state(threads[i]));
+        return llvm::formatv("error: {0}: mma.sync not reached by all lanes of warp {1}: lane {2} "
+                             "{3}, while lane {4} waits at '{5}'",
+                             where(threads[i]), t.linear / kWarpSize, i % kWarpSize,
+                             state(threads[i]), t.linear % kWarpSize, site(t.waitSite));
   }
   // A barrier some threads never reach.
   const Thread *waiting = nullptr;
@@ -326,7 +326,6 @@ std::string Executor::describeDeadlock() const {
 LogicalResult Executor::runBlockFibers() {
   for (Thread &t : threads) {
     resetThread(t);
-    getcontext(&t.context);
     t.context.uc_stack.ss_sp = t.stack;
     t.context.uc_stack.ss_size = kFiberStack;
     t.context.uc_link = &scheduler;
@@ -427,6 +426,7 @@ LogicalResult mlir::uop::sim::launch(const LaunchSpec &spec, SimStats &stats, st
       }
       mprotect(mem, page, PROT_NONE); // a stack overflow faults instead of corrupting
       t.stack = static_cast<char *>(mem) + page;
+      getcontext(&t.context); // once: makecontext reuses it for every block
       int32_t linear = static_cast<int32_t>(i);
       t.linear = linear;
       t.tid = {linear % spec.block.x, linear / spec.block.x % spec.block.y,

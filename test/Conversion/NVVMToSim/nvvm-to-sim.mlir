@@ -1,0 +1,122 @@
+// convert-nvvm-to-sim: GPU-level LLVM/NVVM functions become host code that
+// calls the simulator (SimABI.h).
+// RUN: uop-opt %s --split-input-file --convert-nvvm-to-sim | FileCheck %s
+
+// Special registers, bounds-checked loads and stores, shared memory, the
+// barrier, private memory and the approximate math.
+// CHECK-LABEL: gpu.module @k
+// CHECK-SAME: uop.sim_shared = array<i64: 256, 16>
+// CHECK-SAME: uop.sim_sites = ["llvm.load at
+// CHECK-NOT: llvm.mlir.global
+// CHECK-DAG: llvm.func @__uopsim_sreg(i32) -> i32
+// CHECK-DAG: llvm.func @__uopsim_check(!llvm.ptr, i64, i32)
+// CHECK-DAG: llvm.func @__uopsim_shared(i32) -> !llvm.ptr
+// CHECK-DAG: llvm.func @__uopsim_barrier(i32)
+// CHECK-DAG: llvm.func @__uopsim_alloca(i64, i64, i32) -> !llvm.ptr
+// CHECK-LABEL: llvm.func @k(
+// CHECK: %[[TID:.*]] = llvm.call @__uopsim_sreg(%{{.*}}) : (i32) -> i32
+// CHECK: %[[P:.*]] = llvm.getelementptr %arg1[%[[TID]]]
+// CHECK: llvm.call @__uopsim_check(%[[P]], %[[FOUR:.*]], %[[S0:.*]]) : (!llvm.ptr, i64, i32) -> ()
+// CHECK-NEXT: %[[X:.*]] = llvm.load %[[P]] : !llvm.ptr -> f32
+// CHECK: %[[SH:.*]] = llvm.call @__uopsim_shared(%{{.*}}) : (i32) -> !llvm.ptr
+// CHECK: %[[SH3:.*]] = llvm.addrspacecast %[[SH]] : !llvm.ptr to !llvm.ptr<3>
+// CHECK: %[[Q:.*]] = llvm.getelementptr %[[SH3]][%[[TID]]]
+// CHECK: %[[QG:.*]] = llvm.addrspacecast %[[Q]] : !llvm.ptr<3> to !llvm.ptr
+// CHECK: llvm.call @__uopsim_check(%[[QG]], {{.*}})
+// CHECK-NEXT: llvm.store %[[X]], %[[Q]]
+// CHECK: llvm.call @__uopsim_barrier(%{{.*}}) : (i32) -> ()
+// CHECK-NOT: nvvm.
+// CHECK: llvm.call_intrinsic "llvm.exp2.f32"
+// CHECK: llvm.call_intrinsic "llvm.sqrt.f32"
+// CHECK: llvm.fdiv %{{.*}}, %{{.*}} : f32
+// CHECK: llvm.call @__uopsim_alloca(
+// CHECK: llvm.call @__uopsim_check(
+// CHECK-NEXT: llvm.store
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    llvm.mlir.global internal @smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<64 x f32>
+    llvm.func @k(%out: !llvm.ptr, %in: !llvm.ptr) {
+      %tid = nvvm.read.ptx.sreg.tid.x : i32
+      %p = llvm.getelementptr %in[%tid] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %x = llvm.load %p : !llvm.ptr -> f32
+      %s = llvm.mlir.addressof @smem : !llvm.ptr<3>
+      %q = llvm.getelementptr %s[%tid] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+      llvm.store %x, %q : f32, !llvm.ptr<3>
+      nvvm.barrier0
+      %e = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%x) : (f32) -> f32
+      %r = llvm.call_intrinsic "llvm.nvvm.sqrt.approx.f"(%e) : (f32) -> f32
+      %i = llvm.inline_asm "rcp.approx.f32 $0, $1;", "=f,f" %r : (f32) -> f32
+      %one = llvm.mlir.constant(1 : i32) : i32
+      %a = llvm.alloca %one x f32 : (i32) -> !llvm.ptr
+      llvm.store %i, %a : f32, !llvm.ptr
+      %o = llvm.getelementptr %out[%tid] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      llvm.store %i, %o : f32, !llvm.ptr
+      llvm.return
+    }
+  }
+}
+
+// -----
+
+// mma.sync: the lane's registers go through stack words to __uopsim_mma with
+// the shape and the A, B, C, D types (NVVM::MMATypes: f16 = 0, f32 = 1).
+// RUN: uop-opt %s --split-input-file --convert-nvvm-to-sim | FileCheck %s --check-prefix=MMA
+// MMA-LABEL: llvm.func @mma(
+// MMA-COUNT-3: llvm.alloca %{{.*}} x !llvm.array<4 x i32>
+// MMA: %[[AW:.*]] = llvm.bitcast %arg0 : vector<2xf16> to i32
+// MMA-NEXT: llvm.getelementptr %[[A:.*]][0]
+// MMA: %[[BW:.*]] = llvm.bitcast %arg1 : vector<2xf16> to i32
+// MMA-NEXT: llvm.getelementptr %[[B:.*]][0]
+// MMA: %[[CW:.*]] = llvm.bitcast %arg2 : f32 to i32
+// MMA-NEXT: llvm.getelementptr %[[C:.*]][0]
+// MMA: %[[SITE:.*]] = llvm.mlir.constant(0 : i32)
+// MMA-NEXT: %[[M:.*]] = llvm.mlir.constant(16 : i32)
+// MMA-NEXT: %[[N:.*]] = llvm.mlir.constant(8 : i32)
+// MMA-NEXT: %[[K:.*]] = llvm.mlir.constant(16 : i32)
+// MMA-NEXT: %[[TA:.*]] = llvm.mlir.constant(0 : i32)
+// MMA-NEXT: %[[TB:.*]] = llvm.mlir.constant(0 : i32)
+// MMA-NEXT: %[[TC:.*]] = llvm.mlir.constant(1 : i32)
+// MMA-NEXT: %[[TD:.*]] = llvm.mlir.constant(1 : i32)
+// MMA-NEXT: llvm.call @__uopsim_mma(%[[SITE]], %[[M]], %[[N]], %[[K]], %[[TA]], %[[TB]], %[[TC]], %[[TD]], %[[A]], %[[B]], %[[C]], %[[D:.*]]) :
+// MMA: llvm.getelementptr %[[D]][0]
+// MMA: llvm.bitcast %{{.*}} : i32 to f32
+// MMA: llvm.insertvalue
+// MMA-NOT: nvvm.mma.sync
+module attributes {gpu.container_module} {
+  gpu.module @mma {
+    llvm.func @mma(%a: vector<2xf16>, %b: vector<2xf16>, %c: f32, %out: !llvm.ptr) {
+      %d = nvvm.mma.sync A[%a, %a, %a, %a] B[%b, %b] C[%c, %c, %c, %c]
+        {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>,
+         shape = #nvvm.shape<m = 16, n = 8, k = 16>}
+        : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+      %d0 = llvm.extractvalue %d[0] : !llvm.struct<(f32, f32, f32, f32)>
+      llvm.store %d0, %out : f32, !llvm.ptr
+      llvm.return
+    }
+  }
+}
+
+// -----
+
+// What the simulator cannot do becomes a call that stops the thread reaching
+// it, naming the op: here a special register it has no value for, inline asm
+// it does not know, and a function without a body.
+// RUN: uop-opt %s --split-input-file --convert-nvvm-to-sim | FileCheck %s --check-prefix=UNSUP
+// UNSUP: uop.sim_sites = ["nvvm.read.ptx.sreg.smid at {{.*}}nvvm-to-sim.mlir:{{[0-9]+}}:{{[0-9]+}}", "llvm.inline_asm at {{.*}}", "llvm.call at {{.*}}"]
+// UNSUP-LABEL: llvm.func @odd(
+// UNSUP: llvm.call @__uopsim_unsupported(%{{.*}}) : (i32) -> ()
+// UNSUP: llvm.mlir.poison : i32
+// UNSUP: llvm.call @__uopsim_unsupported(
+// UNSUP: llvm.call @__uopsim_unsupported(
+// UNSUP-NOT: nvvm.
+module attributes {gpu.container_module} {
+  gpu.module @odd {
+    llvm.func @__nv_expf(f32) -> f32
+    llvm.func @odd(%x: f32) -> f32 {
+      %sm = nvvm.read.ptx.sreg.smid : i32
+      %y = llvm.inline_asm "ex2.approx.ftz.f32 $0, $1;", "=f,f" %x : (f32) -> f32
+      %z = llvm.call @__nv_expf(%y) : (f32) -> f32
+      llvm.return %z : f32
+    }
+  }
+}
