@@ -257,8 +257,11 @@ Value Semantics::floatToInt(Value x, Type to) {
   Type fs = getScalarType(ft);
   Type i64 = withScalarType(ft, b.getI64Type());
   auto f = [&](double v) { return splat(ft, FloatAttr::get(fs, v)); };
-  Value inRange = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
-                                        math::AbsFOp::create(b, loc, x), f(0x1p63));
+  // -2^63 < x < 2^63 as two compares: an absolute value would become a
+  // libdevice call (__nv_fabsf) on the GPU path.
+  Value inRange = arith::AndIOp::create(
+      b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, f(0x1p63)),
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, f(-0x1p63)));
   Value safe = arith::SelectOp::create(b, loc, inRange, x, f(0));
   Value v = arith::FPToSIOp::create(b, loc, i64, safe);
   auto it = cast<IntegerType>(getScalarType(to));

@@ -18,6 +18,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <chrono>
+#include <cmath>
 #include <csetjmp>
 #include <cstring>
 #include <sys/mman.h>
@@ -398,6 +399,36 @@ static void uopsimMma(int32_t site, int32_t m, int32_t n, int32_t k, int32_t a, 
 }
 }
 
+// f32/f64 -> bf16, which x86 has no instruction for: LLVM calls these
+// compiler-rt functions, which the JIT's process (libgcc 12) may lack.
+// Round to nearest even; NaN stays a (quiet) NaN.
+static __bf16 truncToBF16(uint32_t bits) {
+  uint16_t h = (bits & 0x7FFFFFFFu) > 0x7F800000u
+                   ? static_cast<uint16_t>((bits >> 16) | 0x40)
+                   : static_cast<uint16_t>((bits + 0x7FFFu + ((bits >> 16) & 1)) >> 16);
+  __bf16 r;
+  std::memcpy(&r, &h, 2);
+  return r;
+}
+static __bf16 uopsimTruncSFBF2(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return truncToBF16(bits);
+}
+static __bf16 uopsimTruncDFBF2(double d) {
+  // Via f32 would round twice; round the f64 directly at bit 16 of its f32
+  // image only when that is exact, else nudge the sticky bit.
+  float f = static_cast<float>(d);
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  if (static_cast<double>(f) != d && !std::isnan(d)) {
+    // f was rounded: make the low bits reflect the true side of the value.
+    bool above = std::fabs(d) > std::fabs(static_cast<double>(f));
+    bits = above ? bits | 1u : (bits - 1u) | 1u;
+  }
+  return truncToBF16(bits);
+}
+
 llvm::StringMap<void *> mlir::uop::sim::abiSymbols() {
   llvm::StringMap<void *> m;
   m[kSRegFn] = reinterpret_cast<void *>(&uopsimSReg);
@@ -407,6 +438,8 @@ llvm::StringMap<void *> mlir::uop::sim::abiSymbols() {
   m[kSharedFn] = reinterpret_cast<void *>(&uopsimShared);
   m[kAllocaFn] = reinterpret_cast<void *>(&uopsimAlloca);
   m[kUnsupportedFn] = reinterpret_cast<void *>(&uopsimUnsupported);
+  m["__truncsfbf2"] = reinterpret_cast<void *>(&uopsimTruncSFBF2);
+  m["__truncdfbf2"] = reinterpret_cast<void *>(&uopsimTruncDFBF2);
   return m;
 }
 

@@ -117,8 +117,9 @@ uop.kernel @int_to_half {
 // Float to int: NaN and |x| >= 2^63 become 0, then truncate and wrap.
 // CHECK-LABEL: func.func @float_to_int
 // CHECK: %[[X:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f32
-// CHECK: %[[ABS:.*]] = math.absf %[[X]] : f32
-// CHECK: %[[IN:.*]] = arith.cmpf olt, %[[ABS]], %{{.*}} : f32
+// CHECK: %[[LO:.*]] = arith.cmpf olt, %[[X]], %{{.*}} : f32
+// CHECK: %[[HI:.*]] = arith.cmpf ogt, %[[X]], %{{.*}} : f32
+// CHECK: %[[IN:.*]] = arith.andi %[[LO]], %[[HI]] : i1
 // CHECK: %[[SAFE:.*]] = arith.select %[[IN]], %[[X]], %{{.*}} : f32
 // CHECK: %[[I64:.*]] = arith.fptosi %[[SAFE]] : f32 to i64
 // CHECK: %[[I8:.*]] = arith.trunci %[[I64]] : i64 to i8
