@@ -4,9 +4,11 @@
 # and print it with uop-opt, lower it (uop-lower) and place it in loops
 # (convert-uop-to-scf), compile it for the CPU and run it on the corpus
 # inputs, comparing with tinygrad's outputs (uop-run), compile it to PTX for
-# sm_80 and assemble it with ptxas where NVIDIA's toolkit is installed,
+# sm_80 and assemble it with ptxas where NVIDIA's toolkit is installed, run
+# the GPU code on the best target there is (a CUDA GPU through the driver,
+# else the SIMT simulator: uop-run --target=auto) against tinygrad's outputs,
 # export the AST back to JSON, and show that a broken variant is rejected
-# with a location. GPU execution (simulator, CUDA) comes with the next issue.
+# with a location.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${UOP_BUILD_DIR:-$root/build}"
@@ -45,6 +47,8 @@ if [ -x "$ptxas" ]; then
 else
   echo "== ptxas not found (NVIDIA's CUDA toolkit is not a Debian package): PTX not assembled here"
 fi
+echo "== the GPU code run on the best available target (a CUDA GPU, else the SIMT simulator)"
+"$run" "$kernel" --target=auto --timing
 echo "== export the AST back to tinygrad's JSON"
 "$translate" --export-tinygrad "$build/conv2d.mlir" | head -c 400
 echo " ..."

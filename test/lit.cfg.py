@@ -23,6 +23,8 @@ config.substitutions.append(("%cxx", config.cxx_compiler))
 # The corpus lives beside the project (../shared/corpus); tests fail loudly without it.
 config.substitutions.append(("%corpus", os.path.join(os.path.dirname(config.uop_src_root), "shared", "corpus")))
 config.substitutions.append(("%python", sys.executable))
+# The CUDA driver stand-in (test/Runtime/CUDA/standin_driver.cpp), for UOP_CUDA_DRIVER.
+config.substitutions.append(("%cuda_standin", config.cuda_standin))
 config.substitutions.append(("%expect_exit", "%s %s" % (sys.executable, os.path.join(config.uop_src_root, "test", "expect_exit.py"))))
 
 llvm_config.use_default_substitutions()

@@ -1,14 +1,15 @@
 //===- uop-run.cpp - compile a uop kernel, run it, check its outputs ------===//
 //
-//   uop-run K.json [--target=cpu]
+//   uop-run K.json [--target=cpu|sim|cuda|auto] [--chip=sm_XX]
 //       import a corpus kernel, compile it, run it on the buffers the JSON
 //       names, compare every buffer that has an expected file
 //   uop-run K.mlir --buffers-from=K.json [--kernel=NAME]
 //       the same for a module at any level of the pipeline
 //
 // Prints each compared buffer's max abs/rel error and PASS or FAIL. Exit 0:
-// all pass; 1: a mismatch; 2: bad input (or a kernel that does not compile).
-// See docs/uop-run.md.
+// all pass; 1: a mismatch; 2: bad input (or a kernel that does not compile,
+// or no usable GPU for --target=cuda); 3: the kernel faulted (simulator
+// error, or a CUDA error once the driver is up). See docs/uop-run.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 #include "uop/Pipelines/Pipelines.h"
 #include "uop/Runtime/CPUTarget.h"
+#include "uop/Runtime/CUDATarget.h"
 #include "uop/Runtime/HostBuffers.h"
 #include "uop/Runtime/SimTarget.h"
 #include "uop/Target/Tinygrad/TinygradJSON.h"
@@ -217,9 +219,49 @@ FailureOr<double> runOnSim(ModuleOp module, StringRef name, std::vector<uop::Hos
   return stats.ms;
 }
 
+/// The GPU for --target=cuda and auto, and the chip to compile for (--chip,
+/// else the device's); null, with the reason in `why`, if none is usable.
+std::unique_ptr<uop::CUDADevice> openGPU(MLIRContext &ctx, std::string &gpuChip, std::string &why) {
+  std::unique_ptr<uop::CUDADevice> gpu = uop::CUDADevice::open(why);
+  if (!gpu)
+    return nullptr;
+  int major = gpu->computeCapabilityMajor(), minor = gpu->computeCapabilityMinor();
+  gpuChip = !chip.empty() ? std::string(chip) : uop::chipForComputeCapability(&ctx, major, minor);
+  if (gpuChip.empty()) {
+    why = llvm::formatv("device 0 has compute capability {0}.{1}, older than every chip "
+                        "uop-mlir compiles for",
+                        major, minor)
+              .str();
+    return nullptr;
+  }
+  return gpu;
+}
+
+/// Compiles to PTX and runs it on the GPU through the CUDA driver.
+FailureOr<double> runOnCUDA(uop::CUDADevice &gpu, StringRef gpuChip, ModuleOp module,
+                            StringRef name, std::vector<uop::HostBuffer> &buffers,
+                            StringRef jsonPath, uop::CompileTimes &times) {
+  FailureOr<std::unique_ptr<uop::CUDAKernel>> compiled =
+      uop::CUDAKernel::compile(module, name, gpuChip, &times);
+  if (failed(compiled))
+    return failure();
+  auto args = argumentBuffers(buffers, (*compiled)->numBuffers(), name, jsonPath);
+  if (failed(args))
+    return failure();
+  uop::CUDAStats stats;
+  std::string error;
+  if (failed((*compiled)->run(gpu, *args, stats, error))) {
+    llvm::errs() << error << "\n";
+    runStatus = kFault;
+    return failure();
+  }
+  times.jitMs = stats.loadMs; // the driver's PTX JIT
+  return stats.runMs;
+}
+
 int run(MLIRContext &ctx) {
-  if (target != "cpu" && target != "sim") {
-    llvm::errs() << "error: unknown target '" << target << "' (available: cpu, sim)\n";
+  if (!llvm::is_contained({"cpu", "sim", "cuda", "auto"}, StringRef(target))) {
+    llvm::errs() << "error: unknown target '" << target << "' (available: cpu, sim, cuda, auto)\n";
     return kBadInput;
   }
   bool isJSON = StringRef(inputFile).ends_with(".json");
@@ -275,10 +317,34 @@ int run(MLIRContext &ctx) {
   if (failed(uop::loadHostBuffers(data->buffers, buffers, loc)))
     return kBadInput;
 
+  // cuda needs a usable GPU; auto takes one if there is, else the simulator.
+  std::string runTarget = target, gpuChip, why;
+  std::unique_ptr<uop::CUDADevice> gpu;
+  if (runTarget == "cuda" || runTarget == "auto")
+    gpu = openGPU(ctx, gpuChip, why);
+  if (runTarget == "cuda" && !gpu) {
+    llvm::errs() << "error: no usable CUDA GPU: " << why << "\n";
+    return kBadInput;
+  }
+  if (runTarget == "auto") {
+    if (gpu)
+      llvm::outs() << llvm::formatv("auto: CUDA device 0 (compute capability {0}.{1}, {2}); "
+                                    "running on cuda\n",
+                                    gpu->computeCapabilityMajor(), gpu->computeCapabilityMinor(),
+                                    gpuChip);
+    else
+      llvm::outs() << "auto: no usable CUDA GPU (" << why << "); running on sim\n";
+    runTarget = gpu ? "cuda" : "sim";
+  }
+
   uop::CompileTimes times;
-  std::string runTarget = target;
-  FailureOr<double> runMs = runTarget == "cpu" ? runOnCPU(*module, name, buffers, jsonPath, times)
-                                               : runOnSim(*module, name, buffers, jsonPath, times);
+  FailureOr<double> runMs = failure();
+  if (runTarget == "cpu")
+    runMs = runOnCPU(*module, name, buffers, jsonPath, times);
+  else if (runTarget == "sim")
+    runMs = runOnSim(*module, name, buffers, jsonPath, times);
+  else
+    runMs = runOnCUDA(*gpu, gpuChip, *module, name, buffers, jsonPath, times);
   if (failed(runMs))
     return runStatus;
 

@@ -10,6 +10,7 @@
 #define UOP_RUNTIME_SIMTARGET_H
 
 #include "uop/Runtime/CPUTarget.h"
+#include "uop/Runtime/LaunchDims.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -22,21 +23,11 @@ class ExecutionEngine;
 
 namespace mlir::uop {
 
-struct Dim3 {
-  int32_t x = 1, y = 1, z = 1;
-  int64_t count() const { return int64_t(x) * y * z; }
-};
-
 /// What a simulated launch did.
 struct SimStats {
   int64_t blocks = 0, threads = 0;
   double ms = 0;
 };
-
-/// The launch dimensions recorded for kernel `name`: the module's
-/// `uop.launch` entry, else the function's gpu.known_grid/block_size.
-FailureOr<std::pair<Dim3, Dim3>> getLaunchDims(ModuleOp module, Operation *kernelFunc,
-                                               StringRef name);
 
 class SimKernel {
 public:

@@ -34,13 +34,6 @@ double msSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-std::optional<Dim3> dims(Attribute a) {
-  auto arr = dyn_cast_or_null<DenseI32ArrayAttr>(a);
-  if (!arr || arr.size() != 3 || llvm::any_of(arr.asArrayRef(), [](int32_t v) { return v < 1; }))
-    return std::nullopt;
-  return Dim3{arr[0], arr[1], arr[2]};
-}
-
 /// Brings the module to the GPU level: uop kernels through uop-to-ptx
 /// (without the PTX step), hand-written gpu.funcs through the upstream
 /// conversions; a module already at that level is left as it is.
@@ -68,27 +61,6 @@ LogicalResult lowerToGPULevel(ModuleOp module, StringRef name, StringRef chip) {
   return pm.run(module);
 }
 } // namespace
-
-FailureOr<std::pair<Dim3, Dim3>> mlir::uop::getLaunchDims(ModuleOp module, Operation *kernelFunc,
-                                                          StringRef name) {
-  if (auto launch = module->getAttrOfType<DictionaryAttr>("uop.launch"))
-    if (auto entry = launch.getAs<DictionaryAttr>(name)) {
-      std::optional<Dim3> grid = dims(entry.get("grid")), block = dims(entry.get("block"));
-      if (!grid || !block)
-        return emitError(module.getLoc())
-               << "uop.launch entry of '" << name
-               << "' needs grid and block as array<i32: x, y, z> of positive sizes";
-      return std::make_pair(*grid, *block);
-    }
-  std::optional<Dim3> grid = dims(kernelFunc->getAttr("gpu.known_grid_size")),
-                      block = dims(kernelFunc->getAttr("gpu.known_block_size"));
-  if (grid && block)
-    return std::make_pair(*grid, *block);
-  return emitError(kernelFunc->getLoc())
-         << "no launch dimensions for kernel '" << name
-         << "': expected a uop.launch entry on the module or gpu.known_grid_size and "
-            "gpu.known_block_size on the function";
-}
 
 SimKernel::~SimKernel() = default;
 

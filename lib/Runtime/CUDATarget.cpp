@@ -1,0 +1,284 @@
+//===- CUDATarget.cpp - run uop kernels through the CUDA driver -----------===//
+//
+// The driver API is reached through dlopen/dlsym: the few types it uses are
+// declared here (cuda.h is not needed to build), and only the entry points
+// CUDA 12 and 13 drivers export under these names are used (the _v2 ones
+// where the unsuffixed name is a legacy ABI).
+//
+//===----------------------------------------------------------------------===//
+
+#include "uop/Runtime/CUDATarget.h"
+
+#include "uop/Dialect/UOp/IR/UOpAttrs.h"
+#include "uop/Dialect/UOp/IR/UOpOps.h"
+#include "uop/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/ScopeExit.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <dlfcn.h>
+#include <type_traits>
+
+using namespace mlir;
+using namespace mlir::uop;
+
+namespace {
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using CUcontext = struct CUctx_st *;
+using CUmodule = struct CUmod_st *;
+using CUfunction = struct CUfunc_st *;
+using CUstream = struct CUstream_st *;
+constexpr CUresult CUDA_SUCCESS = 0;
+constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
+constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
+
+double msSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+} // namespace
+
+// Each entry point: its name in libcuda and its function type.
+#define UOP_CUDA_ENTRY_POINTS(X)                                                                   \
+  X(cuInit, CUresult(unsigned))                                                                    \
+  X(cuGetErrorName, CUresult(CUresult, const char **))                                             \
+  X(cuDeviceGetCount, CUresult(int *))                                                             \
+  X(cuDeviceGet, CUresult(CUdevice *, int))                                                        \
+  X(cuDeviceGetAttribute, CUresult(int *, int, CUdevice))                                          \
+  X(cuDevicePrimaryCtxRetain, CUresult(CUcontext *, CUdevice))                                     \
+  X(cuDevicePrimaryCtxRelease_v2, CUresult(CUdevice))                                              \
+  X(cuCtxSetCurrent, CUresult(CUcontext))                                                          \
+  X(cuCtxSynchronize, CUresult())                                                                  \
+  X(cuModuleLoadData, CUresult(CUmodule *, const void *))                                          \
+  X(cuModuleGetFunction, CUresult(CUfunction *, CUmodule, const char *))                           \
+  X(cuModuleUnload, CUresult(CUmodule))                                                            \
+  X(cuMemAlloc_v2, CUresult(CUdeviceptr *, size_t))                                                \
+  X(cuMemFree_v2, CUresult(CUdeviceptr))                                                           \
+  X(cuMemcpyHtoD_v2, CUresult(CUdeviceptr, const void *, size_t))                                  \
+  X(cuMemcpyDtoH_v2, CUresult(void *, CUdeviceptr, size_t))                                        \
+  X(cuLaunchKernel, CUresult(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,         \
+                             unsigned, unsigned, CUstream, void **, void **))
+
+struct CUDADevice::Driver {
+#define UOP_CUDA_FIELD(name, type) std::add_pointer_t<type> name = nullptr;
+  UOP_CUDA_ENTRY_POINTS(UOP_CUDA_FIELD)
+#undef UOP_CUDA_FIELD
+
+  /// "cuInit failed: CUDA_ERROR_NO_DEVICE (100)"; the number alone when the
+  /// driver has no name for it.
+  std::string callFailed(StringRef call, CUresult r) const {
+    const char *errorName = nullptr;
+    if (cuGetErrorName(r, &errorName) != CUDA_SUCCESS || !errorName)
+      return (call + " failed: CUDA error " + Twine(r)).str();
+    return (call + " failed: " + errorName + " (" + Twine(r) + ")").str();
+  }
+};
+
+CUDADevice::CUDADevice() : driver(std::make_unique<Driver>()) {}
+
+CUDADevice::~CUDADevice() {
+  if (retained)
+    (void)driver->cuDevicePrimaryCtxRelease_v2(device);
+  // The library stays loaded (no dlclose): unloading a driver that has
+  // started threads of its own is not safe.
+}
+
+std::unique_ptr<CUDADevice> CUDADevice::open(std::string &why) {
+  const char *env = std::getenv("UOP_CUDA_DRIVER");
+  std::string path = env && *env ? env : "libcuda.so.1";
+  void *lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    const char *e = dlerror();
+    why = e ? e : path + ": cannot be loaded";
+    return nullptr;
+  }
+  std::unique_ptr<CUDADevice> d(new CUDADevice());
+  Driver &api = *d->driver;
+#define UOP_CUDA_LOOKUP(name, type)                                                                \
+  api.name = reinterpret_cast<std::add_pointer_t<type>>(dlsym(lib, #name));                        \
+  if (!api.name) {                                                                                 \
+    why = path + " has no " #name;                                                                 \
+    return nullptr;                                                                                \
+  }
+  UOP_CUDA_ENTRY_POINTS(UOP_CUDA_LOOKUP)
+#undef UOP_CUDA_LOOKUP
+
+  if (CUresult r = api.cuInit(0)) {
+    why = api.callFailed("cuInit", r);
+    return nullptr;
+  }
+  int count = 0;
+  if (CUresult r = api.cuDeviceGetCount(&count)) {
+    why = api.callFailed("cuDeviceGetCount", r);
+    return nullptr;
+  }
+  if (count < 1) {
+    why = "no CUDA device";
+    return nullptr;
+  }
+  if (CUresult r = api.cuDeviceGet(&d->device, 0)) {
+    why = api.callFailed("cuDeviceGet", r);
+    return nullptr;
+  }
+  if (CUresult r = api.cuDeviceGetAttribute(
+          &d->ccMajor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d->device)) {
+    why = api.callFailed("cuDeviceGetAttribute", r);
+    return nullptr;
+  }
+  if (CUresult r = api.cuDeviceGetAttribute(
+          &d->ccMinor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d->device)) {
+    why = api.callFailed("cuDeviceGetAttribute", r);
+    return nullptr;
+  }
+  CUcontext ctx = nullptr;
+  if (CUresult r = api.cuDevicePrimaryCtxRetain(&ctx, d->device)) {
+    why = api.callFailed("cuDevicePrimaryCtxRetain", r);
+    return nullptr;
+  }
+  d->retained = true;
+  if (CUresult r = api.cuCtxSetCurrent(ctx)) {
+    why = api.callFailed("cuCtxSetCurrent", r);
+    return nullptr;
+  }
+  return d;
+}
+
+LogicalResult CUDADevice::launch(StringRef ptx, StringRef entry, Dim3 grid, Dim3 block,
+                                 ArrayRef<MutableArrayRef<uint8_t>> buffers, CUDAStats &stats,
+                                 std::string &error) {
+  const Driver &api = *driver;
+  CUmodule module = nullptr;
+  std::vector<CUdeviceptr> pointers;
+  // Frees what was made, on every path; errors then no longer matter.
+  llvm::scope_exit cleanup([&] {
+    for (CUdeviceptr p : pointers)
+      (void)api.cuMemFree_v2(p);
+    if (module)
+      (void)api.cuModuleUnload(module);
+  });
+  auto fail = [&](StringRef call, CUresult r) {
+    error = "error: " + api.callFailed(call, r);
+    return failure();
+  };
+
+  std::string image = ptx.str(); // NUL-terminated
+  std::string entryName = entry.str();
+  auto start = std::chrono::steady_clock::now();
+  if (CUresult r = api.cuModuleLoadData(&module, image.c_str()))
+    return fail("cuModuleLoadData", r);
+  CUfunction function = nullptr;
+  if (CUresult r = api.cuModuleGetFunction(&function, module, entryName.c_str()))
+    return fail("cuModuleGetFunction", r);
+  stats.loadMs = msSince(start);
+
+  for (MutableArrayRef<uint8_t> b : buffers) {
+    CUdeviceptr p = 0;
+    // A zero-byte allocation is an error in CUDA: give an empty buffer one.
+    if (CUresult r = api.cuMemAlloc_v2(&p, std::max<size_t>(b.size(), 1)))
+      return fail("cuMemAlloc_v2", r);
+    pointers.push_back(p);
+    if (!b.empty())
+      if (CUresult r = api.cuMemcpyHtoD_v2(p, b.data(), b.size()))
+        return fail("cuMemcpyHtoD_v2", r);
+  }
+  // cuLaunchKernel takes a pointer to each parameter's value.
+  SmallVector<void *> params;
+  for (CUdeviceptr &p : pointers)
+    params.push_back(&p);
+  start = std::chrono::steady_clock::now();
+  if (CUresult r = api.cuLaunchKernel(function, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                                      /*sharedMemBytes=*/0, /*stream=*/nullptr, params.data(),
+                                      /*extra=*/nullptr))
+    return fail("cuLaunchKernel", r);
+  if (CUresult r = api.cuCtxSynchronize())
+    return fail("cuCtxSynchronize", r);
+  stats.runMs = msSince(start);
+  for (auto [b, p] : llvm::zip_equal(buffers, pointers))
+    if (!b.empty())
+      if (CUresult r = api.cuMemcpyDtoH_v2(b.data(), p, b.size()))
+        return fail("cuMemcpyDtoH_v2", r);
+  return success();
+}
+
+std::string mlir::uop::chipForComputeCapability(MLIRContext *ctx, int major, int minor) {
+  // Known chips are sm_<10 * major + minor>, with an "a" for the
+  // architecture-specific variants, which are skipped.
+  for (int v = 10 * major + minor; v > 0; --v) {
+    std::string chip = "sm_" + std::to_string(v);
+    if (TargetAttr::getForChip(ctx, chip))
+      return chip;
+  }
+  return "";
+}
+
+FailureOr<std::unique_ptr<CUDAKernel>> CUDAKernel::compile(ModuleOp module, StringRef name,
+                                                           StringRef chip, CompileTimes *times) {
+  auto start = std::chrono::steady_clock::now();
+  for (KernelOp other : llvm::make_early_inc_range(module.getOps<KernelOp>()))
+    if (other.getSymName() != name)
+      other.erase();
+  // Up to the gpu.module (which says how many parameters the kernel takes),
+  // then its PTX.
+  PassManager pm(module.getContext());
+  UOpToPTXOptions options;
+  options.chip = chip.str();
+  options.toBinary = false;
+  buildUOpToPTXPipeline(pm, options);
+  if (failed(pm.run(module)))
+    return failure();
+  auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>(name);
+  auto func = gpuModule ? gpuModule.lookupSymbol<LLVM::LLVMFuncOp>(name) : nullptr;
+  if (!func || func.isExternal())
+    return emitError(module.getLoc())
+           << "no GPU kernel '" << name << "': expected gpu.module @" << name
+           << " holding llvm.func @" << name << " (the IR the PTX is made from)";
+  for (Type t : func.getArgumentTypes())
+    if (!isa<LLVM::LLVMPointerType>(t))
+      return func.emitError() << "the CUDA runtime passes only buffers, but kernel '" << name
+                              << "' has a parameter of type " << t;
+  FailureOr<std::pair<Dim3, Dim3>> launchDims = getLaunchDims(module, func, name);
+  if (failed(launchDims))
+    return failure();
+  std::unique_ptr<CUDAKernel> k(new CUDAKernel());
+  k->name = name.str();
+  k->numArgs = func.getNumArguments();
+  k->gridDims = launchDims->first;
+  k->blockDims = launchDims->second;
+
+  PassManager toBinary(module.getContext());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa"; // PTX text
+  toBinary.addPass(createGpuModuleToBinaryPass(binary));
+  if (failed(toBinary.run(module)))
+    return failure();
+  auto bin = module.lookupSymbol<gpu::BinaryOp>(name);
+  if (!bin || bin.getObjects().empty())
+    return emitError(module.getLoc()) << "gpu-module-to-binary made no PTX for '" << name << "'";
+  StringRef ptx = cast<gpu::ObjectAttr>(bin.getObjects()[0]).getObject().getValue();
+  // uop-translate --export-ptx's header line, so a dump says what it is.
+  llvm::raw_string_ostream os(k->ptxText);
+  os << "// uop-mlir kernel " << name << " grid=" << k->gridDims.x << "," << k->gridDims.y << ","
+     << k->gridDims.z << " block=" << k->blockDims.x << "," << k->blockDims.y << ","
+     << k->blockDims.z << "\n"
+     << ptx;
+  if (times)
+    times->pipelineMs = msSince(start);
+  return k;
+}
+
+LogicalResult CUDAKernel::run(CUDADevice &device, ArrayRef<MutableArrayRef<uint8_t>> buffers,
+                              CUDAStats &stats, std::string &error) {
+  if (buffers.size() != numArgs) {
+    error = "error: kernel " + name + " takes " + std::to_string(numArgs) + " buffers, not " +
+            std::to_string(buffers.size());
+    return failure();
+  }
+  return device.launch(ptxText, name, gridDims, blockDims, buffers, stats, error);
+}
