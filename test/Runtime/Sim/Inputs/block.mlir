@@ -9,7 +9,9 @@ module attributes {gpu.container_module, uop.launch = {
     barrier_exit = {grid = array<i32: 1, 1, 1>, block = array<i32: 64, 1, 1>},
     mma_partial_warp = {grid = array<i32: 1, 1, 1>, block = array<i32: 16, 1, 1>},
     mma_lane_exit = {grid = array<i32: 1, 1, 1>, block = array<i32: 32, 1, 1>},
-    unsupported = {grid = array<i32: 1, 1, 1>, block = array<i32: 4, 1, 1>}}} {
+    unsupported = {grid = array<i32: 1, 1, 1>, block = array<i32: 4, 1, 1>},
+    shared_fresh = {grid = array<i32: 2, 1, 1>, block = array<i32: 1, 1, 1>},
+    bad_launch = {grid = array<i32: 0, 1, 1>, block = array<i32: 1, 1, 1>}}} {
 
   // out[0] = sum(in); out[1 + t] = in[63 - t], read back from shared memory
   // another thread wrote: wrong without a working barrier (each thread would
@@ -136,6 +138,43 @@ module attributes {gpu.container_module, uop.launch = {
       %sm = nvvm.read.ptx.sreg.smid : i32
       %x = llvm.uitofp %sm : i32 to f32
       llvm.store %x, %out : f32, !llvm.ptr
+      llvm.return
+    }
+  }
+
+  // Block 0 writes smem[0]; block 1 only reads it: it must see its own,
+  // never-written copy (0xA5 bytes), not block 0's 1.0. Out: f32[2].
+  gpu.module @shared_fresh {
+    llvm.mlir.global internal @smem() {addr_space = 3 : i32, alignment = 4 : i64} : !llvm.array<1 x f32>
+    llvm.func @shared_fresh(%out: !llvm.ptr, %in: !llvm.ptr) {
+      %c0 = llvm.mlir.constant(0 : i32) : i32
+      %one = llvm.mlir.constant(1.0 : f32) : f32
+      %b = nvvm.read.ptx.sreg.ctaid.x : i32
+      %s = llvm.mlir.addressof @smem : !llvm.ptr<3>
+      %first = llvm.icmp "eq" %b, %c0 : i32
+      llvm.cond_br %first, ^write, ^read
+    ^write:
+      llvm.store %one, %s : f32, !llvm.ptr<3>
+      llvm.br ^read
+    ^read:
+      %v = llvm.load %s : !llvm.ptr<3> -> f32
+      %p = llvm.getelementptr %out[%b] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      llvm.store %v, %p : f32, !llvm.ptr
+      llvm.return
+    }
+  }
+
+  // A grid of 0 blocks in uop.launch: rejected before anything runs.
+  gpu.module @bad_launch {
+    llvm.func @bad_launch(%out: !llvm.ptr, %in: !llvm.ptr) {
+      llvm.return
+    }
+  }
+
+  // A parameter that is not a buffer: the simulator passes only buffers.
+  gpu.module @scalar_param {
+    llvm.func @scalar_param(%out: !llvm.ptr, %n: i32) attributes {
+        gpu.known_grid_size = array<i32: 1, 1, 1>, gpu.known_block_size = array<i32: 1, 1, 1>} {
       llvm.return
     }
   }
