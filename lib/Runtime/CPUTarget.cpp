@@ -2,28 +2,19 @@
 
 #include "uop/Runtime/CPUTarget.h"
 
+#include "HostJIT.h"
+
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 #include "uop/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
-#include "llvm/Support/TargetSelect.h"
 
 #include <chrono>
 
 using namespace mlir;
 using namespace mlir::uop;
-
-namespace {
-double msSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
-} // namespace
 
 CPUKernel::~CPUKernel() = default;
 
@@ -49,27 +40,12 @@ FailureOr<std::unique_ptr<CPUKernel>> CPUKernel::compile(ModuleOp module, String
     return emitError(module.getLoc()) << "the pipeline did not produce llvm.func @" << name;
 
   start = std::chrono::steady_clock::now();
-  static bool initialized = [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    return true;
-  }();
-  (void)initialized;
-  registerBuiltinDialectTranslation(*module.getContext());
-  registerLLVMDialectTranslation(*module.getContext());
-  ExecutionEngineOptions options;
-  auto transformer = makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0, nullptr);
-  options.transformer = transformer;
-  options.enableGDBNotificationListener = false;
-  options.enablePerfNotificationListener = false;
-  auto engine = ExecutionEngine::create(module, options);
-  if (!engine)
-    return emitError(module.getLoc())
-           << "JIT compilation failed: " << llvm::toString(engine.takeError());
-  auto entry = (*engine)->lookupPacked(name);
-  if (!entry)
-    return emitError(module.getLoc())
-           << "JIT lookup of " << name << " failed: " << llvm::toString(entry.takeError());
+  FailureOr<std::unique_ptr<ExecutionEngine>> engine = createHostJIT(module);
+  if (failed(engine))
+    return failure();
+  FailureOr<void (*)(void **)> entry = lookupPackedEntry(**engine, module, name);
+  if (failed(entry))
+    return failure();
   if (times)
     times->jitMs = msSince(start);
 

@@ -233,24 +233,14 @@ FailureOr<std::unique_ptr<CUDAKernel>> CUDAKernel::compile(ModuleOp module, Stri
   buildUOpToPTXPipeline(pm, options);
   if (failed(pm.run(module)))
     return failure();
-  auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>(name);
-  auto func = gpuModule ? gpuModule.lookupSymbol<LLVM::LLVMFuncOp>(name) : nullptr;
-  if (!func || func.isExternal())
-    return emitError(module.getLoc())
-           << "no GPU kernel '" << name << "': expected gpu.module @" << name
-           << " holding llvm.func @" << name << " (the IR the PTX is made from)";
-  for (Type t : func.getArgumentTypes())
-    if (!isa<LLVM::LLVMPointerType>(t))
-      return func.emitError() << "the CUDA runtime passes only buffers, but kernel '" << name
-                              << "' has a parameter of type " << t;
-  FailureOr<std::pair<Dim3, Dim3>> launchDims = getLaunchDims(module, func, name);
-  if (failed(launchDims))
+  FailureOr<GPUKernel> kernel = findGPUKernel(module, name, "the CUDA runtime");
+  if (failed(kernel))
     return failure();
   std::unique_ptr<CUDAKernel> k(new CUDAKernel());
   k->name = name.str();
-  k->numArgs = func.getNumArguments();
-  k->gridDims = launchDims->first;
-  k->blockDims = launchDims->second;
+  k->numArgs = kernel->numBuffers;
+  k->gridDims = kernel->grid;
+  k->blockDims = kernel->block;
 
   PassManager toBinary(module.getContext());
   GpuModuleToBinaryPassOptions binary;

@@ -10,7 +10,7 @@
 #define UOP_RUNTIME_CUDATARGET_H
 
 #include "uop/Runtime/CPUTarget.h" // CompileTimes
-#include "uop/Runtime/LaunchDims.h"
+#include "uop/Runtime/GPUKernel.h"
 
 #include "mlir/IR/BuiltinOps.h"
 

@@ -10,7 +10,7 @@
 #define UOP_RUNTIME_SIMTARGET_H
 
 #include "uop/Runtime/CPUTarget.h"
-#include "uop/Runtime/LaunchDims.h"
+#include "uop/Runtime/GPUKernel.h"
 
 #include "mlir/IR/BuiltinOps.h"
 

@@ -2,6 +2,7 @@
 
 #include "uop/Runtime/SimTarget.h"
 
+#include "../HostJIT.h"
 #include "Executor.h"
 
 #include "uop/Conversion/NVVMToSim/SimABI.h"
@@ -15,13 +16,9 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
-#include "llvm/Support/TargetSelect.h"
 
 #include <chrono>
 
@@ -29,10 +26,6 @@ using namespace mlir;
 using namespace mlir::uop;
 
 namespace {
-double msSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
 
 /// Brings the module to the GPU level: uop kernels through uop-to-ptx
 /// (without the PTX step), hand-written gpu.funcs through the upstream
@@ -70,19 +63,10 @@ FailureOr<std::unique_ptr<SimKernel>> SimKernel::compile(ModuleOp module, String
   auto start = std::chrono::steady_clock::now();
   if (failed(lowerToGPULevel(module, name, chip)))
     return failure();
-  auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>(name);
-  auto func = gpuModule ? gpuModule.lookupSymbol<LLVM::LLVMFuncOp>(name) : nullptr;
-  if (!func || func.isExternal())
-    return emitError(module.getLoc())
-           << "no GPU kernel '" << name << "': expected gpu.module @" << name
-           << " holding llvm.func @" << name << " (the IR the PTX is made from)";
-  FailureOr<std::pair<Dim3, Dim3>> launchDims = getLaunchDims(module, func, name);
-  if (failed(launchDims))
+  FailureOr<GPUKernel> kernel = findGPUKernel(module, name, "the simulator");
+  if (failed(kernel))
     return failure();
-  for (Type t : func.getArgumentTypes())
-    if (!isa<LLVM::LLVMPointerType>(t))
-      return func.emitError() << "the simulator passes only buffers, but kernel '" << name
-                              << "' has a parameter of type " << t;
+  auto gpuModule = kernel->func->getParentOfType<gpu::GPUModuleOp>();
 
   // The gpu.module's contents as a host module, made runnable by
   // convert-nvvm-to-sim.
@@ -104,9 +88,9 @@ FailureOr<std::unique_ptr<SimKernel>> SimKernel::compile(ModuleOp module, String
 
   std::unique_ptr<SimKernel> k(new SimKernel());
   k->name = name.str();
-  k->numArgs = func.getNumArguments();
-  k->gridDims = launchDims->first;
-  k->blockDims = launchDims->second;
+  k->numArgs = kernel->numBuffers;
+  k->gridDims = kernel->grid;
+  k->blockDims = kernel->block;
   for (Attribute s : (*host)->getAttrOfType<ArrayAttr>(sim::kSitesAttr))
     k->sites.push_back(cast<StringAttr>(s).str());
   ArrayRef<int64_t> shared = (*host)->getAttrOfType<DenseI64ArrayAttr>(sim::kSharedAttr);
@@ -119,23 +103,9 @@ FailureOr<std::unique_ptr<SimKernel>> SimKernel::compile(ModuleOp module, String
     globals.push_back({g.getSymName().str(), int64_t(layout.getTypeSize(g.getGlobalType()))});
 
   start = std::chrono::steady_clock::now();
-  static bool initialized = [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    return true;
-  }();
-  (void)initialized;
-  registerBuiltinDialectTranslation(*ctx);
-  registerLLVMDialectTranslation(*ctx);
-  ExecutionEngineOptions options;
-  auto transformer = makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0, nullptr);
-  options.transformer = transformer;
-  options.enableGDBNotificationListener = false;
-  options.enablePerfNotificationListener = false;
-  auto engine = ExecutionEngine::create(*host, options);
-  if (!engine)
-    return emitError(module.getLoc())
-           << "JIT compilation failed: " << llvm::toString(engine.takeError());
+  FailureOr<std::unique_ptr<ExecutionEngine>> engine = createHostJIT(*host);
+  if (failed(engine))
+    return failure();
   (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap map;
     for (auto &[symbol, address] : sim::abiSymbols())
@@ -143,10 +113,9 @@ FailureOr<std::unique_ptr<SimKernel>> SimKernel::compile(ModuleOp module, String
                                llvm::JITSymbolFlags::Exported};
     return map;
   });
-  auto entry = (*engine)->lookupPacked(name);
-  if (!entry)
-    return emitError(module.getLoc())
-           << "JIT lookup of " << name << " failed: " << llvm::toString(entry.takeError());
+  FailureOr<void (*)(void **)> entry = lookupPackedEntry(**engine, *host, name);
+  if (failed(entry))
+    return failure();
   for (auto &[symbol, bytes] : globals) {
     auto address = (*engine)->lookup(symbol);
     if (!address)

@@ -1,7 +1,9 @@
-//===- LaunchDims.cpp - a GPU kernel's recorded launch dimensions ---------===//
+//===- GPUKernel.cpp - a kernel at the GPU level, as the targets run it ---===//
 
-#include "uop/Runtime/LaunchDims.h"
+#include "uop/Runtime/GPUKernel.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
 
 using namespace mlir;
@@ -35,4 +37,21 @@ FailureOr<std::pair<Dim3, Dim3>> mlir::uop::getLaunchDims(ModuleOp module, Opera
          << "no launch dimensions for kernel '" << name
          << "': expected a uop.launch entry on the module or gpu.known_grid_size and "
             "gpu.known_block_size on the function";
+}
+
+FailureOr<GPUKernel> mlir::uop::findGPUKernel(ModuleOp module, StringRef name, StringRef runner) {
+  auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>(name);
+  auto func = gpuModule ? gpuModule.lookupSymbol<LLVM::LLVMFuncOp>(name) : nullptr;
+  if (!func || func.isExternal())
+    return emitError(module.getLoc())
+           << "no GPU kernel '" << name << "': expected gpu.module @" << name
+           << " holding llvm.func @" << name << " (the IR the PTX is made from)";
+  FailureOr<std::pair<Dim3, Dim3>> dims = getLaunchDims(module, func, name);
+  if (failed(dims))
+    return failure();
+  for (Type t : func.getArgumentTypes())
+    if (!isa<LLVM::LLVMPointerType>(t))
+      return func.emitError() << runner << " passes only buffers, but kernel '" << name
+                              << "' has a parameter of type " << t;
+  return GPUKernel{func, func.getNumArguments(), dims->first, dims->second};
 }
