@@ -66,7 +66,12 @@ def ConvertUOpToGPU : Pass<"convert-uop-to-gpu", "::mlir::ModuleOp"> {
       `sin.approx.f32`, `sqrt.approx.f32`, `rcp.approx.f32`), as tinygrad's
       PTX renderer does; POW and f64 EXP2/LOG2/SIN, which PTX has no
       instruction for, are errors.
+    - WMMA is one `nvvm.mma.sync` (row.col) with the register packing of
+      tinygrad's PTX renderer: A, B and C elements in order, two halves per
+      32-bit register (bf16 pairs and tf32 inputs as `i32`), the result
+      unpacked the same way; the target must list the tensor core.
     Bool buffers are bytes, read as `!= 0` (`ld.global.u8`).
+    VECTORIZE and GEP of values are vector inserts, extracts and shuffles.
 
     The launch dimensions travel with the result: the gpu.func carries
     `known_grid_size`/`known_block_size`, and the module a `uop.launch`
@@ -76,7 +81,7 @@ def ConvertUOpToGPU : Pass<"convert-uop-to-gpu", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
-                           "::mlir::LLVM::LLVMDialect"];
+                           "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"];
 }
 
 def ConvertNVVMToSim : Pass<"convert-nvvm-to-sim"> {

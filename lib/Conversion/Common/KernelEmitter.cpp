@@ -218,12 +218,12 @@ private:
       return emitReduce(reduce);
     if (isa<ViewOp, ValidOp, ReduceAxisOp, ShapedConstOp>(op))
       return op->emitOpError() << "is not lowered: run uop-lower first";
-    if (hooks.targetOp)
-      if (std::optional<FailureOr<Value>> r = hooks.targetOp(op, at()))
-        return *r;
     FailureOr<SmallVector<Value>> operands = emitAll(op->getOperands());
     if (failed(operands))
       return failure();
+    if (hooks.targetOp)
+      if (std::optional<FailureOr<Value>> r = hooks.targetOp(op, *operands, at()))
+        return *r;
     Semantics sem(at(), op->getLoc(), types);
     if (Value r = sem.emit(op, *operands))
       return r;

@@ -17,10 +17,11 @@ namespace mlir::uop {
 
 /// What a target adds to the emitter.
 struct EmitterHooks {
-  /// Converts an op only the target knows (SPECIAL on a GPU) at the
-  /// builder's insertion point; std::nullopt for ops it leaves to the
-  /// emitter.
-  std::function<std::optional<FailureOr<Value>>(Operation *op, OpBuilder &b)> targetOp;
+  /// Converts an op only the target knows (SPECIAL, WMMA on a GPU) at the
+  /// builder's insertion point, given its converted operands; std::nullopt
+  /// for ops it leaves to the emitter.
+  std::function<std::optional<FailureOr<Value>>(Operation *op, ValueRange operands, OpBuilder &b)>
+      targetOp;
 };
 
 /// The number of buffer arguments: one past the largest DEFINE_GLOBAL index.

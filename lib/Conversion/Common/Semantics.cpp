@@ -330,6 +330,10 @@ Value Semantics::bitcast(Value x, Type from, Type to) {
   return fromStorage(r, to);
 }
 
+Value Semantics::lane(int64_t i) {
+  return LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(i));
+}
+
 Value Semantics::emit(Operation *op, ValueRange v) {
   Type t = op->getNumResults() ? op->getResult(0).getType() : Type();
   Type operandType = op->getNumOperands() ? op->getOperand(0).getType() : Type();
@@ -393,6 +397,28 @@ Value Semantics::emit(Operation *op, ValueRange v) {
       })
       .Case([&](CastOp) { return convert(v[0], operandType, t); })
       .Case([&](BitcastOp) { return bitcast(v[0], operandType, t); })
+      // Vectors of values (vectorized pointers need the devectorizer).
+      .Case([&](VectorizeOp) -> Value {
+        if (isa<PtrType>(t)) {
+          why = "vectorized pointers are not supported";
+          return Value();
+        }
+        Value r = LLVM::PoisonOp::create(b, loc, types.compute(t));
+        for (auto [i, x] : llvm::enumerate(v))
+          r = LLVM::InsertElementOp::create(b, loc, r, x, lane(i));
+        return r;
+      })
+      .Case([&](GepOp g) -> Value {
+        if (isa<PtrType>(operandType)) {
+          why = "vectorized pointers are not supported";
+          return Value();
+        }
+        ArrayRef<int64_t> lanes = g.getIndices();
+        if (lanes.size() == 1)
+          return LLVM::ExtractElementOp::create(b, loc, v[0], lane(lanes[0]));
+        SmallVector<int32_t> mask(lanes.begin(), lanes.end());
+        return LLVM::ShuffleVectorOp::create(b, loc, v[0], v[0], mask);
+      })
       .Case([&](ConstOp c) { return constant(c.getValue(), t); })
       .Case([&](VConstOp c) -> Value {
         auto ct = cast<VectorType>(types.compute(t));

@@ -71,6 +71,8 @@ private:
       return BoolOp::create(b, loc, x, y);
     return IntOp::create(b, loc, x, y);
   }
+  /// An i32 vector lane index.
+  Value lane(int64_t i);
   Value convert(Value x, Type from, Type to); // CAST
   Value bitcast(Value x, Type from, Type to);
   Value floatToInt(Value x, Type to);

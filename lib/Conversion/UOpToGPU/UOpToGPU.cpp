@@ -10,6 +10,7 @@
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 
 #include "../Common/KernelEmitter.h"
+#include "WmmaToNVVM.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
@@ -130,7 +131,13 @@ struct ConvertUOpToGPUPass : mlir::uop::impl::ConvertUOpToGPUBase<ConvertUOpToGP
     b.setInsertionPointToEnd(entry);
     gpu::ReturnOp::create(b, loc);
     EmitterHooks hooks;
-    hooks.targetOp = emitSpecial;
+    TargetAttr target = TargetAttr::lookup(kernel);
+    hooks.targetOp = [target](Operation *op, ValueRange operands,
+                              OpBuilder &b) -> std::optional<FailureOr<Value>> {
+      if (auto wmma = dyn_cast<WmmaOp>(op))
+        return lowerWmmaToNVVM(wmma, operands[0], operands[1], operands[2], target, b);
+      return emitSpecial(op, b);
+    };
     if (failed(emitKernel(kernel, entry, types, "convert-uop-to-gpu", hooks))) {
       gpuModule.erase();
       return failure();

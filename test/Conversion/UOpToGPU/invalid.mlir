@@ -64,3 +64,29 @@ module attributes {uop.target = #uop.target<"sm_80">} {
     uop.sink %s
   }
 }
+
+// -----
+
+// A WMMA needs the tensor core on the target: sm_75 has only m16n8k8.
+module attributes {uop.target = #uop.target<"sm_75">} {
+  uop.kernel @no_tensor_core {
+    %z = uop.const 0 : si32
+    %o = uop.define_global 0 : !uop.ptr<f32, 4>
+    %h = uop.define_global 1 : !uop.ptr<f16, 1>
+    %ph = uop.index %h[%z] : !uop.ptr<f16, 1>, si32
+    %x = uop.load %ph : !uop.ptr<f16, 1>
+    %y = uop.const 0.0 : f32
+    %a = uop.vectorize %x, %x, %x, %x, %x, %x, %x, %x : f16
+    %b = uop.vectorize %x, %x, %x, %x : f16
+    %c = uop.vectorize %y, %y, %y, %y : f32
+    // expected-error @+1 {{'uop.wmma' op needs the tensor core m16n8k16 'f16' -> 'f32', which sm_75 does not have}}
+    %d = uop.wmma %a, %b, %c dims [8, 16, 16] device "CUDA" threads 32
+           upcast [#uop.axes<(8, 2), (9, 2), (10, 2)>, #uop.axes<(8, 2), (9, 2)>,
+                   #uop.axes<(9, 2), (10, 2)>] reduce [6, 7, 8, 9]
+           : vector<8xf16>, vector<4xf16>, vector<4xf32>
+    %d0 = uop.gep %d [0] : vector<4xf32>
+    %po = uop.index %o[%z] : !uop.ptr<f32, 4>, si32
+    %s = uop.store %po, %d0 : !uop.ptr<f32, 4>
+    uop.sink %s
+  }
+}
