@@ -3,6 +3,7 @@
 #include "uop/Runtime/CPUTarget.h"
 
 #include "HostJIT.h"
+#include "Timing.h"
 
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 #include "uop/Pipelines/Pipelines.h"

@@ -10,8 +10,6 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinOps.h"
 
-#include <chrono>
-
 namespace mlir::uop {
 
 /// JIT-compiles `module` (LLVM dialect only) at -O2; errors are emitted at
@@ -21,11 +19,6 @@ FailureOr<std::unique_ptr<ExecutionEngine>> createHostJIT(ModuleOp module);
 /// The packed-argument entry of function `name` (void(void **args)).
 FailureOr<void (*)(void **)> lookupPackedEntry(ExecutionEngine &engine, ModuleOp module,
                                                StringRef name);
-
-inline double msSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
 
 } // namespace mlir::uop
 

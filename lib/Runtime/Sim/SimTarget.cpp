@@ -3,6 +3,7 @@
 #include "uop/Runtime/SimTarget.h"
 
 #include "../HostJIT.h"
+#include "../Timing.h"
 #include "Executor.h"
 
 #include "uop/Conversion/NVVMToSim/SimABI.h"
