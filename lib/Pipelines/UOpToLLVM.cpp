@@ -14,6 +14,11 @@ using namespace mlir;
 using namespace mlir::uop;
 
 void mlir::uop::buildUOpToLLVMPipeline(OpPassManager &pm, const UOpToLLVMOptions &options) {
+  if (options.optimize) {
+    UOpOptimizeOptions optimize;
+    optimize.opts = options.opts;
+    pm.addNestedPass<KernelOp>(createUOpOptimize(optimize));
+  }
   pm.addNestedPass<KernelOp>(createUOpLower());
   ConvertUOpToSCFOptions toSCF;
   toSCF.halfInF32 = options.halfInF32;

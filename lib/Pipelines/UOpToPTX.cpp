@@ -31,6 +31,11 @@ void mlir::uop::buildUOpToPTXPipeline(OpPassManager &pm, const UOpToPTXOptions &
   attach.chip = options.chip;
   pm.addPass(createUOpAttachTarget(attach));
   OpPassManager &kernel = pm.nest<KernelOp>();
+  if (options.optimize) {
+    UOpOptimizeOptions optimize;
+    optimize.opts = options.opts;
+    kernel.addPass(createUOpOptimize(optimize));
+  }
   kernel.addPass(createUOpLower());
   // tinygrad's symbolic rules before mapping (sizes of 1 fold away) and
   // after legalizing (the index math the mapping adds).

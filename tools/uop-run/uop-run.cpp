@@ -63,6 +63,11 @@ cl::opt<std::string> chip("chip",
 cl::opt<std::string> kernelName("kernel",
                                 cl::desc("Kernel to run (default: the JSON's <case>_k<kernel>, "
                                          "or the module's only kernel)"));
+cl::opt<std::string> opts("opts",
+                          cl::desc("Opts for the kernel in tinygrad's notation (e.g. "
+                                   "\"UPCAST:0:4,LOCAL:0:8\"), instead of tinygrad's heuristic"),
+                          cl::value_desc("list"));
+cl::opt<bool> noOpt("no-opt", cl::desc("Apply no opts (tinygrad's NOOPT=1)"));
 cl::opt<bool> timing("timing", cl::desc("Print the milliseconds of each phase"));
 cl::opt<bool> exact("exact", cl::desc("Compare floats bit for bit too (NaN matches any NaN), "
                                       "instead of the per-dtype tolerance"));
@@ -312,6 +317,9 @@ int run(MLIRContext &ctx) {
       k && failed(checkBuffers(k, data->buffers, jsonPath)))
     return kBadInput;
   std::string name = SymbolTable::getSymbolName(kernel).str();
+  // uop-optimize applies a kernel's `uop.opts` instead of the heuristic.
+  if (opts.getNumOccurrences() || noOpt)
+    kernel->setAttr("uop.opts", StringAttr::get(&ctx, noOpt ? std::string() : opts.getValue()));
   Location loc = FileLineColLoc::get(&ctx, jsonPath, 1, 1);
   std::vector<uop::HostBuffer> buffers;
   if (failed(uop::loadHostBuffers(data->buffers, buffers, loc)))

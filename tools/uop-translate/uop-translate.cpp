@@ -53,6 +53,11 @@ cl::opt<std::string> chip("chip", cl::desc("--export-ptx: GPU architecture (sm_7
                           cl::init("sm_80"));
 cl::opt<unsigned> optLevel("opt-level", cl::desc("--export-ptx: LLVM optimization level"),
                            cl::init(3));
+cl::opt<std::string> ptxOpts("opts",
+                            cl::desc("--export-ptx: opts for every kernel in tinygrad's notation "
+                                     "(default: tinygrad's heuristic)"),
+                            cl::value_desc("list"));
+cl::opt<bool> noOpt("no-opt", cl::desc("--export-ptx: apply no opts (tinygrad's NOOPT=1)"));
 cl::opt<std::string> ptxDir("ptx-dir",
                             cl::desc("--export-ptx: write each kernel to DIR/<kernel>.ptx"),
                             cl::value_desc("dir"));
@@ -175,6 +180,8 @@ int exportPTX(MLIRContext &ctx, llvm::raw_ostream &os) {
   uop::UOpToPTXOptions options;
   options.chip = chip;
   options.optLevel = optLevel;
+  options.optimize = !noOpt;
+  options.opts = ptxOpts;
   uop::buildUOpToPTXPipeline(pm, options);
   if (failed(pm.run(*module)))
     return 1;

@@ -18,10 +18,19 @@ struct UOpToLLVMOptions : public PassPipelineOptions<UOpToLLVMOptions> {
       llvm::cl::desc("Compute f16/bf16 in f32, rounding at casts, stores and accumulators "
                      "(tinygrad's C backend)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> optimize{
+      *this, "optimize",
+      llvm::cl::desc("Run uop-optimize first: the opts below, else tinygrad's heuristic"),
+      llvm::cl::init(true)};
+  PassOptions::Option<std::string> opts{
+      *this, "opts",
+      llvm::cl::desc("Opts for every kernel in tinygrad's notation (uop-optimize's opts)"),
+      llvm::cl::init("")};
 };
 
 /// uop kernels at any level (kernel AST or lowered) to the LLVM dialect for
-/// the host: uop-lower, convert-uop-to-scf, canonicalize and CSE, then the
+/// the host: uop-optimize (for the CPU: upcasts and unrolls only), uop-lower,
+/// convert-uop-to-scf, canonicalize and CSE, then the
 /// upstream conversions of scf/arith/math/func to LLVM. Each kernel becomes
 /// an llvm.func taking one pointer per buffer.
 void buildUOpToLLVMPipeline(OpPassManager &pm, const UOpToLLVMOptions &options = {});
@@ -38,10 +47,18 @@ struct UOpToPTXOptions : public PassPipelineOptions<UOpToPTXOptions> {
       llvm::cl::desc("End with gpu-module-to-binary (PTX text in each gpu.binary); without it "
                      "the result is the gpu.module in the nvvm/llvm dialects"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> optimize{
+      *this, "optimize",
+      llvm::cl::desc("Run uop-optimize first: the opts below, else tinygrad's heuristic"),
+      llvm::cl::init(true)};
+  PassOptions::Option<std::string> opts{
+      *this, "opts",
+      llvm::cl::desc("Opts for every kernel in tinygrad's notation (uop-optimize's opts)"),
+      llvm::cl::init("")};
 };
 
 /// uop kernels (kernel AST or lowered) to PTX through the upstream gpu and
-/// nvvm dialects: uop-attach-target, then per kernel uop-lower, canonicalize,
+/// nvvm dialects: uop-attach-target, then per kernel uop-optimize, uop-lower, canonicalize,
 /// uop-gpu-dims, uop-target-legalize, canonicalize; convert-uop-to-gpu; then
 /// scf-to-cf, nvvm-attach-target, convert-gpu-to-nvvm,
 /// reconcile-unrealized-casts and gpu-module-to-binary (format=isa). Each

@@ -66,6 +66,12 @@ private:
       if (auto reduce = dyn_cast<ReduceOp>(op))
         for (Value r : reduce.getRanges())
           set.remove(r.getDefiningOp());
+      // A STORE runs inside the loops of its ranges and closes them: what
+      // waits for it (a BARRIER) is outside them.
+      if (isa<StoreOp>(op)) {
+        loopsOf[&op] = std::move(set);
+        set.clear();
+      }
       free[&op] = std::move(set);
     }
   }
@@ -147,12 +153,17 @@ private:
       popLoop();
   }
 
-  /// A STORE (or another root) inside the loops of all its ranges.
-  LogicalResult emitRoot(Value root) {
+  /// A root of the SINK (a STORE, or an op that needs no loops).
+  LogicalResult emitRoot(Value root) { return emit(root); }
+
+  /// A STORE inside the loops of all its ranges, once.
+  FailureOr<Value> emitStoreInLoops(StoreOp store) {
+    if (!effectsDone.insert(store).second)
+      return Value();
     size_t depth = stack.size();
-    if (failed(pushLoops(free[root.getDefiningOp()].getArrayRef(), Value())))
+    if (failed(pushLoops(loopsOf[store].getArrayRef(), Value())))
       return failure();
-    FailureOr<Value> done = emit(root);
+    FailureOr<Value> done = emitStore(store);
     popLoopsTo(depth);
     return done;
   }
@@ -213,7 +224,9 @@ private:
     if (auto load = dyn_cast<LoadOp>(op))
       return emitLoad(load);
     if (auto store = dyn_cast<StoreOp>(op))
-      return emitStore(store);
+      return emitStoreInLoops(store);
+    if (isa<BarrierOp>(op) && !effectsDone.insert(op).second)
+      return Value();
     if (auto reduce = dyn_cast<ReduceOp>(op))
       return emitReduce(reduce);
     if (isa<ViewOp, ValidOp, ReduceAxisOp, ShapedConstOp>(op))
@@ -267,6 +280,9 @@ private:
 
   /// LOAD, behind `scf.if` when gated: the alt value (or 0) where the gate is off.
   FailureOr<Value> emitLoad(LoadOp load) {
+    for (Value dep : load.getDeps()) // what must happen first (a BARRIER)
+      if (failed(emit(dep)))
+        return failure();
     Value addr, gate, alt;
     if (failed(emitAddress(load.getPtr(), addr, gate)))
       return failure();
@@ -360,6 +376,8 @@ private:
   const EmitterHooks &hooks;
   OpBuilder b;
   DenseMap<Operation *, RangeSet> free;
+  DenseMap<Operation *, RangeSet> loopsOf; // of each STORE
+  llvm::SmallPtrSet<Operation *, 8> effectsDone;
   SmallVector<Scope> stack;
 };
 

@@ -74,6 +74,30 @@ std::optional<FailureOr<Value>> emitSpecial(Operation *op, OpBuilder &b) {
   return FailureOr<Value>(arith::IndexCastUIOp::create(b, loc, b.getI32Type(), id).getResult());
 }
 
+/// DEFINE_LOCAL as a shared-memory array of the kernel's gpu.module (one
+/// per block, address space 3); BARRIER as gpu.barrier.
+std::optional<FailureOr<Value>> emitShared(Operation *op, OpBuilder &b,
+                                           const DTypeLowering &types) {
+  if (isa<BarrierOp>(op)) {
+    gpu::BarrierOp::create(b, op->getLoc());
+    return FailureOr<Value>(Value());
+  }
+  auto local = dyn_cast<DefineLocalOp>(op);
+  if (!local)
+    return std::nullopt;
+  auto ptr = cast<PtrType>(local.getType());
+  if (ptr.getSize() == PtrType::kUnknownSize)
+    return FailureOr<Value>(local.emitOpError() << "needs a known size in shared memory");
+  auto module = b.getInsertionBlock()->getParentOp()->getParentOfType<gpu::GPUModuleOp>();
+  OpBuilder mb(op->getContext()); // unlinked: the symbol table places it
+  auto array = LLVM::LLVMArrayType::get(types.storage(ptr.getValueType()), ptr.getSize());
+  auto global = LLVM::GlobalOp::create(mb, local.getLoc(), array, /*isConstant=*/false,
+                                       LLVM::Linkage::Internal, local.getName(), Attribute(),
+                                       /*alignment=*/16, /*addrSpace=*/3);
+  SymbolTable(module).insert(global, module.getBody()->begin()); // renamed if taken
+  return FailureOr<Value>(LLVM::AddressOfOp::create(b, local.getLoc(), global).getResult());
+}
+
 struct ConvertUOpToGPUPass : mlir::uop::impl::ConvertUOpToGPUBase<ConvertUOpToGPUPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -132,10 +156,12 @@ struct ConvertUOpToGPUPass : mlir::uop::impl::ConvertUOpToGPUBase<ConvertUOpToGP
     gpu::ReturnOp::create(b, loc);
     EmitterHooks hooks;
     TargetAttr target = TargetAttr::lookup(kernel);
-    hooks.targetOp = [target](Operation *op, ValueRange operands,
-                              OpBuilder &b) -> std::optional<FailureOr<Value>> {
+    hooks.targetOp = [target, &types](Operation *op, ValueRange operands,
+                                      OpBuilder &b) -> std::optional<FailureOr<Value>> {
       if (auto wmma = dyn_cast<WmmaOp>(op))
         return lowerWmmaToNVVM(wmma, operands[0], operands[1], operands[2], target, b);
+      if (auto shared = emitShared(op, b, types))
+        return shared;
       return emitSpecial(op, b);
     };
     if (failed(emitKernel(kernel, entry, types, "convert-uop-to-gpu", hooks))) {

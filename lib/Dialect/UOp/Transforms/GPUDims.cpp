@@ -172,6 +172,13 @@ FailureOr<SmallVector<Value>> groupedDims(DimsBuilder &db, StringRef prefix, Dim
   return out;
 }
 
+/// NOLOCALS: the global axes index threads directly (SPECIAL idxN, the
+/// global thread index).
+bool dontUseLocals(KernelOp kernel) {
+  auto info = kernel->getAttrOfType<KernelInfoAttr>(KernelInfoAttr::kKernelAttrName);
+  return info && info.getDontUseLocals();
+}
+
 struct UOpGPUDimsPass : mlir::uop::impl::UOpGPUDimsBase<UOpGPUDimsPass> {
   void runOnOperation() override {
     KernelOp kernel = getOperation();
@@ -213,7 +220,8 @@ struct UOpGPUDimsPass : mlir::uop::impl::UOpGPUDimsBase<UOpGPUDimsPass> {
     DimsBuilder db(b, kernel.getLoc());
     auto error = [&] { return kernel.emitOpError(); };
     FailureOr<SmallVector<Value>> gidx =
-        groupedDims(db, "gidx", *globalDims, target.getGlobalMax(), /*reverse=*/true, error);
+        groupedDims(db, dontUseLocals(kernel) ? "idx" : "gidx", *globalDims, target.getGlobalMax(),
+                    /*reverse=*/true, error);
     if (failed(gidx))
       return signalPassFailure();
     FailureOr<SmallVector<Value>> lidx =

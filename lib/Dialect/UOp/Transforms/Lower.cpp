@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "uop/Dialect/UOp/IR/UOpAttrs.h"
 #include "uop/Dialect/UOp/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -44,13 +45,15 @@ public:
     return ConstOp::create(b, loc, i32, b.getIntegerAttr(i32, v));
   }
 
+  Value both(Value valid, Value cond) {
+    return valid ? AndOp::create(b, loc, i1, valid, cond) : cond;
+  }
+  Value eq(Value x, int64_t c) { return CmpEqOp::create(b, loc, i1, x, constant(c)); }
+
 private:
   Value add(Value x, Value y) { return AddOp::create(b, loc, i32, x, y); }
   Value mul(Value x, int64_t c) { return c == 1 ? x : MulOp::create(b, loc, i32, x, constant(c)); }
   Value lt(Value x, int64_t c) { return CmpLtOp::create(b, loc, i1, x, constant(c)); }
-  Value both(Value valid, Value cond) {
-    return valid ? AndOp::create(b, loc, i1, valid, cond) : cond;
-  }
 
   /// View.to_indexed_uops: offset + sum(idx * stride) over dims that move,
   /// validity from the mask bounds that cut anything.
@@ -108,17 +111,26 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
     llvm::SmallSet<int64_t, 8> reduced;
     for (ReduceAxisOp r : body.getOps<ReduceAxisOp>())
       reduced.insert(r.getAxes().begin(), r.getAxes().end());
+    auto info = kernel->getAttrOfType<KernelInfoAttr>(KernelInfoAttr::kKernelAttrName);
 
     OpBuilder b(&body, body.begin());
     Indexer top(b, kernel.getLoc());
+    auto range = [&](int64_t axis, int64_t size, AxisKind kind) -> Value {
+      Value end = top.constant(size);
+      return RangeOp::create(b, kernel.getLoc(), end.getType(), end, b.getI64IntegerAttr(axis),
+                             AxisKindAttr::get(b.getContext(), kind));
+    };
     SmallVector<Value> ranges;
-    for (auto [i, d] : llvm::enumerate(full)) {
-      AxisKind kind = reduced.contains(i) ? AxisKind::reduce : AxisKind::global;
-      Value end = top.constant(d);
-      ranges.push_back(RangeOp::create(b, kernel.getLoc(), end.getType(), end,
-                                       b.getI64IntegerAttr(i),
-                                       AxisKindAttr::get(b.getContext(), kind)));
-    }
+    for (auto [i, d] : llvm::enumerate(full))
+      ranges.push_back(range(i, d, axisKind(info, i, full.size(), reduced.contains(i))));
+
+    // A grouped reduce reads the partial results of the threads of its
+    // group from shared memory over ranges of its own (tinygrad's ridxs,
+    // axis 1000 + a): the thread's local index stays for the store.
+    SmallVector<Value> ridxs(ranges);
+    SmallVector<int64_t> groupAxes = groupedAxes(body, info, full.size(), reduced);
+    for (int64_t a : groupAxes)
+      ridxs[a] = range(1000 + a, full[a], AxisKind::group_reduce);
 
     for (Operation &op : llvm::make_early_inc_range(body)) {
       b.setInsertionPoint(&op);
@@ -127,17 +139,24 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
         auto view = load.getPtr().getDefiningOp<ViewOp>();
         if (!view)
           continue;
-        auto [idx, valid] = ix.index(view.getSt(), ranges);
+        bool local = isLocal(view);
+        auto [idx, valid] = ix.index(view.getSt(), local ? ridxs : ranges);
         Value ptr = IndexOp::create(b, op.getLoc(), view.getSrc(), idx, valid);
         Value alt = valid ? zero(b, op.getLoc(), load.getType()) : Value();
-        op.replaceAllUsesWith(
-            LoadOp::create(b, op.getLoc(), load.getType(), ptr, alt, load.getDeps()));
+        SmallVector<Value> deps(load.getDeps());
+        if (local) // every thread's store is done before any reads
+          deps = {BarrierOp::create(b, op.getLoc(), VoidType::get(b.getContext()), deps)};
+        op.replaceAllUsesWith(LoadOp::create(b, op.getLoc(), load.getType(), ptr, alt, deps));
         op.erase();
       } else if (auto store = dyn_cast<StoreOp>(op)) {
         auto view = store.getPtr().getDefiningOp<ViewOp>();
         if (!view)
           continue;
         auto [idx, valid] = ix.index(view.getSt(), ranges);
+        // Of a group, only its first thread stores the grouped result.
+        if (!isLocal(view))
+          for (int64_t a : groupAxes)
+            valid = ix.both(valid, ix.eq(ranges[a], 0));
         Value ptr = IndexOp::create(b, op.getLoc(), view.getSrc(), idx, valid);
         op.replaceAllUsesWith(
             StoreOp::create(b, op.getLoc(), ptr, store.getValue(), Value(), Value()));
@@ -161,7 +180,7 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
       } else if (auto r = dyn_cast<ReduceAxisOp>(op)) {
         SmallVector<Value> over;
         for (int64_t a : r.getAxes())
-          over.push_back(ranges[a]);
+          over.push_back(ridxs[a]);
         op.replaceAllUsesWith(
             ReduceOp::create(b, op.getLoc(), r.getType(), r.getKind(), r.getSrc(), over));
         op.erase();
@@ -181,6 +200,48 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
         return signalPassFailure();
       }
     }
+  }
+
+  /// The role of axis i of a kernel of rank `rank` (tinygrad's lowerer and
+  /// gpudims). Without a kernel info (not optimized), kept axes are global.
+  static AxisKind axisKind(KernelInfoAttr info, int64_t i, int64_t rank, bool reduced) {
+    if (!info)
+      return reduced ? AxisKind::reduce : AxisKind::global;
+    if (i >= rank - info.getUpcasted())
+      return reduced ? AxisKind::unroll : AxisKind::upcast;
+    if (i < info.getGlobalDims())
+      return AxisKind::global;
+    if (i < info.getGlobalDims() + info.getLocalDims())
+      return AxisKind::local;
+    return reduced ? AxisKind::reduce : AxisKind::loop;
+  }
+
+  static bool isLocal(ViewOp view) {
+    return view.getSrc() && view.getSrc().getDefiningOp<DefineLocalOp>();
+  }
+
+  /// The grouped reduce axes: from the first reduce axis on, those where a
+  /// load from shared memory has another shape than the kernel's output.
+  static SmallVector<int64_t> groupedAxes(Block &body, KernelInfoAttr info, int64_t rank,
+                                          const llvm::SmallSet<int64_t, 8> &reduced) {
+    int64_t firstUpcast = rank - (info ? info.getUpcasted() : 0), first = firstUpcast;
+    for (int64_t a : reduced)
+      first = std::min(first, a);
+    ViewOp out;
+    SmallVector<ViewOp> localLoads;
+    for (Operation &op : body) {
+      if (auto store = dyn_cast<StoreOp>(op); store && !out)
+        if (auto v = store.getPtr().getDefiningOp<ViewOp>(); v && !isLocal(v))
+          out = v;
+      if (auto load = dyn_cast<LoadOp>(op))
+        if (auto v = load.getPtr().getDefiningOp<ViewOp>(); v && isLocal(v))
+          localLoads.push_back(v);
+    }
+    SmallVector<int64_t> axes;
+    for (int64_t i = first; out && i < firstUpcast; ++i)
+      if (llvm::any_of(localLoads, [&](ViewOp v) { return v.getShape()[i] != out.getShape()[i]; }))
+        axes.push_back(i);
+    return axes;
   }
 
   static Value zero(OpBuilder &b, Location loc, Type t) {

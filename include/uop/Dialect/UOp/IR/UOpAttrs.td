@@ -156,4 +156,31 @@ def UOp_TargetAttr : UOp_Attr<"Target", "target"> {
   }];
 }
 
+def UOp_KernelInfoAttr : UOp_Attr<"KernelInfo", "kernel_info"> {
+  let summary = "what the optimizer decided for a kernel: tinygrad's KernelInfo";
+  let description = [{
+    `uop-optimize` sets it on a kernel as `uop.kernel_info`; `uop-lower`
+    reads it to give each axis of the (reshaped, permuted) shape its role.
+    The shape is `<global dims> <local dims> <reduces> <upcasts>`:
+    - `global_dims`: the first axes, grid indices on a GPU (loops on the CPU);
+    - `local_dims`: the next axes, thread indices; this count includes the
+      grouped reduce axes (GROUP/GROUPTOP), which follow the other locals;
+    - `upcasted`: the last axes, unrolled into each thread's registers
+      (UPCAST when not reduced, UNROLL when reduced);
+    - `dont_use_locals`: NOLOCALS, the globals index threads directly;
+    - `opts`: the opts applied, in tinygrad's notation.
+
+    ```
+    #uop.kernel_info<global_dims = 1, local_dims = 1, upcasted = 1, dont_use_locals = false, opts = "LOCAL:0:16,UPCAST:0:4">
+    ```
+  }];
+  let parameters = (ins "int64_t":$global_dims, "int64_t":$local_dims, "int64_t":$upcasted,
+                        "bool":$dont_use_locals, StringRefParameter<"applied opts">:$opts);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let extraClassDeclaration = [{
+    /// The attribute name a kernel carries its info under: `uop.kernel_info`.
+    static constexpr ::llvm::StringLiteral kKernelAttrName = "uop.kernel_info";
+  }];
+}
+
 #endif // UOP_ATTRS_TD

@@ -5,6 +5,45 @@
 
 include "mlir/Pass/PassBase.td"
 
+def UOpOptimize : Pass<"uop-optimize", "::mlir::uop::KernelOp"> {
+  let summary = "tinygrad's kernel optimizations (OptOps) on a kernel AST";
+  let description = [{
+    Applies tinygrad's OptOps (opt/kernel.py) to a kernel AST before
+    `uop-lower`, for the target of the module's `#uop.target` (or the CPU,
+    which has no local or shared memory, when there is none):
+    - the opts are the kernel's `uop.opts` string attribute if it has one
+      (`""`: none), else the `opts` option (for every kernel), else, with
+      `heuristic` (the default), what tinygrad's hand_coded_optimizations
+      picks;
+    - the notation is tinygrad's, comma-separated: `LOCAL:0:4` (a global
+      axis split by 4 onto threads), `UPCAST:1:4` (into registers),
+      `UNROLL:0:4` (a reduce axis into registers; the axis counts from the
+      first reduce axis), `GROUP:0:16` / `GROUPTOP:0:16` (a reduce axis
+      split across threads that combine through shared memory),
+      `PADTO:1:32` (an axis padded up to a multiple), `NOLOCALS`. An amount
+      of 0 takes the whole axis;
+    - the axes index the kernel's shape after tinygrad's simplifications
+      (axes of size 1 dropped, adjacent axes merged where every buffer
+      allows), ordered global, local, grouped, reduce, upcast;
+    - an opt that is illegal (axis out of range, an amount that does not
+      divide, over a limit of the target, an op the target lacks) is an
+      error naming the opt, the shape and tinygrad's reason.
+    The result has every VIEW reshaped and permuted, each REDUCE_AXIS
+    reducing its new axes, a grouped reduce going through a `define_local`
+    buffer (each thread's partial sum stored, loaded back and reduced over
+    the group), and a `#uop.kernel_info` attribute with the role of each
+    axis, which `uop-lower` reads. A kernel that already has one, or is
+    lowered, is left alone. Tensor cores (`TC`) are not implemented yet.
+  }];
+  let options = [
+    Option<"opts", "opts", "std::string", /*default=*/"",
+           "Opts for every kernel in tinygrad's notation, e.g. \"UPCAST:0:4,LOCAL:0:8\"">,
+    Option<"heuristic", "heuristic", "bool", /*default=*/"true",
+           "Without explicit opts, apply tinygrad's hand_coded_optimizations">
+  ];
+  let dependentDialects = ["::mlir::uop::UOpDialect"];
+}
+
 def UOpLower : Pass<"uop-lower", "::mlir::uop::KernelOp"> {
   let summary = "tinygrad's lowerer: VIEWs to index arithmetic over RANGEs";
   let description = [{

@@ -1,0 +1,54 @@
+//===- Opt.h - tinygrad's OptOps and the targets they apply to --*- C++ -*-===//
+//
+// An optimization of a kernel in tinygrad's notation ("LOCAL:0:4"), and the
+// properties of the target that decide which are legal (tinygrad's
+// Renderer: has_local, has_shared, shared_max, tensor_cores).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef UOP_TRANSFORMS_OPT_H
+#define UOP_TRANSFORMS_OPT_H
+
+#include "uop/Dialect/UOp/IR/TensorCores.h"
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+
+namespace mlir::uop {
+class TargetAttr;
+
+enum class OptOp { TC, UPCAST, UNROLL, LOCAL, GROUP, GROUPTOP, NOLOCALS, PADTO, SWAP };
+
+struct Opt {
+  OptOp op;
+  std::optional<int64_t> axis;
+  std::optional<int64_t> arg;      // every op but TC and NOLOCALS
+  llvm::SmallVector<int64_t, 3> tc; // TC: (tc_select, tc_opt, use_tensor_cores)
+
+  /// tinygrad's notation: "LOCAL:0:4", "TC:0:-1,0,1", "NOLOCALS".
+  std::string str() const;
+};
+
+/// Parses a comma-separated list of opts ("TC:0:-1,0,1,UPCAST:1:4" splits
+/// at the commas that start a new opt). On failure, `error` says why.
+std::optional<llvm::SmallVector<Opt>> parseOpts(llvm::StringRef text, std::string &error);
+std::string printOpts(llvm::ArrayRef<Opt> opts);
+
+/// What tinygrad's Renderer says about the target the opts are for.
+struct OptTarget {
+  bool hasLocal = false, hasShared = false;
+  int64_t sharedMax = 0;
+  llvm::SmallVector<TensorCoreDesc> tensorCores;
+  std::string name = "cpu";
+
+  /// The GPU target of a #uop.target, or the CPU (no locals, no shared
+  /// memory, no tensor cores) when `target` is null.
+  static OptTarget get(TargetAttr target);
+};
+
+} // namespace mlir::uop
+
+#endif

@@ -1,0 +1,389 @@
+//===- OptKernel.cpp - tinygrad's Kernel: state, simplifiers, apply_opt ---===//
+
+#include "OptKernel.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::uop;
+using shape::Shape;
+using shape::ShapeTracker;
+
+namespace {
+int64_t prod(ArrayRef<int64_t> xs) {
+  int64_t p = 1;
+  for (int64_t x : xs)
+    p *= x;
+  return p;
+}
+
+/// The VIEW a buffer op reads its shape from (tinygrad's st_arg).
+ViewOp viewOf(Operation &op) {
+  if (!isa<LoadOp, StoreOp, ValidOp, ShapedConstOp, DefineVarOp>(op))
+    return {};
+  for (Value v : op.getOperands())
+    if (auto view = v.getDefiningOp<ViewOp>())
+      return view;
+  return {};
+}
+
+/// UOp.shape of a kernel AST value: from the VIEWs through the ops.
+class Shapes {
+public:
+  Shape of(Value v) {
+    if (auto it = memo.find(v); it != memo.end())
+      return it->second;
+    Operation *op = v.getDefiningOp();
+    Shape s;
+    if (auto view = dyn_cast_or_null<ViewOp>(op)) {
+      s = Shape(view.getShape());
+    } else if (ViewOp view = op ? viewOf(*op) : ViewOp()) {
+      s = Shape(view.getShape());
+    } else if (op) {
+      for (Value operand : op->getOperands())
+        if (s = of(operand); !s.empty())
+          break;
+      if (auto r = dyn_cast<ReduceAxisOp>(op))
+        for (int64_t a : r.getAxes())
+          s[a] = 1;
+    }
+    return memo[v] = s;
+  }
+
+private:
+  DenseMap<Value, Shape> memo;
+};
+} // namespace
+
+int64_t OptKernel::firstReduce() const {
+  ArrayRef<int64_t> out = outputShape(), full = fullShape();
+  for (int64_t i = 0; i < firstUpcast(); ++i)
+    if (out[i] != full[i])
+      return i;
+  return firstUpcast();
+}
+
+int64_t OptKernel::bufIndex(Operation *op) const {
+  auto it = llvm::find(bufs, op);
+  return it == bufs.end() ? -1 : it - bufs.begin();
+}
+
+SmallVector<OptKernel::UpcastedAxis> OptKernel::upcastedAxis(int64_t i) const {
+  SmallVector<UpcastedAxis> out;
+  shape::RealStrides strides = sts[i].realStrides();
+  for (int64_t a = firstUpcast(); a < shapeLen(); ++a)
+    out.push_back({sts[i].shape()[a], strides[a], sts[0].shape()[a] != fullShape()[a]});
+  return out;
+}
+
+std::optional<OptKernel> OptKernel::create(KernelOp kernel, const OptTarget &target) {
+  OptKernel k(kernel, target);
+  Block &body = kernel.getBodyBlock();
+  for (Operation &op : llvm::reverse(body)) {
+    if (ViewOp view = viewOf(op)) {
+      k.bufs.push_back(&op);
+      k.bufViews.push_back(view);
+    }
+  }
+  for (ReduceAxisOp r : body.getOps<ReduceAxisOp>())
+    k.reduceops.push_back(r);
+  if (k.bufs.empty() || !isa<StoreOp>(k.bufs[0])) {
+    kernel.emitOpError() << "has no STORE through a VIEW: uop-optimize takes a kernel AST";
+    return std::nullopt;
+  }
+  for (ViewOp v : k.bufViews)
+    k.sts.push_back(ShapeTracker::fromAttr(v.getSt()));
+  Shapes shapes;
+  for (ReduceAxisOp r : k.reduceops) {
+    k.sts.push_back(ShapeTracker::fromShape(shapes.of(r.getResult())));
+    // The source's st: its own view when it is a buffer op (real strides).
+    Operation *src = r.getSrc().getDefiningOp();
+    ViewOp srcView = src ? viewOf(*src) : ViewOp();
+    k.sts.push_back(srcView ? ShapeTracker::fromAttr(srcView.getSt())
+                            : ShapeTracker::fromShape(shapes.of(r.getSrc())));
+  }
+  Shape full(k.sts[0].rank(), 1);
+  for (const ShapeTracker &st : k.sts)
+    for (auto [i, d] : llvm::enumerate(st.shape()))
+      full[i] = std::max(full[i], d);
+  k.sts.push_back(ShapeTracker::fromShape(full, SmallVector<int64_t>(full.size(), 0)));
+
+  // tinygrad's optimizer needs the reduce axes last, where its scheduler
+  // puts them; a hand-written kernel may have them anywhere: move them.
+  SmallVector<int64_t> kept, reducedAxes;
+  for (int64_t i = 0; i < k.shapeLen(); ++i)
+    (k.outputShape()[i] != k.fullShape()[i] ? reducedAxes : kept).push_back(i);
+  llvm::append_range(kept, reducedAxes);
+  if (!llvm::is_sorted(kept))
+    k.reshapeAndPermute(nullptr, kept);
+
+  k.simplifyOnes();
+  k.simplifyMergeAdjacent();
+  return k;
+}
+
+void OptKernel::reshapeAndPermute(function_ref<Shape(ArrayRef<int64_t>)> newShape,
+                                  ArrayRef<int64_t> perm) {
+  for (ShapeTracker &st : sts) {
+    if (newShape)
+      st = st.reshape(newShape(st.shape()));
+    if (!perm.empty())
+      st = st.permute(perm);
+  }
+}
+
+void OptKernel::shiftTo(int64_t axis, int64_t amount, bool top,
+                        std::optional<int64_t> insertBefore) {
+  int64_t before = insertBefore.value_or(shapeLen());
+  int64_t move = top ? axis : axis + 1;
+  if (move < before)
+    ++before;
+  auto split = [&](ArrayRef<int64_t> s) {
+    Shape out(s.take_front(axis));
+    if (s[axis] > 1) {
+      out.push_back(top ? amount : s[axis] / amount);
+      out.push_back(top ? s[axis] / amount : amount);
+    } else {
+      out.append({1, 1});
+    }
+    out.append(s.begin() + axis + 1, s.end());
+    return out;
+  };
+  SmallVector<int64_t> perm;
+  for (int64_t i = 0; i < before; ++i)
+    if (i != move)
+      perm.push_back(i);
+  perm.push_back(move);
+  for (int64_t i = before; i < shapeLen() + 1; ++i)
+    if (i != move)
+      perm.push_back(i);
+  reshapeAndPermute(split, perm);
+}
+
+bool OptKernel::simplifyOnes() {
+  if (shapeLen() == 0)
+    return false;
+  SmallVector<bool> ones;
+  for (int64_t d : fullShape())
+    ones.push_back(d == 1);
+  int64_t fr = firstReduce(), fu = firstUpcast();
+  localDims -= llvm::count(ArrayRef<bool>(ones).slice(fr - localDims, localDims), true);
+  upcasted -= llvm::count(ArrayRef<bool>(ones).drop_front(fu), true);
+  reshapeAndPermute(
+      [&](ArrayRef<int64_t> s) {
+        Shape out;
+        for (auto [i, d] : llvm::enumerate(s))
+          if (!ones[i])
+            out.push_back(d);
+        return out;
+      },
+      {});
+  return llvm::is_contained(ones, true);
+}
+
+void OptKernel::simplifyMergeAdjacent() {
+  if (shapeLen() == 0)
+    return;
+  SmallVector<shape::RealStrides> strides;
+  for (const ShapeTracker &st : sts)
+    strides.push_back(st.realStrides());
+  // Per st, the merged (size, stride) pairs.
+  using Dim = std::pair<int64_t, std::optional<int64_t>>;
+  SmallVector<SmallVector<Dim>> rets;
+  for (auto [st, s] : llvm::zip(sts, strides))
+    rets.push_back({{st.shape()[0], s[0]}});
+  int64_t fr = firstReduce();
+  for (int64_t i = 1; i < shapeLen(); ++i) {
+    bool mergeable = i != fr;
+    for (auto [st, s, ret] : llvm::zip(sts, strides, rets)) {
+      std::optional<int64_t> si = s[i], last = ret.back().second;
+      int64_t size = st.shape()[i];
+      if (!(si && ((*si != 0 && last == size * *si) || (*si == 0 && last == 0))))
+        mergeable = false;
+    }
+    for (auto [st, s, ret] : llvm::zip(sts, strides, rets)) {
+      if (mergeable)
+        ret.back() = {ret.back().first * st.shape()[i], s[i]};
+      else
+        ret.push_back({st.shape()[i], s[i]});
+    }
+  }
+  for (auto [st, ret] : llvm::zip(sts, rets)) {
+    Shape s;
+    for (Dim d : ret)
+      s.push_back(d.first);
+    st = st.reshape(s);
+  }
+}
+
+int64_t OptKernel::realAxis(const Opt &opt) const {
+  if (!opt.axis)
+    return -1;
+  if (opt.op == OptOp::UNROLL)
+    return firstReduce() + *opt.axis;
+  if (opt.op == OptOp::GROUP || opt.op == OptOp::GROUPTOP)
+    return firstReduce() + groupForReduces + *opt.axis;
+  return *opt.axis;
+}
+
+/// Ops with f(0) != 0: a reduce over padded zeros through them is wrong.
+static bool canPad(ReduceAxisOp r) {
+  SmallVector<Operation *> work{r};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (!seen.insert(op).second)
+      continue;
+    if (isa<RecipOp, Log2Op, Exp2Op, IDivOp, PowOp>(op))
+      return false;
+    for (Value v : op->getOperands())
+      if (Operation *def = v.getDefiningOp())
+        work.push_back(def);
+  }
+  return true;
+}
+
+#define CHECK(cond, msg)                                                                          \
+  do {                                                                                            \
+    if (!(cond))                                                                                  \
+      return std::string(msg);                                                                    \
+  } while (false)
+
+std::string OptKernel::applyPadTo(int64_t axis, int64_t amt) {
+  CHECK(axis < firstUpcast(), "cannot pad upcasted");
+  if (ReduceAxisOp r = reduceop(); r && firstReduce() <= axis)
+    CHECK(r.getKind() == ReduceKind::add && canPad(r),
+          "cannot pad a reduce that is not a sum of ops that keep 0 as 0");
+  bool padded = false;
+  for (ShapeTracker &st : sts) {
+    int64_t s = st.shape()[axis];
+    if (s == 1)
+      continue; // reduced
+    CHECK(s > amt / 4, "pad adds more than quadruple the work (" + std::to_string(s) +
+                           " <= " + std::to_string(amt / 4) + ")");
+    if (int64_t ru = (s + amt - 1) / amt * amt - s) {
+      SmallVector<std::pair<int64_t, int64_t>> arg(st.rank(), {0, 0});
+      arg[axis] = {0, ru};
+      st = st.pad(arg);
+      padded = true;
+    }
+  }
+  CHECK(padded, "nothing was padded");
+  return "";
+}
+
+std::string OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
+  if (dontUseLocals)
+    CHECK(opt.op != OptOp::LOCAL && opt.op != OptOp::GROUP && opt.op != OptOp::GROUPTOP,
+          "not using locals");
+  if (opt.op == OptOp::TC) {
+    CHECK(appliedOpts.empty(), "tensor core opts must be first");
+    CHECK(!target.tensorCores.empty(), "must have tensor cores");
+    return "tensor cores are not implemented by uop-optimize yet";
+  }
+  int64_t axis = realAxis(opt);
+  CHECK(axis < (int64_t)fullShape().size(), "invalid axis " + std::to_string(axis) +
+                                                " (the shape has " +
+                                                std::to_string(fullShape().size()) + " axes)");
+  int64_t amt = -1;
+  if (opt.op == OptOp::SWAP) {
+    amt = *opt.arg; // another axis
+  } else if (opt.arg) {
+    amt = *opt.arg != 0 ? *opt.arg : fullShape()[axis];
+    CHECK(amt > 1, "shift/padto of amt=" + std::to_string(amt) +
+                       ", 1 or symbolic amount is meaningless");
+    if (opt.op != OptOp::PADTO)
+      CHECK(fullShape()[axis] % amt == 0, "no longer valid shift: axis " + std::to_string(axis) +
+                                              " has size " + std::to_string(fullShape()[axis]) +
+                                              ", " + std::to_string(amt) + " does not divide it");
+  } else {
+    CHECK(opt.op == OptOp::NOLOCALS, opt.str() + " needs an amount");
+  }
+
+  if (ReduceAxisOp r = reduceop();
+      r && (opt.op == OptOp::GROUP || opt.op == OptOp::GROUPTOP ||
+            (groupForReduces && opt.op != OptOp::NOLOCALS && opt.op != OptOp::PADTO))) {
+    int64_t accSz = (getScalarType(r.getType()).getIntOrFloatBitWidth() + 7) / 8;
+    int64_t upcastSz = 1;
+    for (int64_t i = firstUpcast(); i < shapeLen(); ++i)
+      if (fullShape()[i] == outputShape()[i])
+        upcastSz *= fullShape()[i];
+    int64_t fr = firstReduce();
+    int64_t localSz = prod(fullShape().slice(fr - localDims, localDims + groupForReduces));
+    int64_t smem = amt * accSz * upcastSz * localSz;
+    CHECK(smem <= target.sharedMax, "exceeds maximum shared memory size: needs " +
+                                        std::to_string(smem) + ", max " +
+                                        std::to_string(target.sharedMax));
+  }
+
+  switch (opt.op) {
+  case OptOp::LOCAL:
+    CHECK(target.hasLocal, "target does not support local");
+    CHECK(axis < globalDims(), "local is for globals");
+    shiftTo(axis, amt, false, firstReduce());
+    ++localDims;
+    break;
+  case OptOp::GROUP:
+  case OptOp::GROUPTOP: {
+    CHECK(target.hasLocal && target.hasShared, "target does not support local or shared mem");
+    CHECK(firstReduce() + groupForReduces <= axis && axis < firstUpcast(),
+          "must be reduce axis to group");
+    llvm::SmallSetVector<int64_t, 8> axes;
+    size_t count = 0;
+    for (ReduceAxisOp r : reduceops)
+      for (int64_t a : r.getAxes()) {
+        axes.insert(a);
+        ++count;
+      }
+    CHECK(axes.size() == count, "can't group with parallel reduces");
+    shiftTo(axis, amt, opt.op == OptOp::GROUPTOP, firstReduce() + groupForReduces);
+    ++groupForReduces;
+    break;
+  }
+  case OptOp::UNROLL:
+    CHECK(axis < firstUpcast(), "can't upcasted already upcasted");
+    CHECK(amt <= 32, "don't unroll more than 32");
+    if (fullShape()[axis] == amt && axis == firstReduce())
+      ++localDims; // first_reduce moves up; simplify_ones takes it back
+    if (fullShape()[axis] == amt && axis < firstReduce() + groupForReduces)
+      --groupForReduces; // fully unrolling a GROUP
+    shiftTo(axis, amt, false, std::nullopt);
+    CHECK(fullShape().back() != 1, "can't upcast a dimension with size 1");
+    ++upcasted;
+    break;
+  case OptOp::UPCAST:
+    CHECK(axis < firstReduce(), "upcast is for non-reduce");
+    CHECK(amt <= 16, "don't upcast more than 16");
+    shiftTo(axis, amt, false, std::nullopt);
+    CHECK(fullShape().back() != 1, "can't upcast a dimension with size 1");
+    ++upcasted;
+    break;
+  case OptOp::NOLOCALS:
+    CHECK(target.hasLocal && !dontUseLocals,
+          "NOLOCALS is meaningless if target does not support local or already not using locals");
+    CHECK(localDims == 0 && groupForReduces == 0, "can't have no locals with locals");
+    dontUseLocals = true;
+    break;
+  case OptOp::PADTO:
+    if (std::string why = applyPadTo(axis, amt); !why.empty())
+      return why;
+    break;
+  case OptOp::SWAP: {
+    CHECK(axis < amt && amt < globalDims(),
+          "swap is only for globals with axis < amt, getting amt=" + std::to_string(amt) +
+              ", axis=" + std::to_string(axis) + ", global_dims=" + std::to_string(globalDims()));
+    SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, shapeLen()));
+    std::swap(perm[axis], perm[amt]);
+    reshapeAndPermute(nullptr, perm);
+    break;
+  }
+  case OptOp::TC:
+    break;
+  }
+  if (appendOpt)
+    appliedOpts.push_back(opt);
+  simplifyOnes();
+  return "";
+}

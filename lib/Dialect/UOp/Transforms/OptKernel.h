@@ -1,0 +1,80 @@
+//===- OptKernel.h - tinygrad's Kernel: opts at the shape level -*- C++ -*-===//
+//
+// tinygrad's opt/kernel.py: the ShapeTrackers of a kernel AST (one per
+// buffer op, two per REDUCE_AXIS, one for the full shape) reshaped and
+// permuted together as opts are applied, then written back into the AST.
+// The axes of the shape are ordered
+//   <global> <local> <grouped reduce> <reduce> <upcast/unroll>
+// and an opt's axis indexes that shape as tinygrad's does.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef UOP_TRANSFORMS_OPTKERNEL_H
+#define UOP_TRANSFORMS_OPTKERNEL_H
+
+#include "Opt.h"
+
+#include "uop/Dialect/UOp/IR/ShapeTracker.h"
+#include "uop/Dialect/UOp/IR/UOpOps.h"
+
+namespace mlir::uop {
+
+class OptKernel {
+public:
+  /// The kernel's shape-level state; an error on the kernel (and nullopt)
+  /// when it is not an AST tinygrad's Kernel accepts.
+  static std::optional<OptKernel> create(KernelOp kernel, const OptTarget &target);
+
+  /// Kernel.apply_opt: "" on success, else tinygrad's reason (the state is
+  /// then unspecified: the caller stops).
+  std::string applyOpt(const Opt &opt, bool appendOpt = true);
+  /// Kernel.get_optimized_ast: the new views, reduce axes, grouped reduces
+  /// through DEFINE_LOCAL, and the #uop.kernel_info.
+  void writeBack();
+
+  int64_t shapeLen() const { return sts[0].rank(); }
+  ArrayRef<int64_t> fullShape() const { return sts.back().shape(); }
+  ArrayRef<int64_t> outputShape() const { return sts[0].shape(); }
+  int64_t firstUpcast() const { return shapeLen() - upcasted; }
+  int64_t firstReduce() const;
+  int64_t globalDims() const { return firstReduce() - localDims; }
+  ReduceAxisOp reduceop() const { return reduceops.empty() ? ReduceAxisOp() : reduceops[0]; }
+  /// The index of a buffer op (LOAD, STORE, ...) in `bufs`, or -1.
+  int64_t bufIndex(Operation *op) const;
+
+  struct UpcastedAxis {
+    int64_t size;
+    std::optional<int64_t> stride;
+    bool reduced;
+  };
+  /// Kernel.upcasted_axis: the upcast axes as seen by sts[i].
+  SmallVector<UpcastedAxis> upcastedAxis(int64_t i) const;
+
+  KernelOp kernel;
+  OptTarget target;
+  SmallVector<Operation *> bufs; // buffer ops, reverse topological order
+  SmallVector<ViewOp> bufViews;  // the VIEW of each
+  SmallVector<ReduceAxisOp> reduceops;
+  std::vector<shape::ShapeTracker> sts;
+  int64_t localDims = 0, upcasted = 0, groupForReduces = 0;
+  bool dontUseLocals = false;
+  SmallVector<Opt> appliedOpts;
+
+private:
+  OptKernel(KernelOp kernel, const OptTarget &target) : kernel(kernel), target(target) {}
+  void reshapeAndPermute(function_ref<shape::Shape(ArrayRef<int64_t>)> newShape,
+                         ArrayRef<int64_t> perm);
+  void shiftTo(int64_t axis, int64_t amount, bool top, std::optional<int64_t> insertBefore);
+  bool simplifyOnes();
+  void simplifyMergeAdjacent();
+  int64_t realAxis(const Opt &opt) const;
+  std::string applyPadTo(int64_t axis, int64_t amt);
+};
+
+/// tinygrad's hand_coded_optimizations for `k` (on a copy): the opts to apply;
+/// `error` is set when one of them unexpectedly fails.
+SmallVector<Opt> handCodedOptimizations(const OptKernel &k, std::string &error);
+
+} // namespace mlir::uop
+
+#endif

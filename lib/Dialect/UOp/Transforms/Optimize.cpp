@@ -1,0 +1,87 @@
+//===- Optimize.cpp - uop-optimize: tinygrad's OptOps on a kernel AST -----===//
+//
+// Applies explicit opts (the kernel's `uop.opts` attribute, else the pass's
+// `opts` option) or tinygrad's hand-coded heuristic, at the shape level
+// (OptKernel), and writes the result back. See Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OptKernel.h"
+
+#include "uop/Dialect/UOp/IR/UOpAttrs.h"
+#include "uop/Dialect/UOp/Transforms/Passes.h"
+
+namespace mlir::uop {
+#define GEN_PASS_DEF_UOPOPTIMIZE
+#include "uop/Dialect/UOp/Transforms/Passes.h.inc"
+} // namespace mlir::uop
+
+using namespace mlir;
+using namespace mlir::uop;
+
+namespace {
+struct UOpOptimizePass : mlir::uop::impl::UOpOptimizeBase<UOpOptimizePass> {
+  using UOpOptimizeBase::UOpOptimizeBase;
+
+  void runOnOperation() override {
+    KernelOp kernel = getOperation();
+    if (kernel->hasAttr(KernelInfoAttr::kKernelAttrName) ||
+        kernel.getBodyBlock().getOps<ViewOp>().empty())
+      return; // already optimized, or lowered
+    OptTarget target = OptTarget::get(TargetAttr::lookup(kernel, /*emitErrors=*/false));
+    std::optional<OptKernel> k = OptKernel::create(kernel, target);
+    if (!k)
+      return signalPassFailure();
+
+    // The kernel's own opts (even none) come first, then the option's.
+    SmallVector<Opt> toApply;
+    StringRef text = opts;
+    auto own = kernel->getAttrOfType<StringAttr>("uop.opts");
+    if (own)
+      text = own.getValue();
+    if (own || !text.trim().empty()) {
+      std::string error;
+      std::optional<SmallVector<Opt>> parsed = parseOpts(text, error);
+      if (!parsed) {
+        kernel.emitOpError() << "has invalid opts: " << error;
+        return signalPassFailure();
+      }
+      toApply = std::move(*parsed);
+    } else if (heuristic) {
+      std::string error;
+      toApply = handCodedOptimizations(*k, error);
+      if (!error.empty()) {
+        kernel.emitOpError() << "the heuristic's opt " << error;
+        return signalPassFailure();
+      }
+    }
+    for (auto [i, opt] : llvm::enumerate(toApply)) {
+      std::string shape = shapeString(*k);
+      if (std::string why = k->applyOpt(opt); !why.empty()) {
+        kernel.emitOpError() << "cannot apply opt " << opt.str() << " (" << i + 1 << " of "
+                             << toApply.size() << ") to the shape " << shape << " for "
+                             << target.name << ": " << why;
+        return signalPassFailure();
+      }
+    }
+    k->writeBack();
+  }
+
+  /// The shape with each axis's role, as tinygrad colours it:
+  /// (g16 l4 R32 u4) for global, local, group, reduce, loop, upcast, unroll.
+  static std::string shapeString(const OptKernel &k) {
+    std::string s = "(";
+    int64_t fr = k.firstReduce(), gd = k.globalDims();
+    for (int64_t i = 0; i < k.shapeLen(); ++i) {
+      const char *role = i < gd                                   ? "g"
+                         : i < fr                                 ? "l"
+                         : i < fr + k.groupForReduces             ? "G"
+                         : i < k.firstUpcast()                    ? "r"
+                         : k.outputShape()[i] != k.fullShape()[i] ? "U"
+                                                                  : "u";
+      s += (i ? " " : "") + std::string(role) + std::to_string(k.fullShape()[i]);
+    }
+    return s + ")";
+  }
+};
+} // namespace

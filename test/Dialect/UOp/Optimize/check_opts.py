@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""check_opts.py heuristic|apply BIN_DIR CORPUS ORACLE: uop-optimize against tinygrad's optimizer.
+
+CORPUS is ../shared/corpus; kernels of ../shared/corpus-perf (beside it) are
+checked too.
+
+heuristic: ORACLE (Inputs/tinygrad-opts.json, written by gen_tinygrad_opts.py from
+tinygrad's Kernel and hand_coded_optimizations) has, per corpus kernel and
+renderer (PTX for sm_80, and the CPU), the opts tinygrad's heuristic applies
+and every buffer's ShapeTracker afterwards. For each, this imports the
+kernel, runs `uop-opt --uop-optimize` (with `--uop-attach-target=chip=sm_80`
+for PTX) and compares:
+  - the applied opts (the kernel's #uop.kernel_info), as tinygrad writes them;
+  - each buffer VIEW's views (shape, strides, offset, mask), in node order.
+Kernels where tinygrad uses tensor cores are counted as "tc-pending" (the TC
+opt is not implemented yet) and listed, not compared. Prints one line per
+mismatch and a summary per renderer; exits 1 on any mismatch.
+
+apply: ORACLE (Inputs/tinygrad-apply-opt.json) has explicit opt sequences,
+legal and illegal, for every OptOp. A legal one must give tinygrad's views;
+an illegal one must fail with tinygrad's reason (its `error_match`) in the
+diagnostic. TC sequences are tc-pending as above.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+VIEW = re.compile(r"#uop\.view<([^>]*)>")
+FIELD = re.compile(r"(\w+) = (\[\[.*?\]\]|\[[^\]]*\]|-?\d+)")
+
+
+def parse_view(text):
+    fields = {k: json.loads(v) for k, v in FIELD.findall(text)}
+    mask = fields.get("mask")
+    return {"shape": fields["shape"], "strides": fields["strides"],
+            "offset": fields.get("offset", 0), "mask": mask}
+
+
+def kernel_path(corpus, entry):
+    if entry["kernel"].startswith("perf_"):
+        return os.path.join(os.path.dirname(os.path.abspath(corpus)), "corpus-perf", entry["kernel"])
+    return os.path.join(corpus, entry["kernel"])
+
+
+def our_state(bin_dir, path, renderer, opts=None):
+    imported = subprocess.run([os.path.join(bin_dir, "uop-translate"), "--import-tinygrad", path],
+                              capture_output=True, text=True)
+    if imported.returncode:
+        return None, "import failed: " + imported.stderr.strip()
+    passes = ["--uop-optimize" + (f"=opts={opts}" if opts else "")]
+    if renderer == "ptx_sm80":
+        passes = ["--uop-attach-target=chip=sm_80"] + passes
+    opt = subprocess.run([os.path.join(bin_dir, "uop-opt")] + passes, input=imported.stdout,
+                         capture_output=True, text=True)
+    if opt.returncode:
+        return None, opt.stderr.strip()
+    info = re.search(r'opts = "([^"]*)"', opt.stdout)
+    locals_ = set(re.findall(r"(%\w+) = uop\.define_local", opt.stdout))
+    views = []
+    for line in opt.stdout.splitlines():
+        m = re.search(r"uop\.view (%\w+ )?\[(.*)\] :", line)
+        if not m or (m.group(1) and m.group(1).strip() in locals_):
+            continue
+        views.append([parse_view(v) for v in VIEW.findall(m.group(2))])
+    return {"opts": info.group(1) if info else None, "views": views}, None
+
+
+def oracle_views(corpus, entry):
+    nodes = json.load(open(kernel_path(corpus, entry)))["nodes"]
+    by_view = {}
+    for buf, st in zip(entry["bufs"], entry["sts"]):
+        view = next(s for s in nodes[buf["node"]][3] if nodes[s][0] == "VIEW")
+        by_view[view] = [{"shape": v["shape"], "strides": v["strides"], "offset": v["offset"],
+                          "mask": v["mask"]} for v in st]
+    return [by_view[k] for k in sorted(by_view)]
+
+
+def compare(ours, corpus, entry):
+    problems = []
+    if ours["opts"] != entry["opts"]:
+        problems.append(f"opts {ours['opts']!r}, tinygrad {entry['opts']!r}")
+    expected = oracle_views(corpus, entry)
+    if ours["views"] != expected:
+        for i, (a, b) in enumerate(zip(ours["views"], expected)):
+            if a != b:
+                problems.append(f"view {i}: {a}, tinygrad {b}")
+        if len(ours["views"]) != len(expected):
+            problems.append(f"{len(ours['views'])} views, tinygrad {len(expected)}")
+    return problems
+
+
+def check_apply(bin_dir, corpus, oracle):
+    ok, pending, bad = 0, [], 0
+    for entry in oracle["cases"]:
+        name = f"{entry['renderer']} {entry['kernel']} {entry['apply']}"
+        if "TC:" in entry["apply"]:
+            pending.append(name)
+            continue
+        ours, error = our_state(bin_dir, kernel_path(corpus, entry), entry["renderer"],
+                                entry["apply"])
+        if entry.get("error"):
+            want = entry["error_match"]
+            problems = [] if error and want in error else [
+                f"expected an error with {want!r}, got " + (repr(error) if error else "success")]
+        else:
+            problems = [error] if error else compare(ours, corpus, entry)
+        if problems:
+            bad += 1
+            print(f"MISMATCH {name}: " + "; ".join(problems))
+        else:
+            ok += 1
+    for name in pending:
+        print(f"tc-pending {name}")
+    print(f"apply: {ok}/{len(oracle['cases']) - len(pending)} opt sequences as tinygrad, "
+          f"{len(pending)} tc-pending")
+    return bad == 0
+
+
+def main():
+    mode, bin_dir, corpus, oracle_path = sys.argv[1:5]
+    oracle = json.load(open(oracle_path))
+    if mode == "apply":
+        sys.exit(0 if check_apply(bin_dir, corpus, oracle) else 1)
+    failed = False
+    for renderer, entries in oracle["kernels"].items():
+        ok, pending, bad = 0, [], 0
+        for entry in entries:
+            if entry["opts"].startswith("TC:"):
+                pending.append(entry["kernel"])
+                continue
+            ours, error = our_state(bin_dir, kernel_path(corpus, entry), renderer)
+            problems = [error] if error else compare(ours, corpus, entry)
+            if problems:
+                bad += 1
+                print(f"MISMATCH {renderer} {entry['kernel']}: " + "; ".join(problems))
+            else:
+                ok += 1
+        for k in pending:
+            print(f"tc-pending {renderer} {k}")
+        print(f"{renderer}: {ok}/{len(entries) - len(pending)} kernels match tinygrad's opts "
+              f"and views, {len(pending)} tc-pending")
+        failed |= bad > 0
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
