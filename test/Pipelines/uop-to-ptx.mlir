@@ -13,7 +13,7 @@
 // BIN: gpu.binary @adapt [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">, {{.*}}assembly = "
 
 // NVVM: gpu.module @adapt [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">]
-// NVVM: llvm.func @adapt(%{{.*}}: !llvm.ptr {llvm.noalias}, {{.*}}) attributes {gpu.kernel, {{.*}}nvvm.kernel, nvvm.maxntid = array<i32: 1, 1, 1>}
+// NVVM: llvm.func @adapt(%{{.*}}: !llvm.ptr {llvm.align = 16 : i64, llvm.noalias}, {{.*}}) attributes {gpu.kernel, {{.*}}nvvm.kernel, nvvm.maxntid = array<i32: 1, 1, 1>}
 // NVVM: nvvm.read.ptx.sreg.ctaid.x
 
 // UNKNOWN: error: unknown GPU arch 'sm_61' (known: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a)

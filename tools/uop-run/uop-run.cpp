@@ -318,6 +318,10 @@ int run(MLIRContext &ctx) {
     return kBadInput;
   std::string name = SymbolTable::getSymbolName(kernel).str();
   // uop-optimize applies a kernel's `uop.opts` instead of the heuristic.
+  if (opts.getNumOccurrences() && noOpt) {
+    llvm::errs() << "error: --opts and --no-opt contradict each other\n";
+    return kBadInput;
+  }
   if (opts.getNumOccurrences() || noOpt)
     kernel->setAttr("uop.opts", StringAttr::get(&ctx, noOpt ? std::string() : opts.getValue()));
   Location loc = FileLineColLoc::get(&ctx, jsonPath, 1, 1);

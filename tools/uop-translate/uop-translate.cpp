@@ -231,6 +231,14 @@ int main(int argc, char **argv) {
                     "--export-ptx)\n";
     return kBadInput;
   }
+  if (action != Action::ExportPTX && (ptxOpts.getNumOccurrences() || noOpt)) {
+    llvm::errs() << "error: --opts and --no-opt go with --export-ptx\n";
+    return kBadInput;
+  }
+  if (ptxOpts.getNumOccurrences() && noOpt) {
+    llvm::errs() << "error: --opts and --no-opt contradict each other\n";
+    return kBadInput;
+  }
   DialectRegistry registry;
   registry.insert<uop::UOpDialect>();
   uop::registerUOpPTXDependencies(registry);

@@ -149,8 +149,13 @@ struct ConvertUOpToGPUPass : mlir::uop::impl::ConvertUOpToGPUBase<ConvertUOpToGP
     func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
     func.setKnownGridSizeAttr(b.getDenseI32ArrayAttr(dims.grid));
     func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(dims.block));
-    for (unsigned i = 0; i < args.size(); ++i)
+    // Buffers are the runtime's allocations (cuMemAlloc: 256-byte aligned),
+    // so 16 bytes is known: LLVM may then merge adjacent loads and stores
+    // into ld/st.global.v2/v4, as tinygrad's devectorizer does.
+    for (unsigned i = 0; i < args.size(); ++i) {
       func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(), b.getUnitAttr());
+      func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(), b.getI64IntegerAttr(16));
+    }
     Block *entry = &func.getBody().front();
     b.setInsertionPointToEnd(entry);
     gpu::ReturnOp::create(b, loc);

@@ -138,6 +138,14 @@ LogicalResult SimKernel::run(ArrayRef<MutableArrayRef<uint8_t>> buffers, SimStat
             std::to_string(buffers.size());
     return failure();
   }
+  // The kernel assumes what cuMemAlloc gives (convert-uop-to-gpu marks its
+  // parameters align 16); host allocations are 16-aligned on x86-64 glibc.
+  for (auto [i, b] : llvm::enumerate(buffers))
+    if (reinterpret_cast<uintptr_t>(b.data()) % 16) {
+      error = "error: buffer " + std::to_string(i) + " of kernel " + name +
+              " is not 16-byte aligned, as the GPU code assumes";
+      return failure();
+    }
   sim::LaunchSpec spec;
   spec.kernel = name;
   spec.grid = gridDims;

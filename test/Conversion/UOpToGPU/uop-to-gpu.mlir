@@ -7,7 +7,7 @@
 // module's uop.launch; reduce ranges stay loops.
 // CHECK: module attributes {gpu.container_module, uop.launch = {map = {block = array<i32: 32, 1, 1>, grid = array<i32: 4, 6, 1>}}
 // CHECK: gpu.module @map {
-// CHECK: gpu.func @map(%[[OUT:.*]]: !llvm.ptr {llvm.noalias}, %[[IN:.*]]: !llvm.ptr {llvm.noalias}) kernel attributes {known_block_size = array<i32: 32, 1, 1>, known_grid_size = array<i32: 4, 6, 1>}
+// CHECK: gpu.func @map(%[[OUT:.*]]: !llvm.ptr {llvm.align = 16 : i64, llvm.noalias}, %[[IN:.*]]: !llvm.ptr {llvm.align = 16 : i64, llvm.noalias}) kernel attributes {known_block_size = array<i32: 32, 1, 1>, known_grid_size = array<i32: 4, 6, 1>}
 // CHECK-DAG: %[[BX:.*]] = gpu.block_id x
 // CHECK-DAG: arith.index_castui %[[BX]] : index to i32
 // CHECK-DAG: %[[BY:.*]] = gpu.block_id y
@@ -146,5 +146,45 @@ module attributes {uop.target = #uop.target<"sm_80">} {
     %n = uop.xor %x, %t : i1
     %s = uop.store %p, %n : !uop.ptr<i1, 1>
     uop.sink %s
+  }
+}
+
+// -----
+
+// A grouped reduce: DEFINE_LOCAL is a shared-memory (addr_space 3) array of
+// the gpu.module, BARRIER is gpu.barrier, between the store of the
+// partial sums and the loop that reads them back.
+// CHECK-LABEL: gpu.module @grouped
+// CHECK: llvm.mlir.global internal @temp0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16 x f32>
+// CHECK: %[[TMP:.*]] = llvm.mlir.addressof @temp0 : !llvm.ptr<3>
+// CHECK: %[[SLOT:.*]] = llvm.getelementptr %[[TMP]]
+// CHECK: llvm.store %{{.*}}, %[[SLOT]] : f32, !llvm.ptr<3>
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: scf.for
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+module attributes {uop.target = #uop.target<"sm_80">} {
+  uop.kernel @grouped {
+    %g = uop.special "gidx0" 8 : si32
+    %l = uop.special "lidx0" 16 : si32
+    %c16 = uop.const 16 : si32
+    %r = uop.range %c16 axis 1001 group_reduce : si32
+    %out = uop.define_global 0 : !uop.ptr<f32, 8>
+    %in = uop.define_global 1 : !uop.ptr<f32, 128>
+    %row = uop.mul %g, %c16 : si32
+    %i = uop.add %row, %l : si32
+    %p = uop.index %in[%i] : !uop.ptr<f32, 128>, si32
+    %x = uop.load %p : !uop.ptr<f32, 128>
+    %tmp = uop.define_local "temp0" : !uop.ptr<f32, 16, local>
+    %slot = uop.index %tmp[%l] : !uop.ptr<f32, 16, local>, si32
+    %st = uop.store %slot, %x : !uop.ptr<f32, 16, local>
+    %back = uop.index %tmp[%r] : !uop.ptr<f32, 16, local>, si32
+    %bar = uop.barrier after %st
+    %y = uop.load %back after %bar : !uop.ptr<f32, 16, local>
+    %sum = uop.reduce add %y [%r : si32] : f32
+    %c0 = uop.const 0 : si32
+    %first = uop.cmpeq %l, %c0 : si32
+    %o = uop.index %out[%g] gate %first : i1 : !uop.ptr<f32, 8>, si32
+    %st2 = uop.store %o, %sum : !uop.ptr<f32, 8>
+    uop.sink %st2
   }
 }

@@ -194,3 +194,63 @@ uop.kernel @lowered {
   %s = uop.store %p, %x : !uop.ptr<f32, 4>
   uop.sink %s
 }
+
+// -----
+
+// An optimized kernel (uop-optimize): the axis roles come from its
+// #uop.kernel_info. A grouped reduce reads the partial sums back from
+// shared memory over a range of its own (axis 1000 + a), after a barrier on
+// their store; only the group's first thread stores the result.
+// CHECK-LABEL: uop.kernel @grouped
+// CHECK: %[[G:.*]] = uop.range %{{.*}} axis 0 global : si32
+// CHECK: %[[L:.*]] = uop.range %{{.*}} axis 1 local : si32
+// CHECK: %[[K:.*]] = uop.range %{{.*}} axis 2 reduce : si32
+// CHECK: %[[R:.*]] = uop.range %{{.*}} axis 1001 group_reduce : si32
+// CHECK: %[[PART:.*]] = uop.reduce add %{{.*}} [%[[K]] : si32] : f32
+// CHECK: %[[TMP:.*]] = uop.define_local "temp0"
+// CHECK: %[[MINE:.*]] = uop.add %{{.*}}, %[[L]] : si32
+// CHECK: %[[SLOT:.*]] = uop.index %[[TMP]][%[[MINE]]]
+// CHECK: %[[ST:.*]] = uop.store %[[SLOT]], %[[PART]]
+// CHECK: %[[THEIRS:.*]] = uop.add %{{.*}}, %[[R]] : si32
+// CHECK: %[[BACK:.*]] = uop.index %[[TMP]][%[[THEIRS]]]
+// CHECK: %[[BAR:.*]] = uop.barrier after %[[ST]]
+// CHECK: %[[Y:.*]] = uop.load %[[BACK]] after %[[BAR]]
+// CHECK: %[[SUM:.*]] = uop.reduce add %[[Y]] [%[[R]] : si32] : f32
+// CHECK: %[[FIRST:.*]] = uop.cmpeq %[[L]], %{{.*}} : si32
+// CHECK: %[[O:.*]] = uop.index %{{.*}}[%{{.*}}] gate %[[FIRST]]
+// CHECK: uop.store %[[O]], %[[SUM]]
+uop.kernel @grouped attributes {uop.kernel_info = #uop.kernel_info<global_dims = 1, local_dims = 1, upcasted = 0, dont_use_locals = false, opts = "GROUPTOP:0:16">} {
+  %0 = uop.define_global 0 : !uop.ptr<f32, 8>
+  %1 = uop.view %0 [#uop.view<shape = [8, 1, 1], strides = [1, 0, 0]>] : !uop.ptr<f32, 8>
+  %2 = uop.define_global 1 : !uop.ptr<f32, 256>
+  %3 = uop.view %2 [#uop.view<shape = [8, 16, 2], strides = [32, 2, 1]>] : !uop.ptr<f32, 256>
+  %4 = uop.load %3 : !uop.ptr<f32, 256>
+  %5 = uop.reduce_axis add %4 [2] : f32
+  %6 = uop.define_local "temp0" : !uop.ptr<f32, 16, local>
+  %7 = uop.view %6 [#uop.view<shape = [8, 16, 1], strides = [0, 1, 0]>] : !uop.ptr<f32, 16, local>
+  %8 = uop.store %7, %5 : !uop.ptr<f32, 16, local>
+  %9 = uop.load %7 after %8 : !uop.ptr<f32, 16, local>
+  %10 = uop.reduce_axis add %9 [1] : f32
+  %11 = uop.store %1, %10 : !uop.ptr<f32, 8>
+  uop.sink %11
+}
+
+// -----
+
+// Upcast axes are the last `upcasted` ones: `upcast` when kept, `unroll`
+// when reduced; without locals (the CPU: global_dims = 0) kept axes loop.
+// CHECK-LABEL: uop.kernel @upcast
+// CHECK: uop.range %{{.*}} axis 0 loop : si32
+// CHECK: uop.range %{{.*}} axis 1 reduce : si32
+// CHECK: uop.range %{{.*}} axis 2 unroll : si32
+// CHECK: uop.range %{{.*}} axis 3 upcast : si32
+uop.kernel @upcast attributes {uop.kernel_info = #uop.kernel_info<global_dims = 0, local_dims = 0, upcasted = 2, dont_use_locals = false, opts = "UNROLL:0:4,UPCAST:0:2">} {
+  %0 = uop.define_global 0 : !uop.ptr<f32, 8>
+  %1 = uop.view %0 [#uop.view<shape = [4, 1, 1, 2], strides = [2, 0, 0, 1]>] : !uop.ptr<f32, 8>
+  %2 = uop.define_global 1 : !uop.ptr<f32, 256>
+  %3 = uop.view %2 [#uop.view<shape = [4, 8, 4, 2], strides = [64, 4, 1, 32]>] : !uop.ptr<f32, 256>
+  %4 = uop.load %3 : !uop.ptr<f32, 256>
+  %5 = uop.reduce_axis add %4 [1, 2] : f32
+  %6 = uop.store %1, %5 : !uop.ptr<f32, 8>
+  uop.sink %6
+}

@@ -54,9 +54,11 @@ bool matvec(OptKernel &k, Applier &apply) {
   auto l0 = mul.getLhs().getDefiningOp<LoadOp>(), l1 = mul.getRhs().getDefiningOp<LoadOp>();
   if (!l0 || !l1)
     return false;
-  const shape::ShapeTracker &st0 = k.sts[k.bufIndex(l0)], &st1 = k.sts[k.bufIndex(l1)];
+  int64_t b0 = k.bufIndex(l0), b1 = k.bufIndex(l1), fr = k.firstReduce();
+  if (b0 < 0 || b1 < 0 || fr >= k.shapeLen())
+    return false;
+  const shape::ShapeTracker &st0 = k.sts[b0], &st1 = k.sts[b1];
   shape::RealStrides s0 = st0.realStrides(), s1 = st1.realStrides();
-  int64_t fr = k.firstReduce();
   if (s0[fr] != 1 || (hasExpandedAxis(st0.shape(), s0) && hasExpandedAxis(st1.shape(), s1)))
     return false;
   for (int64_t g = 0; g < k.globalDims(); ++g) {
@@ -177,7 +179,8 @@ void locals(OptKernel &k, Applier &apply) {
   // Expanded (broadcast) axes first, then the last axes first.
   SmallVector<std::pair<bool, int64_t>> ranking;
   for (int64_t axis = 0; axis < k.firstReduce(); ++axis) {
-    bool expanded = llvm::any_of(k.sts, [&](auto &st) { return st.views.back().strides[axis] == 0; });
+    bool expanded =
+        llvm::any_of(k.sts, [&](auto &st) { return st.views.back().strides[axis] == 0; });
     ranking.push_back({expanded, axis});
   }
   llvm::sort(ranking, [](auto a, auto b) {

@@ -91,7 +91,9 @@ std::optional<SmallVector<Opt>> mlir::uop::parseOpts(StringRef text, std::string
     if (fields.size() != 3)
       return fail("expected OP:axis:amount");
     int64_t axis, arg;
-    if (!parseInt(fields[1], axis) || axis < 0)
+    // Bounded so that axis arithmetic cannot overflow; no kernel is near.
+    constexpr int64_t kMax = int64_t(1) << 40;
+    if (!parseInt(fields[1], axis) || axis < 0 || axis > kMax)
       return fail("the axis must be a non-negative integer");
     opt.axis = axis;
     if (*op == OptOp::TC) {
@@ -100,13 +102,13 @@ std::optional<SmallVector<Opt>> mlir::uop::parseOpts(StringRef text, std::string
       if (i + 2 >= pieces.size())
         return fail("TC takes three arguments: TC:axis:tc_select,tc_opt,use_tensor_cores");
       for (StringRef s : {fields[2], pieces[i + 1], pieces[i + 2]}) {
-        if (!parseInt(s, arg))
+        if (!parseInt(s, arg) || arg < -kMax || arg > kMax)
           return fail("TC's arguments must be integers");
         opt.tc.push_back(arg);
       }
       i += 2;
     } else {
-      if (!parseInt(fields[2], arg))
+      if (!parseInt(fields[2], arg) || arg < -kMax || arg > kMax)
         return fail("the amount must be an integer");
       opt.arg = arg;
     }

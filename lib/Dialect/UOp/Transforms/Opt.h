@@ -25,7 +25,7 @@ enum class OptOp { TC, UPCAST, UNROLL, LOCAL, GROUP, GROUPTOP, NOLOCALS, PADTO, 
 struct Opt {
   OptOp op;
   std::optional<int64_t> axis;
-  std::optional<int64_t> arg;      // every op but TC and NOLOCALS
+  std::optional<int64_t> arg;       // every op but TC and NOLOCALS
   llvm::SmallVector<int64_t, 3> tc; // TC: (tc_select, tc_opt, use_tensor_cores)
 
   /// tinygrad's notation: "LOCAL:0:4", "TC:0:-1,0,1", "NOLOCALS".
@@ -44,8 +44,8 @@ struct OptTarget {
   llvm::SmallVector<TensorCoreDesc> tensorCores;
   std::string name = "cpu";
 
-  /// The GPU target of a #uop.target, or the CPU (no locals, no shared
-  /// memory, no tensor cores) when `target` is null.
+  /// The GPU target of a #uop.target, or the CPU (tinygrad's ClangRenderer:
+  /// no locals, no tensor cores) when `target` is null.
   static OptTarget get(TargetAttr target);
 };
 

@@ -45,7 +45,7 @@ public:
       for (Value operand : op->getOperands())
         if (s = of(operand); !s.empty())
           break;
-      if (auto r = dyn_cast<ReduceAxisOp>(op))
+      if (auto r = dyn_cast<ReduceAxisOp>(op); r && !s.empty())
         for (int64_t a : r.getAxes())
           s[a] = 1;
     }
@@ -104,6 +104,12 @@ std::optional<OptKernel> OptKernel::create(KernelOp kernel, const OptTarget &tar
     k.sts.push_back(srcView ? ShapeTracker::fromAttr(srcView.getSt())
                             : ShapeTracker::fromShape(shapes.of(r.getSrc())));
   }
+  for (const ShapeTracker &st : k.sts)
+    if (st.rank() != k.sts[0].rank()) {
+      kernel.emitOpError() << "reduces a value without a shape (no VIEW reaches it): "
+                              "uop-optimize needs every reduce over the kernel's shape";
+      return std::nullopt;
+    }
   Shape full(k.sts[0].rank(), 1);
   for (const ShapeTracker &st : k.sts)
     for (auto [i, d] : llvm::enumerate(st.shape()))
@@ -245,10 +251,10 @@ static bool canPad(ReduceAxisOp r) {
   return true;
 }
 
-#define CHECK(cond, msg)                                                                          \
-  do {                                                                                            \
-    if (!(cond))                                                                                  \
-      return std::string(msg);                                                                    \
+#define CHECK(cond, msg)                                                                           \
+  do {                                                                                             \
+    if (!(cond))                                                                                   \
+      return std::string(msg);                                                                     \
   } while (false)
 
 std::string OptKernel::applyPadTo(int64_t axis, int64_t amt) {
@@ -292,8 +298,8 @@ std::string OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
     amt = *opt.arg; // another axis
   } else if (opt.arg) {
     amt = *opt.arg != 0 ? *opt.arg : fullShape()[axis];
-    CHECK(amt > 1, "shift/padto of amt=" + std::to_string(amt) +
-                       ", 1 or symbolic amount is meaningless");
+    CHECK(amt != 1, "shift/padto of amt=1, 1 or symbolic amount is meaningless");
+    CHECK(amt > 1, "the amount must be > 1, got " + std::to_string(amt));
     if (opt.op != OptOp::PADTO)
       CHECK(fullShape()[axis] % amt == 0, "no longer valid shift: axis " + std::to_string(axis) +
                                               " has size " + std::to_string(fullShape()[axis]) +
@@ -338,6 +344,11 @@ std::string OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
         ++count;
       }
     CHECK(axes.size() == count, "can't group with parallel reduces");
+    // tinygrad shares a grouped result through shared memory in a layout
+    // that is 1 on the other reduces' axes; our verifier rejects those
+    // stores, and the emitter would need the loops around them.
+    CHECK(reduceops.size() == 1, "grouping a kernel with more than one reduce is not "
+                                 "supported yet");
     shiftTo(axis, amt, opt.op == OptOp::GROUPTOP, firstReduce() + groupForReduces);
     ++groupForReduces;
     break;
@@ -367,6 +378,7 @@ std::string OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
     dontUseLocals = true;
     break;
   case OptOp::PADTO:
+    CHECK(kernel.getBodyBlock().getOps<DefineVarOp>().empty(), "does not work with symbolic shape");
     if (std::string why = applyPadTo(axis, amt); !why.empty())
       return why;
     break;

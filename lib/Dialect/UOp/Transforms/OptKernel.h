@@ -52,7 +52,7 @@ public:
 
   KernelOp kernel;
   OptTarget target;
-  SmallVector<Operation *> bufs; // buffer ops, reverse topological order
+  SmallVector<Operation *> bufs; // buffer ops, last first (bufs[0]: the output)
   SmallVector<ViewOp> bufViews;  // the VIEW of each
   SmallVector<ReduceAxisOp> reduceops;
   std::vector<shape::ShapeTracker> sts;

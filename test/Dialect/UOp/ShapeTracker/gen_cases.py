@@ -11,7 +11,11 @@ Each case starts from a ShapeTracker (from_shape, or the views of a VIEW node of
 real kernel in ../shared/corpus) and applies a random sequence of movement ops. Every
 state (the start, then after each op) records tinygrad's views, real_strides() (None
 as null), real_strides(ignore_valid=True), unit_stride_axes(), axis_is_masked(i) for
-each axis and real_size().
+each axis and real_size(). The cases from plain shapes are picked from a pool (each pool
+case has its own random stream): the first ones that need the symbolic simplifier, a
+sample of the others, and RARE ones. `gen_cases.py --pool N out.json` writes the first N
+pool cases, to look for more of those (run uop-shapetracker-check on it with a
+deliberately broken rule in ShapeTracker.cpp; keep a case it then gets wrong).
 """
 import glob, json, os, random, sys
 
@@ -21,7 +25,18 @@ from tinygrad.shape.view import View  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(HERE, "..", "..", "..", "..", "..", "shared", "corpus")
-SEED, NUM_SHAPE_CASES, MAX_SIZE = 20250707, 220, 1 << 16
+SEED, MAX_SIZE = 20250707, 1 << 16
+# From a pool of random cases from plain shapes, keep the ones that make the
+# symbolic part work (a state with several views where tinygrad still finds a
+# stride or a masked axis) and a sample of the rest.
+POOL, KEEP_HARD, KEEP_PLAIN = 6000, 500, 150
+# Pool cases that exercise rules of tinygrad's symbolic simplifier the sample above
+# hardly reaches: with one of those rules broken in ShapeTracker.cpp, each got a
+# wrong answer or lost a stride (lt_folding's bound, the nearest remainders, a
+# modulo inside a modulo, x//d < c, canonicalize_simplex, the simplex candidate of
+# uop_given_valid, x%c + (x//c)*c, merging like terms, a view's sum as a node).
+RARE = [22, 1287, 1308, 1445, 1857, 2385, 2525, 2670, 2953, 4389, 5640, 5674, 6493, 9682, 10362, 11057,
+        22013, 23549]
 DIMS = [1, 1, 2, 2, 3, 4, 4, 5, 6, 8, 12, 16]
 
 def prod(xs):
@@ -132,22 +147,41 @@ def run_case(rng, start, st):
     states.append(state(st, *op))
   return {"start": start, "states": states}
 
+def is_hard(state):
+  return len(state["views"]) > 1 and (any(x not in (None, 0) for x in state["real_strides_ignore_valid"]) or
+                                      any(state["axis_is_masked"]))
+
+def shape_case(i):
+  # each pool case has its own random stream, so that one can be rebuilt alone
+  rng = random.Random(SEED * 1000003 + i)
+  shape = [rng.choice(DIMS) for _ in range(rng.randint(1, 5))]
+  while prod(shape) > 4096: shape[shape.index(max(shape))] //= 2
+  return dict(run_case(rng, {"shape": shape}, ShapeTracker.from_shape(tuple(shape))), pool_index=i)
+
+def write(path, cases):
+  with open(path, "w") as f:
+    json.dump({"generator": "gen_cases.py", "tinygrad": "b73e89110e", "seed": SEED, "cases": cases}, f,
+              separators=(",", ":"))
+    f.write("\n")
+  print(f"{len(cases)} cases, {sum(len(c['states']) for c in cases)} states -> {path}")
+
 def main():
+  if len(sys.argv) == 4 and sys.argv[1] == "--pool":
+    # every case of pool indices [0, N): for finding cases that exercise rare rules
+    return write(sys.argv[3], [shape_case(i) for i in range(int(sys.argv[2]))])
   rng = random.Random(SEED)
   cases = []
   for views in corpus_views():
     for _ in range(2):
       cases.append(run_case(rng, {"views": views}, st_from_json(views)))
-  for _ in range(NUM_SHAPE_CASES):
-    shape = [rng.choice(DIMS) for _ in range(rng.randint(1, 5))]
-    while prod(shape) > 4096: shape[shape.index(max(shape))] //= 2
-    cases.append(run_case(rng, {"shape": shape}, ShapeTracker.from_shape(tuple(shape))))
-  out = os.path.join(HERE, "Inputs", "cases.json")
-  with open(out, "w") as f:
-    json.dump({"generator": "gen_cases.py", "tinygrad": "b73e89110e", "seed": SEED, "cases": cases}, f,
-              separators=(",", ":"))
-    f.write("\n")
-  print(f"{len(cases)} cases, {sum(len(c['states']) for c in cases)} states -> {out}")
+  hard, plain = [], []
+  for i in range(POOL):
+    case = shape_case(i)
+    (hard if any(is_hard(s) for s in case["states"]) else plain).append(case)
+  kept = hard[:KEEP_HARD] + plain[:KEEP_PLAIN]
+  seen = {c["pool_index"] for c in kept}
+  kept += [shape_case(i) for i in RARE if i not in seen]
+  write(os.path.join(HERE, "Inputs", "cases.json"), cases + kept)
 
 if __name__ == "__main__":
   main()

@@ -55,8 +55,10 @@ json::Value toJson(const View &v) {
       m.push_back(json::Array{lo, hi});
     mask = std::move(m);
   }
-  return json::Object{{"shape", std::move(shape)},   {"strides", std::move(strides)},
-                      {"offset", v.offset},          {"mask", std::move(mask)},
+  return json::Object{{"shape", std::move(shape)},
+                      {"strides", std::move(strides)},
+                      {"offset", v.offset},
+                      {"mask", std::move(mask)},
                       {"contiguous", v.contiguous}};
 }
 
@@ -89,8 +91,7 @@ View viewFromJson(const json::Object &o) {
     for (auto p : pairs(m))
       mask->push_back(p);
   }
-  return View::create(ints(o.get("shape")), ints(o.get("strides")), *o.getInteger("offset"),
-                      mask);
+  return View::create(ints(o.get("shape")), ints(o.get("strides")), *o.getInteger("offset"), mask);
 }
 
 struct Checker {
@@ -124,8 +125,8 @@ struct Checker {
       return mismatch(c, s, what, *expected, json::Value(std::move(gotJson)));
     if (loose) {
       ++conservative;
-      llvm::outs() << "conservative: case " << c << " state " << s << " " << what
-                   << ": tinygrad " << str(*expected) << ", ours " << str(toJson(gotJson)) << "\n";
+      llvm::outs() << "conservative: case " << c << " state " << s << " " << what << ": tinygrad "
+                   << str(*expected) << ", ours " << str(toJson(gotJson)) << "\n";
     }
   }
 

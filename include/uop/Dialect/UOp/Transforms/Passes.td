@@ -10,7 +10,7 @@ def UOpOptimize : Pass<"uop-optimize", "::mlir::uop::KernelOp"> {
   let description = [{
     Applies tinygrad's OptOps (opt/kernel.py) to a kernel AST before
     `uop-lower`, for the target of the module's `#uop.target` (or the CPU,
-    which has no local or shared memory, when there is none):
+    which has no local memory, when there is none):
     - the opts are the kernel's `uop.opts` string attribute if it has one
       (`""`: none), else the `opts` option (for every kernel), else, with
       `heuristic` (the default), what tinygrad's hand_coded_optimizations
@@ -20,8 +20,9 @@ def UOpOptimize : Pass<"uop-optimize", "::mlir::uop::KernelOp"> {
       `UNROLL:0:4` (a reduce axis into registers; the axis counts from the
       first reduce axis), `GROUP:0:16` / `GROUPTOP:0:16` (a reduce axis
       split across threads that combine through shared memory),
-      `PADTO:1:32` (an axis padded up to a multiple), `NOLOCALS`. An amount
-      of 0 takes the whole axis;
+      `PADTO:1:32` (an axis padded up to a multiple), `NOLOCALS`,
+      `SWAP:0:1` (two global axes swapped). An amount of 0 takes the whole
+      axis;
     - the axes index the kernel's shape after tinygrad's simplifications
       (axes of size 1 dropped, adjacent axes merged where every buffer
       allows), ordered global, local, grouped, reduce, upcast;
@@ -33,7 +34,8 @@ def UOpOptimize : Pass<"uop-optimize", "::mlir::uop::KernelOp"> {
     buffer (each thread's partial sum stored, loaded back and reduced over
     the group), and a `#uop.kernel_info` attribute with the role of each
     axis, which `uop-lower` reads. A kernel that already has one, or is
-    lowered, is left alone. Tensor cores (`TC`) are not implemented yet.
+    lowered, is left alone. Tensor cores (`TC`) are not implemented yet,
+    nor grouping in a kernel with more than one reduce.
   }];
   let options = [
     Option<"opts", "opts", "std::string", /*default=*/"",

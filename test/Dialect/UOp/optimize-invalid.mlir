@@ -1,0 +1,99 @@
+// Opts that cannot apply are errors naming the opt, the shape (g global,
+// l local, G grouped, r reduce, u/U upcast/unroll) and tinygrad's reason.
+// RUN: uop-opt %s --split-input-file --uop-attach-target=chip=sm_80 --uop-optimize --verify-diagnostics
+
+// expected-error @+1 {{cannot apply opt LOCAL:5:4 (1 of 1) to the shape (g8 r32) for sm_80: invalid axis 5 (the shape has 2 axes)}}
+uop.kernel @axis attributes {uop.opts = "LOCAL:5:4"} {
+  %out = uop.define_global 0 : !uop.ptr<f32, 8>
+  %out_v = uop.view %out [#uop.view<shape = [8, 1], strides = [1, 0]>] : !uop.ptr<f32, 8>
+  %in = uop.define_global 1 : !uop.ptr<f32, 256>
+  %in_v = uop.view %in [#uop.view<shape = [8, 32], strides = [32, 1]>] : !uop.ptr<f32, 256>
+  %x = uop.load %in_v : !uop.ptr<f32, 256>
+  %sum = uop.reduce_axis add %x [1] : f32
+  %st = uop.store %out_v, %sum : !uop.ptr<f32, 8>
+  uop.sink %st
+}
+
+// -----
+
+// expected-error @+1 {{cannot apply opt UPCAST:0:3 (2 of 2) to the shape (g2 l4 r32) for sm_80: no longer valid shift: axis 0 has size 2, 3 does not divide it}}
+uop.kernel @divide attributes {uop.opts = "LOCAL:0:4,UPCAST:0:3"} {
+  %out = uop.define_global 0 : !uop.ptr<f32, 8>
+  %out_v = uop.view %out [#uop.view<shape = [8, 1], strides = [1, 0]>] : !uop.ptr<f32, 8>
+  %in = uop.define_global 1 : !uop.ptr<f32, 256>
+  %in_v = uop.view %in [#uop.view<shape = [8, 32], strides = [32, 1]>] : !uop.ptr<f32, 256>
+  %x = uop.load %in_v : !uop.ptr<f32, 256>
+  %sum = uop.reduce_axis add %x [1] : f32
+  %st = uop.store %out_v, %sum : !uop.ptr<f32, 8>
+  uop.sink %st
+}
+
+// -----
+
+// expected-error @+1 {{cannot apply opt UNROLL:0:64 (1 of 1) to the shape (g8 r64) for sm_80: don't unroll more than 32}}
+uop.kernel @limit attributes {uop.opts = "UNROLL:0:64"} {
+  %out = uop.define_global 0 : !uop.ptr<f32, 8>
+  %out_v = uop.view %out [#uop.view<shape = [8, 1], strides = [1, 0]>] : !uop.ptr<f32, 8>
+  %in = uop.define_global 1 : !uop.ptr<f32, 512>
+  %in_v = uop.view %in [#uop.view<shape = [8, 64], strides = [64, 1]>] : !uop.ptr<f32, 512>
+  %x = uop.load %in_v : !uop.ptr<f32, 512>
+  %sum = uop.reduce_axis add %x [1] : f32
+  %st = uop.store %out_v, %sum : !uop.ptr<f32, 8>
+  uop.sink %st
+}
+
+// -----
+
+// expected-error @+1 {{cannot apply opt GROUP:0:16384 (1 of 1) to the shape (g8 r16384) for sm_80: exceeds maximum shared memory size: needs 65536, max 49152}}
+uop.kernel @smem attributes {uop.opts = "GROUP:0:16384"} {
+  %out = uop.define_global 0 : !uop.ptr<f32, 8>
+  %out_v = uop.view %out [#uop.view<shape = [8, 1], strides = [1, 0]>] : !uop.ptr<f32, 8>
+  %in = uop.define_global 1 : !uop.ptr<f32, 131072>
+  %in_v = uop.view %in [#uop.view<shape = [8, 16384], strides = [16384, 1]>] : !uop.ptr<f32, 131072>
+  %x = uop.load %in_v : !uop.ptr<f32, 131072>
+  %sum = uop.reduce_axis add %x [1] : f32
+  %st = uop.store %out_v, %sum : !uop.ptr<f32, 8>
+  uop.sink %st
+}
+
+// -----
+
+// expected-error @+1 {{has invalid opts: 'UPCAST:x:4': the axis must be a non-negative integer}}
+uop.kernel @syntax attributes {uop.opts = "UPCAST:x:4"} {
+  %out = uop.define_global 0 : !uop.ptr<f32, 8>
+  %out_v = uop.view %out [#uop.view<shape = [8], strides = [1]>] : !uop.ptr<f32, 8>
+  %c = uop.const 1.0 : f32
+  %st = uop.store %out_v, %c : !uop.ptr<f32, 8>
+  uop.sink %st
+}
+
+// -----
+
+// expected-error @+1 {{has invalid opts: 'SPLIT:0:4': unknown opt (known: TC, UPCAST, UNROLL, LOCAL, GROUP, GROUPTOP, NOLOCALS, PADTO, SWAP)}}
+uop.kernel @unknown attributes {uop.opts = "SPLIT:0:4"} {
+  %out = uop.define_global 0 : !uop.ptr<f32, 8>
+  %out_v = uop.view %out [#uop.view<shape = [8], strides = [1]>] : !uop.ptr<f32, 8>
+  %c = uop.const 1.0 : f32
+  %st = uop.store %out_v, %c : !uop.ptr<f32, 8>
+  uop.sink %st
+}
+
+// -----
+
+// Tensor cores are not implemented yet: an error, never a silent skip.
+// expected-error @+1 {{cannot apply opt TC:0:-1,0,1 (1 of 1) to the shape (g16 g8 r32) for sm_80: tensor cores are not implemented by uop-optimize yet}}
+uop.kernel @tc attributes {uop.opts = "TC:0:-1,0,1"} {
+  %out = uop.define_global 0 : !uop.ptr<f32, 128>
+  %out_v = uop.view %out [#uop.view<shape = [16, 8, 1], strides = [8, 1, 0]>] : !uop.ptr<f32, 128>
+  %a = uop.define_global 1 : !uop.ptr<f16, 512>
+  %a_v = uop.view %a [#uop.view<shape = [16, 8, 32], strides = [32, 0, 1]>] : !uop.ptr<f16, 512>
+  %b = uop.define_global 2 : !uop.ptr<f16, 256>
+  %b_v = uop.view %b [#uop.view<shape = [16, 8, 32], strides = [0, 1, 8]>] : !uop.ptr<f16, 256>
+  %x = uop.load %a_v : !uop.ptr<f16, 512>
+  %y = uop.load %b_v : !uop.ptr<f16, 256>
+  %m = uop.mul %x, %y : f16
+  %f = uop.cast %m : f16 -> f32
+  %sum = uop.reduce_axis add %f [2] : f32
+  %st = uop.store %out_v, %sum : !uop.ptr<f32, 128>
+  uop.sink %st
+}
