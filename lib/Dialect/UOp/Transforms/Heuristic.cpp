@@ -13,12 +13,6 @@ using namespace mlir;
 using namespace mlir::uop;
 
 namespace {
-int64_t prod(ArrayRef<int64_t> xs) {
-  int64_t p = 1;
-  for (int64_t x : xs)
-    p *= x;
-  return p;
-}
 
 /// Applies an opt the heuristic has checked; tinygrad raises if it still
 /// fails, we report it.

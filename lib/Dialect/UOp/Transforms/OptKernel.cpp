@@ -12,12 +12,6 @@ using shape::Shape;
 using shape::ShapeTracker;
 
 namespace {
-int64_t prod(ArrayRef<int64_t> xs) {
-  int64_t p = 1;
-  for (int64_t x : xs)
-    p *= x;
-  return p;
-}
 
 /// The VIEW a buffer op reads its shape from (tinygrad's st_arg).
 ViewOp viewOf(Operation &op) {

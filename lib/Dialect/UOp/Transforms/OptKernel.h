@@ -19,6 +19,14 @@
 
 namespace mlir::uop {
 
+/// tinygrad's prod: the product of sizes (1 for none).
+inline int64_t prod(ArrayRef<int64_t> xs) {
+  int64_t p = 1;
+  for (int64_t x : xs)
+    p *= x;
+  return p;
+}
+
 class OptKernel {
 public:
   /// The kernel's shape-level state; an error on the kernel (and nullopt)
