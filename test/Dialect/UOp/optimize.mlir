@@ -97,3 +97,20 @@ uop.kernel @no_opts attributes {uop.opts = ""} {
   %st = uop.store %out_v, %x : !uop.ptr<f32, 8>
   uop.sink %st
 }
+
+// A reduce over axes of size 1 only reduces nothing once they are dropped
+// (even with no opts):
+// it goes away (tinygrad keeps a REDUCE_AXIS without axes).
+// HEURISTIC-LABEL: uop.kernel @size_one_reduce
+// HEURISTIC-NOT: uop.reduce_axis
+// HEURISTIC: uop.sink
+uop.kernel @size_one_reduce attributes {uop.opts = ""} {
+  %out = uop.define_global 0 : !uop.ptr<f32, 8>
+  %out_v = uop.view %out [#uop.view<shape = [8, 1], strides = [1, 0]>] : !uop.ptr<f32, 8>
+  %in = uop.define_global 1 : !uop.ptr<f32, 8>
+  %in_v = uop.view %in [#uop.view<shape = [8, 1], strides = [1, 0]>] : !uop.ptr<f32, 8>
+  %x = uop.load %in_v : !uop.ptr<f32, 8>
+  %sum = uop.reduce_axis add %x [1] : f32
+  %st = uop.store %out_v, %sum : !uop.ptr<f32, 8>
+  uop.sink %st
+}

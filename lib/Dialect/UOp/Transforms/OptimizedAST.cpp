@@ -34,7 +34,12 @@ void OptKernel::writeBack() {
     SmallVector<int64_t> axes = reducedIn(fr + groupForReduces, shapeLen());
     SmallVector<int64_t> grouped = reducedIn(fr, fr + groupForReduces);
     if (!groupForReduces || grouped.empty()) {
-      r.setAxes(axes);
+      if (!axes.empty()) {
+        r.setAxes(axes);
+      } else { // it reduced only axes of size 1, which are gone
+        r.getResult().replaceAllUsesWith(r.getSrc());
+        r.erase();
+      }
       continue;
     }
 
@@ -69,14 +74,9 @@ void OptKernel::writeBack() {
     else
       r.setAxes(axes);
     Value partial = throughLocal(st, part);
+    // (Only a kernel's one reduce is grouped: applyOpt refuses more, where
+    // tinygrad would share the result through shared memory again.)
     Value result = ReduceAxisOp::create(b, loc, t, r.getKind(), partial, grouped);
-    if (r != reduceops.back()) {
-      // Another reduce follows: every thread needs the result.
-      Shape bcast(local);
-      for (int64_t a : grouped)
-        bcast[a] = 1;
-      result = throughLocal(ShapeTracker::fromShape(bcast), result);
-    }
     Operation *store = partial.getDefiningOp<LoadOp>().getDeps()[0].getDefiningOp();
     r.getResult().replaceAllUsesExcept(result, store);
     if (r->use_empty())
