@@ -67,7 +67,10 @@ private:
         for (Value r : reduce.getRanges())
           set.remove(r.getDefiningOp());
       // A STORE runs inside the loops of its ranges and closes them: what
-      // waits for it (a BARRIER) is outside them.
+      // waits for it (a BARRIER) is outside them. (tinygrad keeps a loop
+      // open around a shared-memory store whose value, not address, uses
+      // it; uop-optimize does not make such kernels: it groups only a
+      // kernel's one reduce.)
       if (isa<StoreOp>(op)) {
         loopsOf[&op] = std::move(set);
         set.clear();
