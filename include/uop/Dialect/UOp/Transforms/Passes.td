@@ -49,11 +49,17 @@ def UOpOptimize : Pass<"uop-optimize", "::mlir::uop::KernelOp"> {
 def UOpLower : Pass<"uop-lower", "::mlir::uop::KernelOp"> {
   let summary = "tinygrad's lowerer: VIEWs to index arithmetic over RANGEs";
   let description = [{
-    Lowers a kernel AST the way tinygrad's codegen/lowerer.py does, with no
-    optimizations applied:
+    Lowers a kernel AST the way tinygrad's codegen/lowerer.py does:
     - one `uop.range` per axis of the kernel's full shape (the per-dimension
-      maximum over its views): `reduce` for the axes some REDUCE_AXIS reduces,
-      `global` for the others;
+      maximum over its views). Without a `#uop.kernel_info`: `reduce` for
+      the axes some REDUCE_AXIS reduces, `global` for the others. With one
+      (from `uop-optimize`): its first `global_dims` axes `global`, the next
+      `local_dims` `local`, the last `upcasted` `upcast` (or `unroll` if
+      reduced), the rest `reduce` or `loop`;
+    - a load from a `define_local` (a grouped reduce reading the partial
+      results) indexes the grouped axes with ranges of their own
+      (`group_reduce`, axis 1000 + a) and waits at a `uop.barrier` for the
+      store; a global store is gated to the group's first thread;
     - each VIEW becomes an index, `offset + sum(idx[i] * stride[i])` over the
       dimensions of size > 1 and stride != 0, and a validity, the AND of
       `idx[i] >= lo` and `idx[i] < hi` for the mask bounds that cut anything;
