@@ -2,6 +2,8 @@
 
 #include "uop/Pipelines/Pipelines.h"
 
+#include "OptimizeStep.h"
+
 #include "uop/Conversion/Passes.h"
 #include "uop/Dialect/UOp/Transforms/Passes.h"
 
@@ -14,11 +16,7 @@ using namespace mlir;
 using namespace mlir::uop;
 
 void mlir::uop::buildUOpToLLVMPipeline(OpPassManager &pm, const UOpToLLVMOptions &options) {
-  if (options.optimize) {
-    UOpOptimizeOptions optimize;
-    optimize.opts = options.opts;
-    pm.addNestedPass<KernelOp>(createUOpOptimize(optimize));
-  }
+  addOptimizeStep(pm.nest<KernelOp>(), options);
   pm.addNestedPass<KernelOp>(createUOpLower());
   ConvertUOpToSCFOptions toSCF;
   toSCF.halfInF32 = options.halfInF32;

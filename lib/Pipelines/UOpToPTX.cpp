@@ -2,6 +2,8 @@
 
 #include "uop/Pipelines/Pipelines.h"
 
+#include "OptimizeStep.h"
+
 #include "uop/Conversion/Passes.h"
 #include "uop/Dialect/UOp/Transforms/Passes.h"
 
@@ -31,11 +33,7 @@ void mlir::uop::buildUOpToPTXPipeline(OpPassManager &pm, const UOpToPTXOptions &
   attach.chip = options.chip;
   pm.addPass(createUOpAttachTarget(attach));
   OpPassManager &kernel = pm.nest<KernelOp>();
-  if (options.optimize) {
-    UOpOptimizeOptions optimize;
-    optimize.opts = options.opts;
-    kernel.addPass(createUOpOptimize(optimize));
-  }
+  addOptimizeStep(kernel, options);
   kernel.addPass(createUOpLower());
   // tinygrad's symbolic rules before mapping (sizes of 1 fold away) and
   // after legalizing (the index math the mapping adds).

@@ -12,20 +12,25 @@
 
 namespace mlir::uop {
 
-struct UOpToLLVMOptions : public PassPipelineOptions<UOpToLLVMOptions> {
+/// The options of both pipelines' first step, uop-optimize.
+template <typename Derived>
+struct UOpOptimizeStepOptions : public PassPipelineOptions<Derived> {
+  mlir::detail::PassOptions::Option<bool> optimize{
+      *this, "optimize",
+      llvm::cl::desc("Run uop-optimize first: the opts below, else tinygrad's heuristic"),
+      llvm::cl::init(true)};
+  mlir::detail::PassOptions::Option<std::string> opts{
+      *this, "opts",
+      llvm::cl::desc("Opts for every kernel in tinygrad's notation (uop-optimize's opts)"),
+      llvm::cl::init("")};
+};
+
+struct UOpToLLVMOptions : public UOpOptimizeStepOptions<UOpToLLVMOptions> {
   PassOptions::Option<bool> halfInF32{
       *this, "half-in-f32",
       llvm::cl::desc("Compute f16/bf16 in f32, rounding at casts, stores and accumulators "
                      "(tinygrad's C backend)"),
       llvm::cl::init(true)};
-  PassOptions::Option<bool> optimize{
-      *this, "optimize",
-      llvm::cl::desc("Run uop-optimize first: the opts below, else tinygrad's heuristic"),
-      llvm::cl::init(true)};
-  PassOptions::Option<std::string> opts{
-      *this, "opts",
-      llvm::cl::desc("Opts for every kernel in tinygrad's notation (uop-optimize's opts)"),
-      llvm::cl::init("")};
 };
 
 /// uop kernels at any level (kernel AST or lowered) to the LLVM dialect for
@@ -35,7 +40,7 @@ struct UOpToLLVMOptions : public PassPipelineOptions<UOpToLLVMOptions> {
 /// an llvm.func taking one pointer per buffer.
 void buildUOpToLLVMPipeline(OpPassManager &pm, const UOpToLLVMOptions &options = {});
 
-struct UOpToPTXOptions : public PassPipelineOptions<UOpToPTXOptions> {
+struct UOpToPTXOptions : public UOpOptimizeStepOptions<UOpToPTXOptions> {
   PassOptions::Option<std::string> chip{
       *this, "chip",
       llvm::cl::desc("GPU architecture: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a"),
@@ -47,14 +52,6 @@ struct UOpToPTXOptions : public PassPipelineOptions<UOpToPTXOptions> {
       llvm::cl::desc("End with gpu-module-to-binary (PTX text in each gpu.binary); without it "
                      "the result is the gpu.module in the nvvm/llvm dialects"),
       llvm::cl::init(true)};
-  PassOptions::Option<bool> optimize{
-      *this, "optimize",
-      llvm::cl::desc("Run uop-optimize first: the opts below, else tinygrad's heuristic"),
-      llvm::cl::init(true)};
-  PassOptions::Option<std::string> opts{
-      *this, "opts",
-      llvm::cl::desc("Opts for every kernel in tinygrad's notation (uop-optimize's opts)"),
-      llvm::cl::init("")};
 };
 
 /// uop kernels (kernel AST or lowered) to PTX through the upstream gpu and

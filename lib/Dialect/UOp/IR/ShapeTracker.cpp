@@ -27,13 +27,6 @@ namespace {
 
 using Bounds = std::pair<int64_t, int64_t>; // [lo, hi], both included
 
-int64_t product(ArrayRef<int64_t> xs) {
-  int64_t n = 1;
-  for (int64_t x : xs)
-    n *= x;
-  return n;
-}
-
 bool hasZero(ArrayRef<int64_t> xs) { return llvm::is_contained(xs, 0); }
 
 Shape rowMajor(ArrayRef<int64_t> shape) {
@@ -225,13 +218,13 @@ View View::create(ArrayRef<int64_t> shape, ArrayRef<int64_t> strides, int64_t of
   return v;
 }
 
-int64_t View::size() const { return product(shape); }
+int64_t View::size() const { return prod(shape); }
 
 std::optional<View> View::reshape(ArrayRef<int64_t> newShape) const {
   if (ArrayRef<int64_t>(shape) == newShape)
     return *this;
   assert(llvm::all_of(newShape, [](int64_t s) { return s >= 0; }) && "negative dimension");
-  assert(product(shape) == product(newShape) && "reshape changes the size");
+  assert(prod(shape) == prod(newShape) && "reshape changes the size");
   if (hasZero(shape))
     return create(newShape);
   if (newShape.empty() && mask && llvm::any_of(*mask, [](auto m) { return m.first == m.second; }))

@@ -19,13 +19,7 @@
 
 namespace mlir::uop {
 
-/// tinygrad's prod: the product of sizes (1 for none).
-inline int64_t prod(ArrayRef<int64_t> xs) {
-  int64_t p = 1;
-  for (int64_t x : xs)
-    p *= x;
-  return p;
-}
+using shape::prod;
 
 class OptKernel {
 public:

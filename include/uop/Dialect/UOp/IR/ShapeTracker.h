@@ -24,6 +24,14 @@ using Mask = llvm::SmallVector<std::pair<int64_t, int64_t>, 6>;
 /// A real stride: std::nullopt where tinygrad's is None (not a fixed stride).
 using RealStrides = llvm::SmallVector<std::optional<int64_t>, 6>;
 
+/// tinygrad's prod: the product of sizes (1 for none).
+inline int64_t prod(llvm::ArrayRef<int64_t> xs) {
+  int64_t p = 1;
+  for (int64_t x : xs)
+    p *= x;
+  return p;
+}
+
 /// tinygrad's View. Always canonical: built through create().
 struct View {
   Shape shape, strides;
