@@ -18,6 +18,7 @@ using namespace mlir::uop;
 void mlir::uop::buildUOpToLLVMPipeline(OpPassManager &pm, const UOpToLLVMOptions &options) {
   addOptimizeStep(pm.nest<KernelOp>(), options);
   pm.addNestedPass<KernelOp>(createUOpLower());
+  pm.addNestedPass<KernelOp>(createUOpExpand());
   ConvertUOpToSCFOptions toSCF;
   toSCF.halfInF32 = options.halfInF32;
   pm.addPass(createConvertUOpToSCF(toSCF));

@@ -35,6 +35,7 @@ void mlir::uop::buildUOpToPTXPipeline(OpPassManager &pm, const UOpToPTXOptions &
   OpPassManager &kernel = pm.nest<KernelOp>();
   addOptimizeStep(kernel, options);
   kernel.addPass(createUOpLower());
+  kernel.addPass(createUOpExpand());
   // tinygrad's symbolic rules before mapping (sizes of 1 fold away) and
   // after legalizing (the index math the mapping adds).
   kernel.addPass(createCanonicalizerPass());

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -359,17 +360,38 @@ private:
     FailureOr<SmallVector<scf::ForOp>> loops = pushLoops(rangeOps, init);
     if (failed(loops))
       return failure();
-    FailureOr<Value> x = emit(reduce.getSrc());
-    if (failed(x))
-      return failure();
     Value acc = loops->back().getRegionIterArg(0);
-    Value next = Semantics(at(), loc, types).combine(reduce.getKind(), acc, *x, t);
+    FailureOr<Value> next = accumulateIntoWmma(reduce, acc);
+    if (succeeded(next) && !*next) {
+      FailureOr<Value> x = emit(reduce.getSrc());
+      if (failed(x))
+        return failure();
+      next = Semantics(at(), loc, types).combine(reduce.getKind(), acc, *x, t);
+    }
+    if (failed(next))
+      return failure();
+    Value result = *next;
     for (scf::ForOp loop : llvm::reverse(*loops)) {
-      loop.getBody()->getTerminator()->setOperands(next);
-      next = loop.getResult(0);
+      loop.getBody()->getTerminator()->setOperands(result);
+      result = loop.getResult(0);
     }
     popLoopsTo(depth);
-    return next;
+    return result;
+  }
+
+  /// A sum of WMMA(a, b, 0) accumulates in the WMMA: WMMA(a, b, acc), as
+  /// tinygrad's devectorizer rewrites acc + WMMA. Null when the reduce is
+  /// not such a sum or the target does not convert WMMAs.
+  FailureOr<Value> accumulateIntoWmma(ReduceOp reduce, Value acc) {
+    auto wmma = reduce.getSrc().getDefiningOp<WmmaOp>();
+    if (!wmma || reduce.getKind() != ReduceKind::add || !hooks.targetOp ||
+        !matchPattern(wmma.getC(), m_AnyZeroFloat()))
+      return Value();
+    FailureOr<Value> a = emit(wmma.getA()), b = emit(wmma.getB());
+    if (failed(a) || failed(b))
+      return failure();
+    std::optional<FailureOr<Value>> r = hooks.targetOp(wmma, ValueRange{*a, *b, acc}, at());
+    return r ? *r : FailureOr<Value>(Value());
   }
 
   KernelOp kernel;

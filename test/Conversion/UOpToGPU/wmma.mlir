@@ -66,7 +66,12 @@ module attributes {uop.target = #uop.target<"sm_80">} {
 // CHECK: llvm.extractelement %[[R0]]
 // CHECK: llvm.extractelement %[[R0]]
 // CHECK: %[[R1:.*]] = llvm.extractvalue %[[D]][1]
-module attributes {uop.target = #uop.target<"sm_80">} {
+// bf16 and tf32 are not among sm_80's default tensor cores (tinygrad's PTX
+// renderer's): this target lists them.
+module attributes {uop.target = #uop.target<"sm_80", tensor_cores = [
+    #uop.tensor_core<m = 16, n = 8, k = 16, dtype_in = f16, dtype_out = f16>,
+    #uop.tensor_core<m = 16, n = 8, k = 16, dtype_in = bf16, dtype_out = f32>,
+    #uop.tensor_core<m = 16, n = 8, k = 8, dtype_in = f32, dtype_out = f32>]>} {
   uop.kernel @bf16_f32 {
     %z = uop.const 0 : si32
     %o = uop.define_global 0 : !uop.ptr<f32, 4>

@@ -80,9 +80,68 @@ uop.kernel @unknown attributes {uop.opts = "SPLIT:0:4"} {
 
 // -----
 
-// Tensor cores are not implemented yet: an error, never a silent skip.
-// expected-error @+1 {{cannot apply opt TC:0:-1,0,1 (1 of 1) to the shape (g16 g8 r32) for sm_80: tensor cores are not implemented by uop-optimize yet}}
-uop.kernel @tc attributes {uop.opts = "TC:0:-1,0,1"} {
+// The TC opt must come first, as in tinygrad.
+// expected-error @+1 {{cannot apply opt TC:0:-1,0,1 (2 of 2) to the shape (g16 g4 r32 u2) for sm_80: tensor core opts must be first}}
+uop.kernel @tc_not_first attributes {uop.opts = "UPCAST:1:2,TC:0:-1,0,1"} {
+  %out = uop.define_global 0 : !uop.ptr<f32, 128>
+  %out_v = uop.view %out [#uop.view<shape = [16, 8, 1], strides = [8, 1, 0]>] : !uop.ptr<f32, 128>
+  %a = uop.define_global 1 : !uop.ptr<f16, 512>
+  %a_v = uop.view %a [#uop.view<shape = [16, 8, 32], strides = [32, 0, 1]>] : !uop.ptr<f16, 512>
+  %b = uop.define_global 2 : !uop.ptr<f16, 256>
+  %b_v = uop.view %b [#uop.view<shape = [16, 8, 32], strides = [0, 1, 8]>] : !uop.ptr<f16, 256>
+  %x = uop.load %a_v : !uop.ptr<f16, 512>
+  %y = uop.load %b_v : !uop.ptr<f16, 256>
+  %m = uop.mul %x, %y : f16
+  %f = uop.cast %m : f16 -> f32
+  %sum = uop.reduce_axis add %f [2] : f32
+  %st = uop.store %out_v, %sum : !uop.ptr<f32, 128>
+  uop.sink %st
+}
+
+// -----
+
+// f32 inputs: no tensor core of sm_80's (tf32 is not among its defaults).
+// expected-error @+1 {{cannot apply opt TC:0:-1,0,1 (1 of 1) to the shape (g16 g8 r32) for sm_80: no tensor core available}}
+uop.kernel @tc_f32 attributes {uop.opts = "TC:0:-1,0,1"} {
+  %out = uop.define_global 0 : !uop.ptr<f32, 128>
+  %out_v = uop.view %out [#uop.view<shape = [16, 8, 1], strides = [8, 1, 0]>] : !uop.ptr<f32, 128>
+  %a = uop.define_global 1 : !uop.ptr<f32, 512>
+  %a_v = uop.view %a [#uop.view<shape = [16, 8, 32], strides = [32, 0, 1]>] : !uop.ptr<f32, 512>
+  %b = uop.define_global 2 : !uop.ptr<f32, 256>
+  %b_v = uop.view %b [#uop.view<shape = [16, 8, 32], strides = [0, 1, 8]>] : !uop.ptr<f32, 256>
+  %x = uop.load %a_v : !uop.ptr<f32, 512>
+  %y = uop.load %b_v : !uop.ptr<f32, 256>
+  %m = uop.mul %x, %y : f32
+  %f = uop.add %m, %m : f32
+  %sum = uop.reduce_axis add %f [2] : f32
+  %st = uop.store %out_v, %sum : !uop.ptr<f32, 128>
+  uop.sink %st
+}
+
+// -----
+
+// expected-error @+1 {{cannot apply opt GROUP:0:2 (2 of 2) to the shape (l2 l2 l2 l2 l2 r2 U2 U2 U2 U2 u2 u2) for sm_80: can't group with tensor cores}}
+uop.kernel @tc_group attributes {uop.opts = "TC:0:-1,0,1,GROUP:0:2"} {
+  %out = uop.define_global 0 : !uop.ptr<f32, 128>
+  %out_v = uop.view %out [#uop.view<shape = [16, 8, 1], strides = [8, 1, 0]>] : !uop.ptr<f32, 128>
+  %a = uop.define_global 1 : !uop.ptr<f16, 512>
+  %a_v = uop.view %a [#uop.view<shape = [16, 8, 32], strides = [32, 0, 1]>] : !uop.ptr<f16, 512>
+  %b = uop.define_global 2 : !uop.ptr<f16, 256>
+  %b_v = uop.view %b [#uop.view<shape = [16, 8, 32], strides = [0, 1, 8]>] : !uop.ptr<f16, 256>
+  %x = uop.load %a_v : !uop.ptr<f16, 512>
+  %y = uop.load %b_v : !uop.ptr<f16, 256>
+  %m = uop.mul %x, %y : f16
+  %f = uop.cast %m : f16 -> f32
+  %sum = uop.reduce_axis add %f [2] : f32
+  %st = uop.store %out_v, %sum : !uop.ptr<f32, 128>
+  uop.sink %st
+}
+
+// -----
+
+// tc_select 4: sm_80 has four tensor cores (tinygrad's PTX renderer's).
+// expected-error @+1 {{cannot apply opt TC:0:4,0,1 (1 of 1) to the shape (g16 g8 r32) for sm_80: tensor core opts must have valid tc_select}}
+uop.kernel @tc_select attributes {uop.opts = "TC:0:4,0,1"} {
   %out = uop.define_global 0 : !uop.ptr<f32, 128>
   %out_v = uop.view %out [#uop.view<shape = [16, 8, 1], strides = [8, 1, 0]>] : !uop.ptr<f32, 128>
   %a = uop.define_global 1 : !uop.ptr<f16, 512>

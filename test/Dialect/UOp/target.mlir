@@ -22,9 +22,11 @@ module attributes {uop.target = #uop.target<"sm_86", global_max = [2147483647, 6
 
 // -----
 
-// sm_75 has the m16n8k8 f16 tensor core only; the op lists can be narrowed.
+// sm_75 has the m16n8k8 f16 tensor cores only (the defaults, so not
+// printed); the op lists can be narrowed.
 // CHECK: #uop.target<"sm_75", half_ops = ["add", "mul"], approx_ops = ["exp2", "sqrt"]>
-module attributes {uop.target = #uop.target<"sm_75", tensor_cores = [#uop.tensor_core<m = 16, n = 8, k = 8, dtype_in = f16, dtype_out = f32>],
+module attributes {uop.target = #uop.target<"sm_75", tensor_cores = [#uop.tensor_core<m = 16, n = 8, k = 8, dtype_in = f16, dtype_out = f32>,
+                                                                     #uop.tensor_core<m = 16, n = 8, k = 8, dtype_in = f16, dtype_out = f16>],
                                              half_ops = ["add", "mul"], approx_ops = ["exp2", "sqrt"]>} {}
 
 // -----

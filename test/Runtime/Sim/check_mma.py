@@ -26,7 +26,8 @@ TABLE = [("m16n8k16", "f16", "f32", "sm_80"), ("m16n8k16", "f16", "f16", "sm_80"
 
 
 def run_case(bin_dir, python, gen, out, combo, wrong=None, chip="sm_80", level="nvvm"):
-    cmd = [python, gen, *combo, out, f"--level={level}"] + ([f"--wrong={wrong}"] if wrong else [])
+    cmd = [python, gen, *combo, out, f"--level={level}", f"--chip={chip}"] + (
+        [f"--wrong={wrong}"] if wrong else [])
     subprocess.run(cmd, check=True, capture_output=True)
     return subprocess.run([os.path.join(bin_dir, "uop-run"), os.path.join(out, "mma.mlir"),
                            "--buffers-from=" + os.path.join(out, "mma.json"), "--target=sim",

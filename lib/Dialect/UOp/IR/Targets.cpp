@@ -56,16 +56,20 @@ int64_t smVersion(StringRef chip) {
   return chip.getAsInteger(10, v) ? 0 : v;
 }
 
-/// tinygrad's tc_sm75 / tc_sm80 as the issue lists them: sm_75 has m16n8k8
-/// f16 -> f32; sm_80 and later m16n8k16 f16 -> f32, f16 -> f16, bf16 -> f32
-/// and m16n8k8 tf32 -> f32.
+/// The tensor cores tinygrad's PTX renderer uses, in its order (the TC opt
+/// tries them in order, and TC:axis:N picks the Nth): sm_75 has m16n8k8 f16
+/// -> f32 and f16 -> f16; sm_80 and later first m16n8k16, then m16n8k8. bf16
+/// and tf32 (tinygrad's CUDA renderer and ALLOW_TF32) are in the WMMA table
+/// but only in a target that lists them.
 SmallVector<TensorCoreAttr> defaultTensorCores(MLIRContext *ctx, int64_t sm) {
-  Type f16 = Float16Type::get(ctx), bf16 = BFloat16Type::get(ctx), f32 = Float32Type::get(ctx);
-  if (sm < 80)
-    return {TensorCoreAttr::get(ctx, 16, 8, 8, f16, f32)};
-  return {
-      TensorCoreAttr::get(ctx, 16, 8, 16, f16, f32), TensorCoreAttr::get(ctx, 16, 8, 16, f16, f16),
-      TensorCoreAttr::get(ctx, 16, 8, 16, bf16, f32), TensorCoreAttr::get(ctx, 16, 8, 8, f32, f32)};
+  Type f16 = Float16Type::get(ctx), f32 = Float32Type::get(ctx);
+  SmallVector<TensorCoreAttr> tcs;
+  if (sm >= 80)
+    tcs = {TensorCoreAttr::get(ctx, 16, 8, 16, f16, f32),
+           TensorCoreAttr::get(ctx, 16, 8, 16, f16, f16)};
+  tcs.push_back(TensorCoreAttr::get(ctx, 16, 8, 8, f16, f32));
+  tcs.push_back(TensorCoreAttr::get(ctx, 16, 8, 8, f16, f16));
+  return tcs;
 }
 
 const TensorCoreDesc *findTensorCore(int64_t m, int64_t n, int64_t k, Type in, Type out) {

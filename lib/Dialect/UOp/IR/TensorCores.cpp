@@ -8,16 +8,36 @@ using namespace mlir::uop;
 
 ArrayRef<TensorCoreDesc> mlir::uop::getNvidiaTensorCores() {
   // tinygrad renderer/cstyle.py: tc_81616 (sm_80), tc_8168_f16 (sm_75+),
-  // tc_8168_tf32 (sm_80, ALLOW_TF32). dims are (N, M, K); 32 threads.
+  // tc_8168_tf32 (sm_80, ALLOW_TF32). dims are (N, M, K); 32 threads; all
+  // shaped by cuda_tc_opts.
+  static const TCShapeOpt cudaOpts[] = {{'u', 0}, {'l', 0}, {'l', 0}, {'l', 1},
+                                        {'l', 1}, {'l', 1}, {'u', 1}};
+  static const int64_t k16AL[] = {6, 7, 2, 3, 4}, k16AU[] = {0, 1, 9, 5, 10, 8};
+  static const int64_t k16BL[] = {6, 7, 9, 0, 1}, k16BU[] = {2, 3, 4, 10, 5, 8};
+  static const int64_t k8AL[] = {6, 7, 2, 3, 4}, k8AU[] = {0, 1, 8, 5, 9};
+  static const int64_t k8BL[] = {6, 7, 8, 0, 1}, k8BU[] = {2, 3, 4, 9, 5};
+  static const int64_t tf32AL[] = {5, 6, 2, 3, 4}, tf32AU[] = {0, 1, 8, 9, 7};
+  static const int64_t tf32BL[] = {5, 6, 8, 0, 1}, tf32BU[] = {2, 3, 4, 9, 7};
+  const TCSwizzle k16[2] = {{k16AL, k16AU}, {k16BL, k16BU}};
+  const TCSwizzle k8[2] = {{k8AL, k8AU}, {k8BL, k8BU}};
+  const TCSwizzle tf32[2] = {{tf32AL, tf32AU}, {tf32BL, tf32BU}};
   static const TensorCoreDesc table[] = {
-      {8, 16, 16, TCDType::f16, TCDType::f32, 32, 8, 4, 4, 80},
-      {8, 16, 16, TCDType::bf16, TCDType::f32, 32, 8, 4, 4, 80},
-      {8, 16, 16, TCDType::f16, TCDType::f16, 32, 8, 4, 4, 80},
-      {8, 16, 8, TCDType::f16, TCDType::f32, 32, 4, 2, 4, 75},
-      {8, 16, 8, TCDType::f16, TCDType::f16, 32, 4, 2, 4, 75},
-      {8, 16, 8, TCDType::f32, TCDType::f32, 32, 4, 2, 4, 80},
+      {8, 16, 16, TCDType::f16, TCDType::f32, 32, 8, 4, 4, 80, cudaOpts, {k16[0], k16[1]}},
+      {8, 16, 16, TCDType::bf16, TCDType::f32, 32, 8, 4, 4, 80, cudaOpts, {k16[0], k16[1]}},
+      {8, 16, 16, TCDType::f16, TCDType::f16, 32, 8, 4, 4, 80, cudaOpts, {k16[0], k16[1]}},
+      {8, 16, 8, TCDType::f16, TCDType::f32, 32, 4, 2, 4, 75, cudaOpts, {k8[0], k8[1]}},
+      {8, 16, 8, TCDType::f16, TCDType::f16, 32, 4, 2, 4, 75, cudaOpts, {k8[0], k8[1]}},
+      {8, 16, 8, TCDType::f32, TCDType::f32, 32, 4, 2, 4, 80, cudaOpts, {tf32[0], tf32[1]}},
   };
   return table;
+}
+
+std::string TensorCoreDesc::name() const {
+  auto dtype = [](TCDType t) {
+    return t == TCDType::f16 ? "half" : t == TCDType::bf16 ? "bfloat16" : "float";
+  };
+  return "WMMA_" + std::to_string(n) + "_" + std::to_string(m) + "_" + std::to_string(k) + "_" +
+         dtype(in) + "_" + dtype(out);
 }
 
 Type mlir::uop::getTCElementType(MLIRContext *ctx, TCDType t) {

@@ -104,14 +104,17 @@ private:
     if (!*common)
       return success();
     Shape shape = **common;
-    if (auto red = dyn_cast<ReduceAxisOp>(op)) {
-      for (int64_t a : red.getAxes())
-        if (a >= (int64_t)shape.size())
-          return op.emitOpError() << "axis " << a << " is out of range for the shape "
-                                  << str(shape);
-      for (int64_t a : red.getAxes())
-        shape[a] = 1;
-    }
+    // REDUCE_AXIS and WMMA reduce their axes (tinygrad's axis_arg).
+    ArrayRef<int64_t> reduced;
+    if (auto red = dyn_cast<ReduceAxisOp>(op))
+      reduced = red.getAxes();
+    else if (auto wmma = dyn_cast<WmmaOp>(op))
+      reduced = wmma.getReduceAxes();
+    for (int64_t a : reduced)
+      if (a < 0 || a >= (int64_t)shape.size())
+        return op.emitOpError() << "axis " << a << " is out of range for the shape " << str(shape);
+    for (int64_t a : reduced)
+      shape[a] = 1;
     setAll(op, shape);
     return success();
   }

@@ -22,7 +22,11 @@ struct UOpAttachTargetPass : mlir::uop::impl::UOpAttachTargetBase<UOpAttachTarge
       module.emitError() << TargetAttr::unknownChipMessage(chip);
       return signalPassFailure();
     }
-    module->setAttr(TargetAttr::kModuleAttrName, target);
+    // A module's own target for this chip (its limits, its tensor cores)
+    // is kept; the chip's defaults replace a target for another chip.
+    auto own = module->getAttrOfType<TargetAttr>(TargetAttr::kModuleAttrName);
+    if (!own || own.getChip() != chip)
+      module->setAttr(TargetAttr::kModuleAttrName, target);
   }
 };
 } // namespace

@@ -278,11 +278,8 @@ std::string OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
   if (dontUseLocals)
     CHECK(opt.op != OptOp::LOCAL && opt.op != OptOp::GROUP && opt.op != OptOp::GROUPTOP,
           "not using locals");
-  if (opt.op == OptOp::TC) {
-    CHECK(appliedOpts.empty(), "tensor core opts must be first");
-    CHECK(!target.tensorCores.empty(), "must have tensor cores");
-    return "tensor cores are not implemented by uop-optimize yet";
-  }
+  if (opt.op == OptOp::TC)
+    return applyTC(opt);
   int64_t axis = realAxis(opt);
   CHECK(axis < (int64_t)fullShape().size(), "invalid axis " + std::to_string(axis) +
                                                 " (the shape has " +
@@ -337,6 +334,7 @@ std::string OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
         axes.insert(a);
         ++count;
       }
+    CHECK(!tensorCore, "can't group with tensor cores");
     CHECK(axes.size() == count, "can't group with parallel reduces");
     // tinygrad shares a grouped result through shared memory in a layout
     // that is 1 on the other reduces' axes; our verifier rejects those
@@ -360,6 +358,10 @@ std::string OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
     break;
   case OptOp::UPCAST:
     CHECK(axis < firstReduce(), "upcast is for non-reduce");
+    if (tensorCore) {
+      int64_t tcLocals = llvm::count_if(tensorCore->opts, [](TCShapeOpt o) { return o.kind == 'l'; });
+      CHECK(!(globalDims() <= axis && axis < globalDims() + tcLocals), "can't upcast TC locals");
+    }
     CHECK(amt <= 16, "don't upcast more than 16");
     shiftTo(axis, amt, false, std::nullopt);
     CHECK(fullShape().back() != 1, "can't upcast a dimension with size 1");
@@ -390,6 +392,7 @@ std::string OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
   }
   if (appendOpt)
     appliedOpts.push_back(opt);
-  simplifyOnes();
+  if (simplifyOnes() && tcOpts)
+    tcOpts->fixAxes(axis);
   return "";
 }

@@ -21,6 +21,20 @@ namespace mlir::uop {
 
 using shape::prod;
 
+/// tinygrad's TensorCoreOptions: where the TC's N, M and K axes are, whether
+/// N and M still exist (an opt may have used them up), and the pads needed.
+struct TCOptions {
+  int64_t axes[3];
+  bool axesExist[2] = {true, true};
+  SmallVector<std::pair<int64_t, int64_t>> pads; // (axis, multiple)
+
+  /// fix_axes: `removed` was dropped from the shape.
+  void fixAxes(int64_t removed);
+  bool operator==(const TCOptions &o) const {
+    return llvm::equal(axes, o.axes) && llvm::equal(axesExist, o.axesExist) && pads == o.pads;
+  }
+};
+
 class OptKernel {
 public:
   /// The kernel's shape-level state; an error on the kernel (and nullopt)
@@ -61,6 +75,11 @@ public:
   int64_t localDims = 0, upcasted = 0, groupForReduces = 0;
   bool dontUseLocals = false;
   SmallVector<Opt> appliedOpts;
+  // The TC opt: the tensor core chosen, 1 (WMMA) or 2 (its shapes only),
+  // and where its axes are.
+  const TensorCoreDesc *tensorCore = nullptr;
+  int64_t useTensorCores = 0;
+  std::optional<TCOptions> tcOpts;
 
 private:
   OptKernel(KernelOp kernel, const OptTarget &target) : kernel(kernel), target(target) {}
@@ -71,11 +90,19 @@ private:
   void simplifyMergeAdjacent();
   int64_t realAxis(const Opt &opt) const;
   std::string applyPadTo(int64_t axis, int64_t amt);
+  // TensorCoreOpt.cpp
+  std::string applyTC(const Opt &opt);
+  std::optional<TCOptions> createTCOpts(ReduceAxisOp r, const TensorCoreDesc &tc, int64_t axis,
+                                        int64_t level) const;
+  void writeTensorCore(ReduceAxisOp r, ArrayRef<int64_t> axes);
 };
 
 /// tinygrad's hand_coded_optimizations for `k` (on a copy): the opts to apply;
 /// `error` is set when one of them unexpectedly fails.
 SmallVector<Opt> handCodedOptimizations(const OptKernel &k, std::string &error);
+/// tinygrad's Kernel.apply_tensor_cores(1) on a copy of `k`: the TC opt and
+/// the hand-coded opts that go with it, or nothing when no tensor core fits.
+std::optional<SmallVector<Opt>> tensorCoreOptimizations(const OptKernel &k);
 
 } // namespace mlir::uop
 

@@ -48,8 +48,12 @@ struct UOpOptimizePass : mlir::uop::impl::UOpOptimizeBase<UOpOptimizePass> {
       }
       toApply = std::move(*parsed);
     } else if (heuristic) {
+      // tinygrad tries the tensor cores first, then its hand-coded opts.
       std::string error;
-      toApply = handCodedOptimizations(*k, error);
+      if (auto tc = tensorCoreOptimizations(*k))
+        toApply = std::move(*tc);
+      else
+        toApply = handCodedOptimizations(*k, error);
       if (!error.empty()) {
         kernel.emitOpError() << "the heuristic's opt " << error;
         return signalPassFailure();

@@ -2,7 +2,8 @@
 //
 // Writes the optimizer's shape-level state back into the kernel: every VIEW
 // gets its new ShapeTracker, every REDUCE_AXIS the axes it now reduces, a
-// grouped reduce goes through shared memory (DEFINE_LOCAL), and the kernel
+// grouped reduce goes through shared memory (DEFINE_LOCAL), a tensor-core
+// reduce becomes a WMMA (TensorCoreOpt.cpp), and the kernel
 // records the axis roles in #uop.kernel_info for uop-lower.
 //
 //===----------------------------------------------------------------------===//
@@ -33,6 +34,10 @@ void OptKernel::writeBack() {
     };
     SmallVector<int64_t> axes = reducedIn(fr + groupForReduces, shapeLen());
     SmallVector<int64_t> grouped = reducedIn(fr, fr + groupForReduces);
+    if (tensorCore) { // (the TC opt and GROUP exclude each other)
+      writeTensorCore(r, axes);
+      continue;
+    }
     if (!groupForReduces || grouped.empty()) {
       if (!axes.empty()) {
         r.setAxes(axes);

@@ -10,10 +10,25 @@
 
 #include "mlir/IR/Types.h"
 #include "llvm/ADT/ArrayRef.h"
+#include <string>
 
 namespace mlir::uop {
 
 enum class TCDType { f16, bf16, f32 };
+
+/// One of tinygrad's TensorCore.opts: "u0" upcasts dim 0 (N) by 2, "l1"
+/// makes a local of dim 1 (M) of 2.
+struct TCShapeOpt {
+  char kind; // 'u' or 'l'
+  int dim;
+};
+
+/// tinygrad's TensorCore.swizzle for one source: which of the TC's local
+/// axes (0..4) and upcast axes (5..) land on each local and upcast position,
+/// so the lanes hold the fragment layout of the PTX ISA.
+struct TCSwizzle {
+  llvm::ArrayRef<int64_t> local, upcast;
+};
 
 struct TensorCoreDesc {
   int64_t n, m, k;          // tinygrad's dims = (N, M, K)
@@ -21,6 +36,11 @@ struct TensorCoreDesc {
   int64_t threads;          // threads that make the warp
   int64_t eptA, eptB, eptC; // elements per thread of A, B, C
   int minSM;                // first sm_XX that has it
+  llvm::ArrayRef<TCShapeOpt> opts;
+  TCSwizzle swizzle[2]; // of A and B
+
+  /// tinygrad's str(TensorCore): WMMA_<N>_<M>_<K>_<in>_<out>.
+  std::string name() const;
 };
 
 /// Every NVIDIA tensor core tinygrad uses (f32 inputs are tf32).

@@ -77,13 +77,39 @@ def UOpLower : Pass<"uop-lower", "::mlir::uop::KernelOp"> {
   }];
 }
 
+def UOpExpand : Pass<"uop-expand", "::mlir::uop::KernelOp"> {
+  let summary = "tinygrad's expander for the tensor-core WMMA: CONTRACT and UNROLL";
+  let description = [{
+    Runs after `uop-lower` on a kernel that `uop-optimize` gave a tensor
+    core. The upcast axes stay loops (see uop-lower), except where a WMMA
+    needs them as vectors, as tinygrad's expander (seed 001) makes them:
+    - a CONTRACT over axes becomes a VECTORIZE of its source once per
+      combination of those axes (the first axis varies slowest), each copy
+      of the source's ops with the axes' ranges replaced by constants;
+    - a CONTRACT feeding a WMMA also sets the WMMA's other axes (its reduce
+      axes and the other sources' fragment axes) to 0, as tinygrad's
+      expander does, so each lane loads exactly its fragment;
+    - REDUCE(x, UNROLL(v)) over ranges the vector does not depend on becomes
+      UNROLL(REDUCE(v)): one vector accumulator, which the code generators
+      fold into the WMMA's C operand (tinygrad's `acc + WMMA(a, b, 0)`
+      rule);
+    - UNROLL(v, axes) becomes the lane of `v` the axes' ranges select (a
+      GEP per lane and a WHERE chain, which LLVM folds once it unrolls the
+      upcast loops).
+    Kernels without CONTRACT and UNROLL are left alone.
+  }];
+}
+
 def UOpAttachTarget : Pass<"uop-attach-target", "::mlir::ModuleOp"> {
   let summary = "Attach the GPU target description (#uop.target) to the module";
   let description = [{
     Sets the module's `uop.target` attribute to the `#uop.target` of `chip`
     with that chip's defaults (tinygrad's launch limits, tensor cores, native
-    half and approximate ops); the GPU passes read it from there. An unknown
-    chip is an error that lists the known ones.
+    half and approximate ops); the GPU passes read it from there. A module
+    that already has a target for `chip` keeps it, so a target written with
+    other limits or tensor cores (bf16, tf32) survives the pipelines; a
+    target for another chip is replaced. An unknown chip is an error that
+    lists the known ones.
 
     ```mlir
     // uop-opt --uop-attach-target="chip=sm_80"

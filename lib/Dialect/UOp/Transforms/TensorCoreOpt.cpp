@@ -1,0 +1,291 @@
+//===- TensorCoreOpt.cpp - tinygrad's TC opt and its WMMA -----------------===//
+//
+// opt/kernel.py's _create_tc_opts, _apply_tc_opt and apply_tensor_cores,
+// and the tensor-core part of get_optimized_ast: a sum of a product of two
+// loads is shaped so that 32 threads (the local axes) each hold their
+// fragments of A, B and C (the upcast axes), and becomes a WMMA between
+// CONTRACTs of the two sources (swizzled onto the PTX ISA's fragment
+// layout) whose result is UNROLLed back onto the C axes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OptKernel.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::uop;
+using shape::ShapeTracker;
+
+void TCOptions::fixAxes(int64_t removed) {
+  for (int d = 0; d < 2; ++d) {
+    if (!axesExist[d])
+      continue;
+    if (removed < axes[d])
+      --axes[d];
+    else if (removed == axes[d])
+      axesExist[d] = false;
+  }
+}
+
+static int64_t countOpts(const TensorCoreDesc &tc, char kind) {
+  return llvm::count_if(tc.opts, [&](TCShapeOpt o) { return o.kind == kind; });
+}
+
+std::optional<TCOptions> OptKernel::createTCOpts(ReduceAxisOp r, const TensorCoreDesc &tc,
+                                                 int64_t axis, int64_t level) const {
+  MLIRContext *ctx = r.getContext();
+  Type in = getTCElementType(ctx, tc.in), out = getTCElementType(ctx, tc.out);
+  Value src = r.getSrc();
+  if (tc.in != tc.out) { // the sum is of the product cast to C's dtype
+    auto cast = src.getDefiningOp<CastOp>();
+    if (!cast || cast.getType() != out)
+      return std::nullopt;
+    src = cast.getSrc();
+  }
+  auto mul = src.getDefiningOp<MulOp>();
+  if (!mul)
+    return std::nullopt;
+  // The buffer a source loads, when it is a LOAD of A/B's dtype (at level
+  // 1, also a CAST of a LOAD to it).
+  auto bufOf = [&](Value s) -> int64_t {
+    if (s.getType() != in)
+      return -1;
+    if (auto load = s.getDefiningOp<LoadOp>())
+      return bufIndex(load);
+    if (auto cast = s.getDefiningOp<CastOp>(); cast && level >= 1)
+      if (Operation *def = cast.getSrc().getDefiningOp())
+        return bufIndex(def);
+    return -1;
+  };
+  int64_t buf0 = bufOf(mul.getLhs()), buf1 = bufOf(mul.getRhs());
+  if (buf0 < 0 || buf1 < 0)
+    return std::nullopt;
+
+  // N is an axis A does not move along, M one B does not.
+  shape::RealStrides strides0 = sts[buf0].realStrides(), strides1 = sts[buf1].realStrides();
+  int64_t fr = firstReduce();
+  SmallVector<int64_t> axes0, axes1;
+  for (int64_t i = 0; i < fr; ++i) {
+    if (strides0[i] == 0)
+      axes0.push_back(i);
+    if (strides1[i] == 0)
+      axes1.push_back(i);
+  }
+  if (axes0.empty() || axes1.empty() || (shapeLen() - fr != 1 && level < 1))
+    return std::nullopt;
+  // itertools.product(axes0, axes1, reduce axes), counted from the end.
+  int64_t nk = shapeLen() - fr, count = (int64_t)axes0.size() * axes1.size() * nk;
+  if (axis < 0 || axis >= count)
+    return std::nullopt;
+  int64_t choice = count - 1 - axis;
+  TCOptions o;
+  o.axes[0] = axes0[choice / (axes1.size() * nk)];
+  o.axes[1] = axes1[choice / nk % axes1.size()];
+  o.axes[2] = fr + choice % nk;
+  int64_t dims[3] = {tc.n, tc.m, tc.k};
+  for (int i = 0; i < 3; ++i)
+    if (fullShape()[o.axes[i]] % dims[i] != 0)
+      o.pads.push_back({o.axes[i], dims[i]});
+  if (!o.pads.empty() && level < 2)
+    return std::nullopt;
+  return o;
+}
+
+std::string OptKernel::applyTC(const Opt &opt) {
+  if (!appliedOpts.empty())
+    return "tensor core opts must be first";
+  if (target.tensorCores.empty())
+    return "must have tensor cores";
+  if (!opt.axis)
+    return "tensor core opts must have an axis";
+  if (opt.tc.size() != 3)
+    return "tensor core opts must have valid arg";
+  int64_t select = opt.tc[0], level = opt.tc[1], use = opt.tc[2];
+  if (select < -1 || select >= (int64_t)target.tensorCores.size())
+    return "tensor core opts must have valid tc_select";
+  if (level < 0 || level > 2)
+    return "tensor core opts must have valid tc_opt";
+  if (use <= 0 || use > 2)
+    return "use_tensor_cores value is not valid";
+
+  ReduceAxisOp r = reduceop();
+  if (r && r.getKind() == ReduceKind::add) {
+    ArrayRef<TensorCoreDesc> cores = target.tensorCores;
+    if (select >= 0)
+      cores = cores.slice(select, 1);
+    for (const TensorCoreDesc &tc : cores) {
+      std::optional<TCOptions> o = createTCOpts(r, tc, *opt.axis, level);
+      for (ReduceAxisOp other : ArrayRef(reduceops).drop_front())
+        if (!(createTCOpts(other, tc, *opt.axis, level) == o))
+          return "the kernel's reduces would need different tensor core opts";
+      if (!o)
+        continue;
+      tcOpts = o;
+      // Pad the axes that need it; a failed pad tries the next tensor core.
+      bool padded = true;
+      for (auto [axis, dim] : o->pads)
+        if (!applyOpt(Opt{OptOp::PADTO, axis, dim, {}}, /*appendOpt=*/false).empty()) {
+          padded = false;
+          break;
+        }
+      if (!padded)
+        continue;
+      // Unroll K by 2 log2(K) times, then upcast and local N and M by 2.
+      for (int64_t i = 0; i < llvm::Log2_64(tc.k); ++i)
+        if (std::string why = applyOpt(Opt{OptOp::UNROLL, tcOpts->axes[2] - firstReduce(), 2, {}},
+                                       /*appendOpt=*/false);
+            !why.empty())
+          return why;
+      for (TCShapeOpt s : tc.opts)
+        if (std::string why =
+                applyOpt(Opt{s.kind == 'u' ? OptOp::UPCAST : OptOp::LOCAL, tcOpts->axes[s.dim], 2, {}},
+                         /*appendOpt=*/false);
+            !why.empty())
+          return why;
+      tensorCore = &tc;
+      useTensorCores = use;
+      appliedOpts.push_back(opt);
+      return "";
+    }
+  }
+  return "no tensor core available";
+}
+
+std::optional<SmallVector<Opt>> mlir::uop::tensorCoreOptimizations(const OptKernel &original) {
+  if (original.target.tensorCores.empty())
+    return std::nullopt;
+  OptKernel k = original;
+  auto apply = [&](OptOp op, int64_t axis, int64_t amt) {
+    return k.applyOpt(Opt{op, axis, amt, {}}).empty();
+  };
+  if (!k.applyOpt(Opt{OptOp::TC, 0, std::nullopt, {-1, 0, 1}}).empty())
+    return std::nullopt;
+  // The hand-coded TC opts: upcast M and N, then a local on N.
+  for (int d : {1, 0}) {
+    if (!k.tcOpts->axesExist[d])
+      continue;
+    int64_t size = k.fullShape()[k.tcOpts->axes[d]];
+    for (int64_t sz : {5, 4, 3, 2})
+      if (size % sz == 0) {
+        if (!apply(OptOp::UPCAST, k.tcOpts->axes[d], sz))
+          return std::nullopt;
+        break;
+      }
+  }
+  if (k.tcOpts->axesExist[0]) {
+    int64_t size = k.fullShape()[k.tcOpts->axes[0]];
+    for (int64_t sz : {4, 2})
+      if (size % sz == 0) {
+        if (!apply(OptOp::LOCAL, k.tcOpts->axes[0], sz))
+          return std::nullopt;
+        break;
+      }
+  }
+  return k.appliedOpts;
+}
+
+void OptKernel::writeTensorCore(ReduceAxisOp r, ArrayRef<int64_t> axes) {
+  const TensorCoreDesc &tc = *tensorCore;
+  MLIRContext *ctx = kernel.getContext();
+  int64_t wd = globalDims(), tcd = firstUpcast();
+  int64_t nReduce = llvm::Log2_64(tc.k), nUpcast = countOpts(tc, 'u'), nLocal = countOpts(tc, 'l');
+
+  // Each source's fragment axes: the last log2(elements) of the TC's
+  // upcast axes, last first.
+  auto upcastAxes = [&](int64_t elements) {
+    SmallVector<int64_t> flat;
+    for (int64_t i = 0; i < (int64_t)llvm::Log2_64(elements); ++i)
+      flat.append({tcd + nReduce + nUpcast - (i + 1), 2});
+    return AxisSizesAttr::get(ctx, flat);
+  };
+  // get_tc_swizzle_st: TC local and upcast axes permuted onto the lanes.
+  auto swizzle = [&](const TCSwizzle &s) {
+    int64_t offset = tcd - (wd + nLocal);
+    auto at = [&](int64_t x) { return wd + x + (x >= nLocal ? offset : 0); };
+    SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, wd));
+    for (int64_t x : s.local)
+      perm.push_back(at(x));
+    llvm::append_range(perm, llvm::seq<int64_t>(wd + nLocal, tcd));
+    for (int64_t x : s.upcast)
+      perm.push_back(at(x));
+    llvm::append_range(perm, llvm::seq<int64_t>(tcd + s.upcast.size(), shapeLen()));
+    return perm;
+  };
+
+  OpBuilder b(r);
+  Location loc = r.getLoc();
+  Value product = r.getSrc();
+  if (auto cast = product.getDefiningOp<CastOp>())
+    product = cast.getSrc();
+  auto mul = product.getDefiningOp<MulOp>();
+  // A swizzled source is a copy of the LOAD (or CAST of a LOAD) reading
+  // through a permuted view: a VIEW of a LOAD pushed into the LOAD. Only a
+  // WMMA gets them: tinygrad swizzles for TC=2 too, but a plain sum of the
+  // two permuted sources pairs the wrong elements (its outputs are wrong).
+  Value srcs[2] = {mul.getLhs(), mul.getRhs()};
+  for (int i = 0; i < 2 && useTensorCores == 1; ++i) {
+    Operation *load = srcs[i].getDefiningOp();
+    auto castOp = dyn_cast<CastOp>(load);
+    if (castOp)
+      load = castOp.getSrc().getDefiningOp();
+    auto view = cast_if_present<LoadOp>(load).getPtr().getDefiningOp<ViewOp>();
+    // Each copy goes where its original is, so the AST keeps its order.
+    IRMapping map;
+    auto copyAfter = [&](Operation *op) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointAfter(op);
+      Operation *copy = b.clone(*op, map);
+      map.map(op->getResult(0), copy->getResult(0));
+      return copy;
+    };
+    auto permuted = cast<ViewOp>(copyAfter(view));
+    permuted.setStAttr(
+        ShapeTracker::fromAttr(view.getSt()).permute(swizzle(tc.swizzle[i])).toAttr(ctx));
+    Operation *copy = copyAfter(load);
+    if (castOp)
+      copy = copyAfter(castOp);
+    srcs[i] = copy->getResult(0);
+  }
+
+  SmallVector<int64_t> tcReduce;
+  for (int64_t i = 0; i < nReduce; ++i)
+    tcReduce.push_back(tcd + i);
+  Type out = getTCElementType(ctx, tc.out);
+  Value result;
+  if (useTensorCores == 1) {
+    Value a = ContractOp::create(b, loc, srcs[0], upcastAxes(tc.eptA));
+    Value bb = ContractOp::create(b, loc, srcs[1], upcastAxes(tc.eptB));
+    auto cType = VectorType::get({tc.eptC}, out);
+    Value c = ConstOp::create(b, loc, cType, SplatElementsAttr::get(cType, b.getZeroAttr(out)));
+    SmallVector<Attribute> fragments = {upcastAxes(tc.eptA), upcastAxes(tc.eptB),
+                                        upcastAxes(tc.eptC)};
+    Value wmma = WmmaOp::create(b, loc, cType, a, bb, c, b.getDenseI64ArrayAttr({tc.n, tc.m, tc.k}),
+                                b.getStringAttr("CUDA"), b.getI64IntegerAttr(tc.threads),
+                                b.getArrayAttr(fragments), b.getDenseI64ArrayAttr(tcReduce));
+    result = UnrollOp::create(b, loc, wmma, upcastAxes(tc.eptC));
+  } else { // TC=2: the TC's shapes, a plain sum
+    Value p = MulOp::create(b, loc, srcs[0].getType(), srcs[0], srcs[1]);
+    if (p.getType() != out)
+      p = CastOp::create(b, loc, out, p);
+    result = ReduceAxisOp::create(b, loc, out, ReduceKind::add, p, tcReduce);
+  }
+
+  SmallVector<int64_t> rest;
+  for (int64_t a : axes)
+    if (!llvm::is_contained(tcReduce, a))
+      rest.push_back(a);
+  if (!rest.empty()) {
+    r.getSrcMutable().assign(result);
+    r.setAxes(rest);
+  } else {
+    r.getResult().replaceAllUsesWith(result);
+    r.erase();
+  }
+  // The product and the unswizzled loads are now unused.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(kernel.getBodyBlock())))
+    if (isOpTriviallyDead(&op))
+      op.erase();
+}
