@@ -5,6 +5,9 @@
 //       names, compare every buffer that has an expected file
 //   uop-run K.mlir --buffers-from=K.json [--kernel=NAME]
 //       the same for a module at any level of the pipeline
+//   --write-buffers=DIR
+//       also write every buffer after the run to DIR/b<index>.bin (a kernel
+//       without expected files is then not an error: this makes them)
 //
 // Prints each compared buffer's max abs/rel error and PASS or FAIL. Exit 0:
 // all pass; 1: a mismatch; 2: bad input (or a kernel that does not compile,
@@ -36,6 +39,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
@@ -68,6 +72,10 @@ cl::opt<std::string> opts("opts",
                                    "\"UPCAST:0:4,LOCAL:0:8\"), instead of tinygrad's heuristic"),
                           cl::value_desc("list"));
 cl::opt<bool> noOpt("no-opt", cl::desc("Apply no opts (tinygrad's NOOPT=1)"));
+cl::opt<std::string> writeBuffers("write-buffers",
+                                  cl::desc("After the run, write every buffer to DIR/b<index>.bin "
+                                           "(raw little-endian, as the corpus's files)"),
+                                  cl::value_desc("DIR"));
 cl::opt<bool> timing("timing", cl::desc("Print the milliseconds of each phase"));
 cl::opt<bool> exact("exact", cl::desc("Compare floats bit for bit too (NaN matches any NaN), "
                                       "instead of the per-dtype tolerance"));
@@ -158,6 +166,23 @@ std::optional<uop::SimStats> simStats;
 
 /// Why a run step failed: bad input (exit 2) or a kernel fault (exit 3).
 int runStatus = kBadInput;
+
+/// --write-buffers: each buffer as DIR/b<index>.bin.
+LogicalResult writeAll(ArrayRef<uop::HostBuffer> buffers, Location loc) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(writeBuffers))
+    return emitError(loc) << "cannot create " << writeBuffers << ": " << ec.message();
+  for (const uop::HostBuffer &b : buffers) {
+    SmallString<128> path(writeBuffers.getValue());
+    llvm::sys::path::append(path, "b" + std::to_string(b.spec.index) + ".bin");
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+    if (ec)
+      return emitError(loc) << "cannot write " << path << ": " << ec.message();
+    os.write(reinterpret_cast<const char *>(b.bytes.data()), b.bytes.size());
+    llvm::outs() << "  wrote buffer " << b.spec.index << " to " << path << "\n";
+  }
+  return success();
+}
 
 /// Buffer i for parameter i: every parameter needs one, every buffer a
 /// parameter.
@@ -361,6 +386,8 @@ int run(MLIRContext &ctx) {
     return runStatus;
 
   llvm::outs() << name << " on " << runTarget << "\n";
+  if (!writeBuffers.empty() && failed(writeAll(buffers, loc)))
+    return kBadInput;
   int compared = 0, failedCount = 0;
   for (uop::HostBuffer &b : buffers) {
     if (b.spec.expected.empty())
@@ -393,6 +420,8 @@ int run(MLIRContext &ctx) {
                                   "({3:e2} threads/s)\n",
                                   simStats->threads, simStats->blocks, simStats->ms,
                                   simStats->threads / std::max(simStats->ms, 1e-3) * 1e3);
+  if (!compared && !writeBuffers.empty())
+    return kPass;
   if (!compared) {
     llvm::errs() << jsonPath << ": error: no buffer has an expected file: nothing to compare\n";
     return kBadInput;
