@@ -16,9 +16,9 @@ measures, and prints as markdown:
 next to tinygrad's and nvcc's figures from <shared>/anchors/tinygrad_sm80_perf.json.
 
 Caveat: tinygrad's figure is get_program (heuristic opts, lowering, linearizing,
-rendering PTX) in a warm process. We apply the same heuristic opts, but not yet
-tensor cores (tinygrad uses them on the f16 matmul and two attention kernels) nor
-tinygrad's expander/devectorizer, so those kernels' schedules differ.
+rendering PTX) in a warm process. We apply the same heuristic opts, tensor cores
+included, but only the WMMA part of tinygrad's expander: other upcast axes stay
+loops that LLVM unrolls, so those kernels' schedules differ.
 
 This is a benchmark, not a test: it fails only if uop-translate is missing or a
 compile fails. Without ptxas the register/spill columns are "n/a".
@@ -303,8 +303,8 @@ def report_summary(rows, whole, smallest, startup, nkernels, repeat, have_ptxas)
            f"median-based {yes(med_ratio >= 10)} ({med_ratio:.2f}x)",
            "", "Notes:", "",
            "- tinygrad's ms is get_program in a warm process with its heuristic opts; ours "
-           "applies the same opts but not yet tensor cores, so the kernels where tinygrad "
-           "uses them have different schedules.",
+           "applies the same opts, tensor cores included, but expands only what a WMMA needs: "
+           "other upcast axes stay loops that LLVM unrolls, so schedules can differ.",
            f"- {COUNT_RULE} tinygrad's and nvcc's line counts are the anchor file's figures."]
     return out
 

@@ -5,10 +5,16 @@
 // RUN: echo 'module {}' | uop-opt --uop-attach-target="chip=sm_90a" | FileCheck %s --check-prefix=ATTACH
 // RUN: echo 'module {}' | uop-opt --uop-attach-target | FileCheck %s --check-prefix=DEFAULT
 // RUN: echo 'module {}' | not uop-opt --uop-attach-target="chip=sm_42" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// A module's own target for the chip is kept (its shared_max here); one
+// for another chip is replaced by the chip's defaults.
+// RUN: echo 'module attributes {uop.target = #uop.target<"sm_80", shared_max = 1024>} {}' | uop-opt --uop-attach-target="chip=sm_80" | FileCheck %s --check-prefix=KEEP
+// RUN: echo 'module attributes {uop.target = #uop.target<"sm_80", shared_max = 1024>} {}' | uop-opt --uop-attach-target="chip=sm_90" | FileCheck %s --check-prefix=REPLACE
 
 // ATTACH: module attributes {uop.target = #uop.target<"sm_90a">}
 // DEFAULT: module attributes {uop.target = #uop.target<"sm_80">}
 // UNKNOWN: error: unknown GPU arch 'sm_42' (known: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a)
+// KEEP: module attributes {uop.target = #uop.target<"sm_80", shared_max = 1024>}
+// REPLACE: module attributes {uop.target = #uop.target<"sm_90">}
 
 // CHECK: module attributes {uop.target = #uop.target<"sm_80">}
 module attributes {uop.target = #uop.target<"sm_80">} {}
