@@ -66,3 +66,4 @@ uop.kernel @tc attributes {uop.opts = "TC:0:-1,0,1"} {
   %st = uop.store %out_v, %sum : !uop.ptr<f32, 128>
   uop.sink %st
 }
+

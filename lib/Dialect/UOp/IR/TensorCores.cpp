@@ -2,6 +2,7 @@
 
 #include "uop/Dialect/UOp/IR/TensorCores.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
 using namespace mlir::uop;
@@ -30,6 +31,10 @@ ArrayRef<TensorCoreDesc> mlir::uop::getNvidiaTensorCores() {
       {8, 16, 8, TCDType::f32, TCDType::f32, 32, 4, 2, 4, 80, cudaOpts, {tf32[0], tf32[1]}},
   };
   return table;
+}
+
+int64_t TensorCoreDesc::countOpts(char kind) const {
+  return llvm::count_if(opts, [&](TCShapeOpt o) { return o.kind == kind; });
 }
 
 std::string TensorCoreDesc::name() const {

@@ -358,10 +358,9 @@ std::string OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
     break;
   case OptOp::UPCAST:
     CHECK(axis < firstReduce(), "upcast is for non-reduce");
-    if (tensorCore) {
-      int64_t tcLocals = llvm::count_if(tensorCore->opts, [](TCShapeOpt o) { return o.kind == 'l'; });
-      CHECK(!(globalDims() <= axis && axis < globalDims() + tcLocals), "can't upcast TC locals");
-    }
+    CHECK(!(tensorCore && globalDims() <= axis &&
+            axis < globalDims() + tensorCore->countOpts('l')),
+          "can't upcast TC locals");
     CHECK(amt <= 16, "don't upcast more than 16");
     shiftTo(axis, amt, false, std::nullopt);
     CHECK(fullShape().back() != 1, "can't upcast a dimension with size 1");

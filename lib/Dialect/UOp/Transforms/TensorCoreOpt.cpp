@@ -30,10 +30,6 @@ void TCOptions::fixAxes(int64_t removed) {
   }
 }
 
-static int64_t countOpts(const TensorCoreDesc &tc, char kind) {
-  return llvm::count_if(tc.opts, [&](TCShapeOpt o) { return o.kind == kind; });
-}
-
 std::optional<TCOptions> OptKernel::createTCOpts(ReduceAxisOp r, const TensorCoreDesc &tc,
                                                  int64_t axis, int64_t level) const {
   MLIRContext *ctx = r.getContext();
@@ -191,7 +187,7 @@ void OptKernel::writeTensorCore(ReduceAxisOp r, ArrayRef<int64_t> axes) {
   const TensorCoreDesc &tc = *tensorCore;
   MLIRContext *ctx = kernel.getContext();
   int64_t wd = globalDims(), tcd = firstUpcast();
-  int64_t nReduce = llvm::Log2_64(tc.k), nUpcast = countOpts(tc, 'u'), nLocal = countOpts(tc, 'l');
+  int64_t nReduce = llvm::Log2_64(tc.k), nUpcast = tc.countOpts('u'), nLocal = tc.countOpts('l');
 
   // Each source's fragment axes: the last log2(elements) of the TC's
   // upcast axes, last first.
@@ -221,17 +217,17 @@ void OptKernel::writeTensorCore(ReduceAxisOp r, ArrayRef<int64_t> axes) {
   if (auto cast = product.getDefiningOp<CastOp>())
     product = cast.getSrc();
   auto mul = product.getDefiningOp<MulOp>();
-  // A swizzled source is a copy of the LOAD (or CAST of a LOAD) reading
-  // through a permuted view: a VIEW of a LOAD pushed into the LOAD. Only a
-  // WMMA gets them: tinygrad swizzles for TC=2 too, but a plain sum of the
-  // two permuted sources pairs the wrong elements (its outputs are wrong).
+  // A swizzled source is a copy of the buffer op (a LOAD, or at tc_opt 1 a
+  // CAST of one) reading through a permuted view: a VIEW of a LOAD pushed
+  // into the LOAD. Only a WMMA gets them: tinygrad swizzles for TC=2 too,
+  // but a plain sum of the two permuted sources pairs the wrong elements.
   Value srcs[2] = {mul.getLhs(), mul.getRhs()};
   for (int i = 0; i < 2 && useTensorCores == 1; ++i) {
     Operation *load = srcs[i].getDefiningOp();
     auto castOp = dyn_cast<CastOp>(load);
     if (castOp)
       load = castOp.getSrc().getDefiningOp();
-    auto view = cast_if_present<LoadOp>(load).getPtr().getDefiningOp<ViewOp>();
+    ViewOp view = bufViews[bufIndex(load)]; // (createTCOpts found it a buffer op)
     // Each copy goes where its original is, so the AST keeps its order.
     IRMapping map;
     auto copyAfter = [&](Operation *op) {

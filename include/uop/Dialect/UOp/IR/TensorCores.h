@@ -41,6 +41,8 @@ struct TensorCoreDesc {
 
   /// tinygrad's str(TensorCore): WMMA_<N>_<M>_<K>_<in>_<out>.
   std::string name() const;
+  /// How many of `opts` are of `kind` ('l': the lanes' axes, 'u': C's).
+  int64_t countOpts(char kind) const;
 };
 
 /// Every NVIDIA tensor core tinygrad uses (f32 inputs are tf32).
