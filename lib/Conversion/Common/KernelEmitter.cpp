@@ -5,7 +5,8 @@
 // does: every op goes to the innermost loop among the ranges it depends on
 // (so loop-invariant work is hoisted by construction), each STORE opens the
 // loops of its ranges, and each REDUCE opens loops over its own ranges with
-// the accumulator as an scf.for iter_arg. Value semantics live in
+// the accumulator as an scf.for iter_arg (REDUCEs over the same ranges that
+// do not depend on each other share the loops). Value semantics live in
 // Semantics.cpp.
 //
 //===----------------------------------------------------------------------===//
@@ -136,18 +137,17 @@ private:
     return out;
   }
 
-  /// Opens a loop per range, by axis number. With an accumulator, each loop
-  /// carries it: the outermost starts from `acc`, each inner one from the
-  /// iter_arg of the loop around it.
-  FailureOr<SmallVector<scf::ForOp>> pushLoops(ArrayRef<Operation *> ranges, Value acc) {
+  /// Opens a loop per range, by axis number. Each loop carries the
+  /// accumulators: the outermost starts from `accs`, each inner one from the
+  /// iter_args of the loop around it.
+  FailureOr<SmallVector<scf::ForOp>> pushLoops(ArrayRef<Operation *> ranges, ValueRange accs) {
     SmallVector<scf::ForOp> loops;
     for (RangeOp r : sorted(ranges)) {
       FailureOr<Value> end = emit(r.getEnd());
       if (failed(end))
         return failure();
-      loops.push_back(pushLoop(r, *end, acc ? ValueRange(acc) : ValueRange()));
-      if (acc)
-        acc = loops.back().getRegionIterArg(0);
+      loops.push_back(pushLoop(r, *end, accs));
+      accs = loops.back().getRegionIterArgs();
     }
     return loops;
   }
@@ -165,7 +165,7 @@ private:
     if (!effectsDone.insert(store).second)
       return Value();
     size_t depth = stack.size();
-    if (failed(pushLoops(loopsOf[store].getArrayRef(), Value())))
+    if (failed(pushLoops(loopsOf[store].getArrayRef(), ValueRange())))
       return failure();
     FailureOr<Value> done = emitStore(store);
     popLoopsTo(depth);
@@ -348,35 +348,93 @@ private:
     return Value();
   }
 
-  /// REDUCE: nested loops over its ranges carrying the accumulator.
+  /// REDUCE: nested loops over its ranges carrying the accumulator. REDUCEs
+  /// over the same ranges at the same place that do not depend on each
+  /// other share the loops, one accumulator each, as the RANGEs they share
+  /// make one loop in tinygrad's linearizer.
   FailureOr<Value> emitReduce(ReduceOp reduce) {
     Location loc = reduce.getLoc();
-    Type t = reduce.getType();
     size_t depth = stack.size();
+    SmallVector<ReduceOp> group = siblings(reduce);
     SmallVector<Operation *> rangeOps;
     for (Value r : reduce.getRanges())
       rangeOps.push_back(r.getDefiningOp());
-    Value init = Semantics(at(), loc, types).identity(reduce.getKind(), t);
-    FailureOr<SmallVector<scf::ForOp>> loops = pushLoops(rangeOps, init);
+    SmallVector<Value> inits;
+    for (ReduceOp r : group)
+      inits.push_back(Semantics(at(), loc, types).identity(r.getKind(), r.getType()));
+    FailureOr<SmallVector<scf::ForOp>> loops = pushLoops(rangeOps, inits);
     if (failed(loops))
       return failure();
-    Value acc = loops->back().getRegionIterArg(0);
-    FailureOr<Value> next = accumulateIntoWmma(reduce, acc);
-    if (succeeded(next) && !*next) {
-      FailureOr<Value> x = emit(reduce.getSrc());
-      if (failed(x))
+    SmallVector<Value> next;
+    for (auto [i, r] : llvm::enumerate(group)) {
+      Value acc = loops->back().getRegionIterArg(i);
+      FailureOr<Value> n = accumulateIntoWmma(r, acc);
+      if (succeeded(n) && !*n) {
+        FailureOr<Value> x = emit(r.getSrc());
+        if (failed(x))
+          return failure();
+        n = Semantics(at(), r.getLoc(), types).combine(r.getKind(), acc, *x, r.getType());
+      }
+      if (failed(n))
         return failure();
-      next = Semantics(at(), loc, types).combine(reduce.getKind(), acc, *x, t);
+      next.push_back(*n);
     }
-    if (failed(next))
-      return failure();
-    Value result = *next;
+    ValueRange results = next;
     for (scf::ForOp loop : llvm::reverse(*loops)) {
-      loop.getBody()->getTerminator()->setOperands(result);
-      result = loop.getResult(0);
+      loop.getBody()->getTerminator()->setOperands(results);
+      results = loop.getResults();
     }
     popLoopsTo(depth);
-    return result;
+    // The others' values belong to this level too.
+    for (auto [r, v] : llvm::drop_begin(llvm::zip(group, results)))
+      stack.back().values[r.getResult()] = v;
+    return results.front();
+  }
+
+  /// `reduce` and the REDUCEs not emitted yet that can share its loops: the
+  /// same ranges, the same loops around them, neither depending on another.
+  SmallVector<ReduceOp> siblings(ReduceOp reduce) {
+    SmallVector<ReduceOp> group{reduce};
+    if (reduce.getRanges().empty())
+      return group;
+    for (ReduceOp other : kernel.getBodyBlock().getOps<ReduceOp>()) {
+      if (other == reduce || !llvm::equal(other.getRanges(), reduce.getRanges()) ||
+          !sameSet(free[other], free[reduce]) || isKnown(other.getResult()))
+        continue;
+      if (llvm::any_of(group, [&](ReduceOp r) {
+            return dependsOn(other.getSrc(), r) || dependsOn(r.getSrc(), other);
+          }))
+        continue;
+      group.push_back(other);
+    }
+    return group;
+  }
+
+  static bool sameSet(const RangeSet &x, const RangeSet &y) {
+    return x.size() == y.size() && llvm::all_of(x, [&](Operation *r) { return y.contains(r); });
+  }
+
+  bool isKnown(Value v) {
+    return llvm::any_of(stack, [&](Scope &s) { return s.values.count(v); });
+  }
+
+  /// Whether `v` is computed from `op`'s result.
+  bool dependsOn(Value v, Operation *op) {
+    SmallVector<Operation *> work;
+    llvm::SmallPtrSet<Operation *, 32> seen;
+    if (Operation *def = v.getDefiningOp())
+      work.push_back(def);
+    while (!work.empty()) {
+      Operation *x = work.pop_back_val();
+      if (x == op)
+        return true;
+      if (!seen.insert(x).second || x->isBeforeInBlock(op))
+        continue; // (ops before `op` cannot use it)
+      for (Value operand : x->getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          work.push_back(def);
+    }
+    return false;
   }
 
   /// A sum of WMMA(a, b, 0) accumulates in the WMMA: WMMA(a, b, acc), as

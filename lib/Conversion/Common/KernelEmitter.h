@@ -31,8 +31,9 @@ int64_t countBuffers(KernelOp kernel);
 /// in DEFINE_GLOBAL index order and which ends in a terminator, as tinygrad's
 /// linearizer places them: every op in the innermost loop among the ranges
 /// it depends on, each STORE inside scf.for loops over its ranges, each
-/// REDUCE a loop nest carrying its accumulator. Constants end up at the top
-/// of `entry`. Errors name `passName`.
+/// REDUCE a loop nest carrying its accumulator (shared by the REDUCEs over
+/// the same ranges that do not depend on each other). Constants end up at
+/// the top of `entry`. Errors name `passName`.
 LogicalResult emitKernel(KernelOp kernel, Block *entry, const DTypeLowering &types,
                          StringRef passName, const EmitterHooks &hooks = {});
 

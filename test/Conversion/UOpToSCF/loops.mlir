@@ -170,3 +170,44 @@ uop.kernel @two_stores_bool {
   %s1 = uop.store %q1, %r : !uop.ptr<si32, 4>
   uop.sink %s0, %s1
 }
+
+// -----
+
+// Two REDUCEs over the same range that do not depend on each other share
+// its loop, one accumulator each (the RANGE is one loop, as in tinygrad's
+// linearizer); a third that uses the first's result needs a loop of its own.
+// CHECK-LABEL: func.func @shared_loop
+// CHECK: %[[BOTH:.*]]:2 = scf.for {{.*}} iter_args(%[[S:.*]] = %{{.*}}, %[[M:.*]] = %{{.*}}) -> (f32, f32)
+// CHECK:   %[[X:.*]] = llvm.load
+// CHECK:   %[[S2:.*]] = arith.addf %[[S]], %[[X]] : f32
+// CHECK:   arith.cmpf
+// CHECK:   %[[M2:.*]] = arith.select {{.*}} : f32
+// CHECK:   scf.yield %[[S2]], %[[M2]] : f32, f32
+// CHECK: llvm.store %[[BOTH]]#0
+// CHECK: llvm.store %[[BOTH]]#1
+// CHECK: %[[DEV:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (f32)
+// CHECK:   arith.subf %{{.*}}, %[[BOTH]]#0 : f32
+// CHECK: llvm.store %[[DEV]]
+// CHECK-NOT: scf.for
+uop.kernel @shared_loop {
+  %c4 = uop.const 4 : si32
+  %r = uop.range %c4 axis 0 reduce : si32
+  %out = uop.define_global 0 : !uop.ptr<f32, 3>
+  %in = uop.define_global 1 : !uop.ptr<f32, 4>
+  %p = uop.index %in[%r] : !uop.ptr<f32, 4>, si32
+  %x = uop.load %p : !uop.ptr<f32, 4>
+  %s = uop.reduce add %x [%r : si32] : f32
+  %m = uop.reduce max %x [%r : si32] : f32
+  %d = uop.sub %x, %s : f32
+  %dev = uop.reduce add %d [%r : si32] : f32
+  %c0 = uop.const 0 : si32
+  %c1 = uop.const 1 : si32
+  %c2 = uop.const 2 : si32
+  %q0 = uop.index %out[%c0] : !uop.ptr<f32, 3>, si32
+  %q1 = uop.index %out[%c1] : !uop.ptr<f32, 3>, si32
+  %q2 = uop.index %out[%c2] : !uop.ptr<f32, 3>, si32
+  %st0 = uop.store %q0, %s : !uop.ptr<f32, 3>
+  %st1 = uop.store %q1, %m : !uop.ptr<f32, 3>
+  %st2 = uop.store %q2, %dev : !uop.ptr<f32, 3>
+  uop.sink %st0, %st1, %st2
+}

@@ -5,7 +5,8 @@
 // CONTRACTs of the two sources, whose views are swizzled onto the mma
 // fragment layout, UNROLLed onto the C axes; the K/16 steps stay a reduce.
 // RUN: uop-opt %s --uop-attach-target=chip=sm_80 --uop-optimize | FileCheck %s
-// uop-expand makes the fragments vectors and the accumulator one vector.
+// uop-expand makes the fragments vectors, the accumulator one vector, and
+// the store one per lane of C.
 // RUN: uop-opt %s --uop-attach-target=chip=sm_80 --uop-optimize --uop-lower --uop-expand | FileCheck %s --check-prefix=EXPAND
 // At the GPU level: one mma.sync, in the K loop, accumulating in its C.
 // RUN: uop-opt %s --uop-to-ptx="to-binary=false" | FileCheck %s --check-prefix=GPU
@@ -31,18 +32,23 @@
 // CHECK-NOT: uop.mul
 
 // EXPAND: %[[K:.*]] = uop.range %{{.*}} axis 5 reduce
-// EXPAND: %[[N:.*]] = uop.range %{{.*}} axis 10 upcast
-// EXPAND: %[[M:.*]] = uop.range %{{.*}} axis 11 upcast
 // EXPAND: %[[VA:.*]] = uop.vectorize %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : f16
 // EXPAND: %[[VB:.*]] = uop.vectorize %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : f16
 // EXPAND: %[[W:.*]] = uop.wmma %[[VA]], %[[VB]], %{{.*}} dims [8, 16, 16]
 // EXPAND: %[[ACC:.*]] = uop.reduce add %[[W]] [%[[K]] : si32] : vector<4xf32>
-// EXPAND: uop.gep %[[ACC]] [3]
-// EXPAND: uop.gep %[[ACC]] [0]
-// EXPAND: %[[LANE:.*]] = uop.where {{.*}} : f32
-// EXPAND: uop.store %{{.*}}, %[[LANE]]
+// One STORE per lane of C, at constant upcast indices.
+// EXPAND: %[[L0:.*]] = uop.gep %[[ACC]] [0]
+// EXPAND: uop.store %{{.*}}, %[[L0]]
+// EXPAND: %[[L1:.*]] = uop.gep %[[ACC]] [1]
+// EXPAND: uop.store %{{.*}}, %[[L1]]
+// EXPAND: %[[L2:.*]] = uop.gep %[[ACC]] [2]
+// EXPAND: uop.store %{{.*}}, %[[L2]]
+// EXPAND: %[[L3:.*]] = uop.gep %[[ACC]] [3]
+// EXPAND: uop.store %{{.*}}, %[[L3]]
+// EXPAND: uop.sink %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}{{$}}
 // EXPAND-NOT: uop.contract
 // EXPAND-NOT: uop.unroll
+// EXPAND-NOT: upcast
 
 // GPU: gpu.known_block_size = array<i32: 8, 2, 2>
 // GPU: llvm.br ^bb1(%{{.*}}, %{{.*}} : i32, vector<4xf32>)

@@ -11,6 +11,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::uop {
 #define GEN_PASS_DEF_UOPEXPAND
@@ -53,8 +54,12 @@ public:
         c.getResult().replaceAllUsesWith(contract(c, {}));
     for (ReduceOp r : llvm::to_vector(body.getOps<ReduceOp>()))
       hoistUnroll(r);
+    for (ReduceOp r : llvm::to_vector(body.getOps<ReduceOp>()))
+      if (r.getSrc().getDefiningOp<WmmaOp>())
+        sideBySide(r);
     for (UnrollOp u : llvm::to_vector(body.getOps<UnrollOp>()))
-      u.getResult().replaceAllUsesWith(lane(u));
+      if (!expandStores(u))
+        u.getResult().replaceAllUsesWith(lane(u));
     for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
       if (isOpTriviallyDead(&op))
         op.erase();
@@ -163,28 +168,145 @@ private:
     r.erase();
   }
 
+  /// A REDUCE of a WMMA that depends on other upcast axes (the heuristic's
+  /// UPCASTs after TC) becomes one REDUCE per combination of them, side by
+  /// side over the same ranges (so one K loop issues all the WMMAs, as in
+  /// tinygrad); the UNROLL of it picks among them.
+  void sideBySide(ReduceOp r) {
+    SetVector<Operation *> found;
+    SmallVector<Value> work{r.getSrc()};
+    llvm::SmallPtrSet<Operation *, 32> seen;
+    while (!work.empty()) {
+      Operation *op = work.pop_back_val().getDefiningOp();
+      if (!op || !seen.insert(op).second)
+        continue;
+      if (auto range = dyn_cast<RangeOp>(op)) {
+        if (range.getKind() == AxisKind::upcast || range.getKind() == AxisKind::unroll)
+          found.insert(op);
+        continue;
+      }
+      llvm::append_range(work, op->getOperands());
+    }
+    if (found.empty())
+      return;
+    SmallVector<RangeOp> outer;
+    for (Operation *op : found)
+      outer.push_back(cast<RangeOp>(op));
+    llvm::sort(outer, [](RangeOp x, RangeOp y) { return x.getAxis() < y.getAxis(); });
+    SmallVector<int64_t> flat;
+    for (RangeOp o : outer) {
+      auto end = o.getEnd().getDefiningOp<ConstOp>();
+      if (!end)
+        return; // (upcast ranges have constant sizes)
+      flat.append({(int64_t)o.getAxis(), cast<IntegerAttr>(end.getValue()).getInt()});
+    }
+    auto axes = AxisSizesAttr::get(b.getContext(), flat);
+    b.setInsertionPoint(r);
+    SmallVector<Value> copies;
+    for (const SmallVector<int64_t> &values : combinations(axes)) {
+      DenseMap<Value, Value> subst;
+      for (auto [o, v] : llvm::zip(outer, values))
+        subst[o] = constantLike(o, v);
+      Value src = substitute(r.getSrc(), subst);
+      copies.push_back(
+          ReduceOp::create(b, r.getLoc(), r.getType(), r.getKind(), src, r.getRanges()));
+    }
+    sideBySideOf[r.getResult()] = {axes, copies};
+  }
+
+  /// The vectors an UNROLL reads and the axes that pick the lane: the
+  /// copies' axes first (see sideBySide), then its own.
+  std::pair<SmallVector<Value>, SmallVector<AxisSizesAttr>> lanesOf(UnrollOp u) {
+    if (auto it = sideBySideOf.find(u.getSrc()); it != sideBySideOf.end())
+      return {it->second.second, {it->second.first, u.getAxes()}};
+    return {{u.getSrc()}, {u.getAxes()}};
+  }
+
+  /// Where only STOREs (through elementwise ops) use an UNROLL, each STORE
+  /// becomes one per combination of the UNROLL's axes, each storing its
+  /// lane, as tinygrad's expander does: no lane is picked at run time.
+  bool expandStores(UnrollOp u) {
+    auto [vectors, axesList] = lanesOf(u);
+    SmallVector<Value> rs;
+    SmallVector<int64_t> flat;
+    for (AxisSizesAttr axes : axesList)
+      for (size_t i = 0; i < axes.size(); ++i) {
+        rs.push_back(range(axes.getAxis(i)));
+        flat.append({axes.getAxis(i), axes.getSize(i)});
+        if (!rs.back())
+          return false;
+      }
+    SetVector<Operation *> stores;
+    SmallVector<Operation *> work(u->getUsers().begin(), u->getUsers().end());
+    llvm::SmallPtrSet<Operation *, 32> seen;
+    while (!work.empty()) {
+      Operation *op = work.pop_back_val();
+      if (!seen.insert(op).second)
+        continue;
+      if (auto store = dyn_cast<StoreOp>(op)) {
+        if (!store->hasOneUse() || !isa<SinkOp>(*store->user_begin()))
+          return false;
+        stores.insert(op);
+      } else if (isa<ReduceOp, SinkOp, WmmaOp, ContractOp, UnrollOp>(op) ||
+                 op->getNumRegions()) {
+        return false;
+      } else {
+        llvm::append_range(work, op->getUsers());
+      }
+    }
+    if (stores.empty())
+      return false;
+    SinkOp sink = cast<SinkOp>(*(*stores.begin())->user_begin());
+    b.setInsertionPoint(sink);
+    int64_t lanes = u.getAxes().getProduct();
+    SmallVector<Value> roots;
+    for (Value root : sink.getSrcs()) {
+      if (!stores.contains(root.getDefiningOp())) {
+        roots.push_back(root);
+        continue;
+      }
+      for (auto [l, values] : llvm::enumerate(combinations(AxisSizesAttr::get(b.getContext(), flat)))) {
+        DenseMap<Value, Value> subst;
+        for (auto [r, v] : llvm::zip(rs, values))
+          subst[r] = constantLike(r, v);
+        subst[u.getResult()] = GepOp::create(b, u.getLoc(), vectors[l / lanes],
+                                             b.getDenseI64ArrayAttr({(int64_t)(l % lanes)}));
+        roots.push_back(substitute(root, subst));
+      }
+    }
+    sink->setOperands(roots);
+    for (Operation *store : stores)
+      store->erase();
+    return true;
+  }
+
   /// UNROLL: the lane the axes' ranges select, flat index sum(r * stride)
-  /// (first axis slowest), as WHEREs over one GEP per lane.
+  /// (first axis slowest), as WHEREs over one GEP per lane; of a REDUCE
+  /// made side by side, the copy its axes select first.
   Value lane(UnrollOp u) {
     b.setInsertionPoint(u);
     Location loc = u.getLoc();
-    AxisSizesAttr axes = u.getAxes();
+    auto [vectors, axesList] = lanesOf(u);
     Value idx;
     int64_t stride = 1;
-    for (int64_t i = axes.size() - 1; i >= 0; --i) {
-      Value r = range(axes.getAxis(i));
-      if (!r)
-        r = newRange(loc, axes.getAxis(i), axes.getSize(i));
-      Value term = stride == 1 ? r : MulOp::create(b, loc, r.getType(), r, constantLike(r, stride));
-      idx = idx ? AddOp::create(b, loc, r.getType(), idx, term).getResult() : term;
-      stride *= axes.getSize(i);
-    }
-    Type t = u.getType();
-    Value result = GepOp::create(b, loc, u.getSrc(), b.getDenseI64ArrayAttr({stride - 1}));
+    for (AxisSizesAttr axes : llvm::reverse(axesList))
+      for (int64_t i = axes.size() - 1; i >= 0; --i) {
+        Value r = range(axes.getAxis(i));
+        if (!r)
+          r = newRange(loc, axes.getAxis(i), axes.getSize(i));
+        Value term =
+            stride == 1 ? r : MulOp::create(b, loc, r.getType(), r, constantLike(r, stride));
+        idx = idx ? AddOp::create(b, loc, r.getType(), idx, term).getResult() : term;
+        stride *= axes.getSize(i);
+      }
+    int64_t lanes = u.getAxes().getProduct();
+    auto at = [&](int64_t l) {
+      return GepOp::create(b, loc, vectors[l / lanes], b.getDenseI64ArrayAttr({l % lanes}));
+    };
+    Value result = at(stride - 1);
     for (int64_t l = stride - 2; l >= 0; --l) {
-      Value at = CmpEqOp::create(b, loc, b.getI1Type(), idx, constantLike(idx, l));
-      Value x = GepOp::create(b, loc, u.getSrc(), b.getDenseI64ArrayAttr({l}));
-      result = WhereOp::create(b, loc, t, at, x, result);
+      Value is = CmpEqOp::create(b, loc, b.getI1Type(), idx, constantLike(idx, l));
+      result = WhereOp::create(b, loc, u.getType(), is, at(l), result);
     }
     return result;
   }
@@ -192,6 +314,8 @@ private:
   Block &body;
   OpBuilder b;
   DenseMap<int64_t, RangeOp> ranges;
+  // Each REDUCE made side by side: the axes of its copies, and the copies.
+  DenseMap<Value, std::pair<AxisSizesAttr, SmallVector<Value>>> sideBySideOf;
 };
 
 struct UOpExpandPass : mlir::uop::impl::UOpExpandBase<UOpExpandPass> {

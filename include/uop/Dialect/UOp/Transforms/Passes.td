@@ -93,9 +93,15 @@ def UOpExpand : Pass<"uop-expand", "::mlir::uop::KernelOp"> {
       UNROLL(REDUCE(v)): one vector accumulator, which the code generators
       fold into the WMMA's C operand (tinygrad's `acc + WMMA(a, b, 0)`
       rule);
-    - UNROLL(v, axes) becomes the lane of `v` the axes' ranges select (a
-      GEP per lane and a WHERE chain, which LLVM folds once it unrolls the
-      upcast loops).
+    - a REDUCE of a WMMA whose sources depend on other upcast axes (the
+      heuristic's UPCASTs after TC) becomes one REDUCE per combination of
+      them, over the same ranges: the code generators put REDUCEs that share
+      their ranges in one loop, so a K step issues all its WMMAs, as
+      tinygrad's expander does;
+    - a STORE of an UNROLL (through elementwise ops) becomes one STORE per
+      lane, at constant upcast indices; any other use of an UNROLL gets the
+      lane the axes' ranges select (a GEP per lane and a WHERE chain, which
+      LLVM folds once it unrolls the upcast loops).
     Kernels without CONTRACT and UNROLL are left alone.
   }];
 }
