@@ -395,7 +395,11 @@ Value Semantics::emit(Operation *op, ValueRange v) {
           return arith::AddFOp::create(b, loc, arith::MulFOp::create(b, loc, v[0], v[1]), v[2]);
         return arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, v[0], v[1]), v[2]);
       })
-      .Case([&](CastOp) { return convert(v[0], operandType, t); })
+      .Case([&](CastOp) -> Value {
+        if (isa<PtrType>(t)) // a pointer cast for a vector load: pointers are opaque
+          return v[0];
+        return convert(v[0], operandType, t);
+      })
       .Case([&](BitcastOp) { return bitcast(v[0], operandType, t); })
       // Vectors of values (vectorized pointers need the devectorizer).
       .Case([&](VectorizeOp) -> Value {

@@ -8,6 +8,11 @@
 // uop-expand makes the fragments vectors, the accumulator one vector, and
 // the store one per lane of C.
 // RUN: uop-opt %s --uop-attach-target=chip=sm_80 --uop-optimize --uop-lower --uop-expand | FileCheck %s --check-prefix=EXPAND
+// A at an odd offset: its pairs are not 4-byte aligned, so no folding.
+// RUN: sed -e 's/strides = \[32, 0, 1\]>/strides = [32, 0, 1], offset = 1>/' -e 's/ptr<f16, 512>/ptr<f16, 513>/g' %s | uop-opt --uop-attach-target=chip=sm_80 --uop-optimize --uop-lower --uop-expand | FileCheck %s --check-prefix=ODD
+// ODD-NOT: vector<2xf16>
+// ODD-COUNT-8: uop.load %{{.*}} : !uop.ptr<f16, 513>
+// ODD-NOT: vector<2xf16>
 // At the GPU level: one mma.sync, in the K loop, accumulating in its C.
 // RUN: uop-opt %s --uop-to-ptx="to-binary=false" | FileCheck %s --check-prefix=GPU
 // Without the kernel's own opts, the heuristic tries the TC opt first; here
@@ -32,7 +37,12 @@
 // CHECK-NOT: uop.mul
 
 // EXPAND: %[[K:.*]] = uop.range %{{.*}} axis 5 reduce
+// A's fragment is four pairs of consecutive halves at even indices: four
+// 32-bit loads through a pointer cast, as tinygrad's devectorizer folds
+// them; B's elements are 8 apart: four scalar loads.
+// EXPAND-COUNT-4: uop.load %{{.*}} : !uop.ptr<vector<2xf16>, 256>
 // EXPAND: %[[VA:.*]] = uop.vectorize %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : f16
+// EXPAND-COUNT-4: uop.load %{{.*}} : !uop.ptr<f16, 256>
 // EXPAND: %[[VB:.*]] = uop.vectorize %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : f16
 // EXPAND: %[[W:.*]] = uop.wmma %[[VA]], %[[VB]], %{{.*}} dims [8, 16, 16]
 // EXPAND: %[[ACC:.*]] = uop.reduce add %[[W]] [%[[K]] : si32] : vector<4xf32>

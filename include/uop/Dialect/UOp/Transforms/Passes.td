@@ -89,6 +89,11 @@ def UOpExpand : Pass<"uop-expand", "::mlir::uop::KernelOp"> {
     - a CONTRACT feeding a WMMA also sets the WMMA's other axes (its reduce
       axes and the other sources' fragment axes) to 0, as tinygrad's
       expander does, so each lane loads exactly its fragment;
+    - ungated LOADs of a CONTRACT that read consecutive elements of one
+      buffer, in chunks of 8, 4 or 2 whose first index is a multiple of the
+      chunk (a constant factor of the index math), become one vector LOAD
+      per chunk through a pointer cast, as tinygrad's devectorizer folds
+      them (buffers are 16-byte aligned);
     - REDUCE(x, UNROLL(v)) over ranges the vector does not depend on becomes
       UNROLL(REDUCE(v)): one vector accumulator, which the code generators
       fold into the WMMA's C operand (tinygrad's `acc + WMMA(a, b, 0)`
