@@ -193,6 +193,8 @@ private:
       buf = index.getBuf();
       loads.push_back(load);
     }
+    if (!buf.getDefiningOp<DefineGlobalOp>())
+      return Value(); // (only kernel parameters are known 16-byte aligned)
     auto idx = [&](size_t i) { return loads[i].getPtr().getDefiningOp<IndexOp>().getIdx(); };
     int64_t n = lanes.size(), bytes = (getScalarType(lanes[0].getType()).getIntOrFloatBitWidth() + 7) / 8;
     for (int64_t w : {8, 4, 2}) {
