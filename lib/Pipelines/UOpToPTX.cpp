@@ -82,14 +82,14 @@ void mlir::uop::registerUOpPTXDependencies(DialectRegistry &registry) {
 void mlir::uop::registerUOpPipelines() {
   PassPipelineRegistration<UOpToLLVMOptions>(
       "uop-to-llvm",
-      "uop kernels (any level) to the LLVM dialect for the host: uop-lower, "
+      "uop kernels (any level) to the LLVM dialect for the host: uop-optimize, uop-lower, uop-expand, "
       "convert-uop-to-scf, then the upstream conversions to LLVM",
       [](OpPassManager &pm, const UOpToLLVMOptions &options) {
         buildUOpToLLVMPipeline(pm, options);
       });
   PassPipelineRegistration<UOpToPTXOptions>(
       "uop-to-ptx",
-      "uop kernels (any level) to PTX: uop-lower, uop-gpu-dims, uop-target-legalize, "
+      "uop kernels (any level) to PTX: uop-optimize, uop-lower, uop-expand, uop-gpu-dims, uop-target-legalize, "
       "convert-uop-to-gpu, then the upstream gpu/nvvm conversions and gpu-module-to-binary",
       [](OpPassManager &pm, const UOpToPTXOptions &options) {
         buildUOpToPTXPipeline(pm, options);
