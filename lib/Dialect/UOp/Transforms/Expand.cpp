@@ -62,6 +62,7 @@ public:
     for (UnrollOp u : llvm::to_vector(body.getOps<UnrollOp>()))
       if (!expandStores(u))
         u.getResult().replaceAllUsesWith(lane(u));
+    expandUpcastStores();
     for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
       if (isOpTriviallyDead(&op))
         op.erase();
@@ -272,34 +273,12 @@ private:
   /// side over the same ranges (so one K loop issues all the WMMAs, as in
   /// tinygrad); the UNROLL of it picks among them.
   void sideBySide(ReduceOp r) {
-    SetVector<Operation *> found;
-    SmallVector<Value> work{r.getSrc()};
-    llvm::SmallPtrSet<Operation *, 32> seen;
-    while (!work.empty()) {
-      Operation *op = work.pop_back_val().getDefiningOp();
-      if (!op || !seen.insert(op).second)
-        continue;
-      if (auto range = dyn_cast<RangeOp>(op)) {
-        if (range.getKind() == AxisKind::upcast || range.getKind() == AxisKind::unroll)
-          found.insert(op);
-        continue;
-      }
-      llvm::append_range(work, op->getOperands());
-    }
-    if (found.empty())
+    SmallVector<RangeOp> outer = upcastRangesOf(r.getSrc(), /*withUnroll=*/true);
+    llvm::erase_if(outer,
+                   [&](RangeOp o) { return llvm::is_contained(r.getRanges(), o.getResult()); });
+    AxisSizesAttr axes = axesOf(outer);
+    if (!axes)
       return;
-    SmallVector<RangeOp> outer;
-    for (Operation *op : found)
-      outer.push_back(cast<RangeOp>(op));
-    llvm::sort(outer, [](RangeOp x, RangeOp y) { return x.getAxis() < y.getAxis(); });
-    SmallVector<int64_t> flat;
-    for (RangeOp o : outer) {
-      auto end = o.getEnd().getDefiningOp<ConstOp>();
-      if (!end)
-        return; // (upcast ranges have constant sizes)
-      flat.append({(int64_t)o.getAxis(), cast<IntegerAttr>(end.getValue()).getInt()});
-    }
-    auto axes = AxisSizesAttr::get(b.getContext(), flat);
     b.setInsertionPoint(r);
     SmallVector<Value> copies;
     for (const SmallVector<int64_t> &values : combinations(axes)) {
@@ -311,6 +290,82 @@ private:
           ReduceOp::create(b, r.getLoc(), r.getType(), r.getKind(), src, r.getRanges()));
     }
     sideBySideOf[r.getResult()] = {axes, copies};
+  }
+
+  /// tinygrad's expander for upcast axes: each STORE of the SINK becomes
+  /// one per combination of the upcast axes it depends on, at constant
+  /// indices, with copies of the REDUCEs on the way; the emitter runs copies
+  /// over the same ranges in one loop, one accumulator each (a matmul's
+  /// register tile). Kept as loops: stores behind a barrier (grouped
+  /// reduces) and more than 256 copies.
+  void expandUpcastStores() {
+    auto sink = cast<SinkOp>(body.back());
+    SmallVector<Value> roots;
+    SmallVector<Operation *> expanded;
+    b.setInsertionPoint(sink);
+    for (Value root : sink.getSrcs()) {
+      auto store = root.getDefiningOp<StoreOp>();
+      AxisSizesAttr axes;
+      SmallVector<RangeOp> ups;
+      if (store && store->hasOneUse() && !behindBarrier(root)) {
+        ups = upcastRangesOf(root, /*withUnroll=*/false);
+        axes = axesOf(ups);
+      }
+      if (!axes || axes.getProduct() > 256) {
+        roots.push_back(root);
+        continue;
+      }
+      for (const SmallVector<int64_t> &values : combinations(axes)) {
+        DenseMap<Value, Value> subst;
+        for (auto [r, v] : llvm::zip(ups, values))
+          subst[r] = constantLike(r, v);
+        roots.push_back(substitute(root, subst));
+      }
+      expanded.push_back(store);
+    }
+    if (expanded.empty())
+      return;
+    sink->setOperands(roots);
+    for (Operation *store : expanded)
+      store->erase();
+  }
+
+  /// The ops `v` is computed from (v's own op included).
+  static SetVector<Operation *> cone(Value v) {
+    SetVector<Operation *> ops;
+    SmallVector<Value> work{v};
+    while (!work.empty())
+      if (Operation *op = work.pop_back_val().getDefiningOp(); op && ops.insert(op))
+        llvm::append_range(work, op->getOperands());
+    return ops;
+  }
+
+  static bool behindBarrier(Value v) {
+    return llvm::any_of(cone(v), [](Operation *op) { return isa<BarrierOp, DefineLocalOp>(op); });
+  }
+
+  /// The upcast (and unroll) RANGEs `v` is computed from, by axis.
+  static SmallVector<RangeOp> upcastRangesOf(Value v, bool withUnroll) {
+    SmallVector<RangeOp> out;
+    for (Operation *op : cone(v))
+      if (auto r = dyn_cast<RangeOp>(op))
+        if (r.getKind() == AxisKind::upcast || (withUnroll && r.getKind() == AxisKind::unroll))
+          out.push_back(r);
+    llvm::sort(out, [](RangeOp x, RangeOp y) { return x.getAxis() < y.getAxis(); });
+    return out;
+  }
+
+  /// The (axis, size) pairs of ranges of constant sizes; null if there are
+  /// none or a size is not constant.
+  AxisSizesAttr axesOf(ArrayRef<RangeOp> ranges) {
+    SmallVector<int64_t> flat;
+    for (RangeOp r : ranges) {
+      std::optional<int64_t> size = constOf(r.getEnd());
+      if (!size)
+        return {};
+      flat.append({(int64_t)r.getAxis(), *size});
+    }
+    return flat.empty() ? AxisSizesAttr() : AxisSizesAttr::get(b.getContext(), flat);
   }
 
   /// The vectors an UNROLL reads and the axes that pick the lane: the
@@ -420,10 +475,9 @@ private:
 struct UOpExpandPass : mlir::uop::impl::UOpExpandBase<UOpExpandPass> {
   void runOnOperation() override {
     KernelOp kernel = getOperation();
-    if (kernel.getBodyBlock().getOps<ContractOp>().empty() &&
-        kernel.getBodyBlock().getOps<UnrollOp>().empty())
-      return;
-    Expander(kernel).run();
+    Block &body = kernel.getBodyBlock();
+    if (!body.empty() && isa<SinkOp>(body.back()) && body.getOps<ViewOp>().empty())
+      Expander(kernel).run(); // (a lowered kernel)
   }
 };
 

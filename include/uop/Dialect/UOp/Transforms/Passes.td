@@ -78,11 +78,17 @@ def UOpLower : Pass<"uop-lower", "::mlir::uop::KernelOp"> {
 }
 
 def UOpExpand : Pass<"uop-expand", "::mlir::uop::KernelOp"> {
-  let summary = "tinygrad's expander for the tensor-core WMMA: CONTRACT and UNROLL";
+  let summary = "tinygrad's expander: upcast axes as copies, CONTRACT and UNROLL of a WMMA";
   let description = [{
-    Runs after `uop-lower` on a kernel that `uop-optimize` gave a tensor
-    core. The upcast axes stay loops (see uop-lower), except where a WMMA
-    needs them as vectors, as tinygrad's expander (seed 001) makes them:
+    Runs after `uop-lower`, on lowered kernels, as tinygrad's expander (seed
+    001) does with upcast axes:
+    - a STORE of the SINK that depends on upcast ranges becomes one STORE
+      per combination of their values, each a copy of the ops it needs with
+      the ranges replaced by constants (shared where they do not depend on
+      them), REDUCEs included; the code generators run REDUCEs over the same
+      ranges in one loop, so a matmul keeps its tile of accumulators in
+      registers. Stores behind a BARRIER (grouped reduces) and more than 256
+      copies keep their upcast loops;
     - a CONTRACT over axes becomes a VECTORIZE of its source once per
       combination of those axes (the first axis varies slowest), each copy
       of the source's ops with the axes' ranges replaced by constants;
@@ -107,7 +113,8 @@ def UOpExpand : Pass<"uop-expand", "::mlir::uop::KernelOp"> {
       lane, at constant upcast indices; any other use of an UNROLL gets the
       lane the axes' ranges select (a GEP per lane and a WHERE chain, which
       LLVM folds once it unrolls the upcast loops).
-    Kernels without CONTRACT and UNROLL are left alone.
+    Unroll axes (upcast reduce axes) stay loops inside their REDUCE, which
+    LLVM unrolls; a kernel AST (with VIEWs) is left alone.
   }];
 }
 
