@@ -11,6 +11,7 @@
 #include "OptKernel.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::uop;
@@ -88,6 +89,10 @@ void OptKernel::writeBack() {
       r.erase();
   }
 
+  if (tensorCore) // the product and the unswizzled loads are now unused
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(kernel.getBodyBlock())))
+      if (isOpTriviallyDead(&op))
+        op.erase();
   kernel->setAttr(KernelInfoAttr::kKernelAttrName,
                   KernelInfoAttr::get(ctx, target.hasLocal ? gd : 0, localDims + groupForReduces,
                                       upcasted, dontUseLocals, printOpts(appliedOpts)));

@@ -280,8 +280,4 @@ void OptKernel::writeTensorCore(ReduceAxisOp r, ArrayRef<int64_t> axes) {
     r.getResult().replaceAllUsesWith(result);
     r.erase();
   }
-  // The product and the unswizzled loads are now unused.
-  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(kernel.getBodyBlock())))
-    if (isOpTriviallyDead(&op))
-      op.erase();
 }
