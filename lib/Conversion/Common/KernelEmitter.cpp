@@ -4,7 +4,8 @@
 // but not where the loops are. This places them, as tinygrad's linearizer
 // does: every op goes to the innermost loop among the ranges it depends on
 // (so loop-invariant work is hoisted by construction), each STORE opens the
-// loops of its ranges, and each REDUCE opens loops over its own ranges with
+// loops of its ranges (the SINK's STOREs over the same ranges share them),
+// and each REDUCE opens loops over its own ranges with
 // the accumulator as an scf.for iter_arg (REDUCEs over the same ranges that
 // do not depend on each other share the loops). Value semantics live in
 // Semantics.cpp.
@@ -160,14 +161,23 @@ private:
   /// A root of the SINK (a STORE, or an op that needs no loops).
   LogicalResult emitRoot(Value root) { return emit(root); }
 
-  /// A STORE inside the loops of all its ranges, once.
+  /// A STORE inside the loops of all its ranges, once; the SINK's other
+  /// STOREs over the same loops go in them too (one loop per RANGE, as in
+  /// tinygrad's linearizer, e.g. the copies uop-expand makes of a store).
   FailureOr<Value> emitStoreInLoops(StoreOp store) {
     if (!effectsDone.insert(store).second)
       return Value();
     size_t depth = stack.size();
-    if (failed(pushLoops(loopsOf[store].getArrayRef(), ValueRange())))
+    const RangeSet &loops = loopsOf[store];
+    if (failed(pushLoops(loops.getArrayRef(), ValueRange())))
       return failure();
     FailureOr<Value> done = emitStore(store);
+    for (Value root : kernel.getSink().getOperands()) {
+      auto other = root.getDefiningOp<StoreOp>();
+      if (succeeded(done) && other && !loops.empty() && sameSet(loopsOf[other], loops) &&
+          effectsDone.insert(other).second)
+        done = emitStore(other);
+    }
     popLoopsTo(depth);
     return done;
   }

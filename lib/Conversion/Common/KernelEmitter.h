@@ -30,7 +30,8 @@ int64_t countBuffers(KernelOp kernel);
 /// Emits the ops of `kernel` into `entry`, whose arguments are the buffers
 /// in DEFINE_GLOBAL index order and which ends in a terminator, as tinygrad's
 /// linearizer places them: every op in the innermost loop among the ranges
-/// it depends on, each STORE inside scf.for loops over its ranges, each
+/// it depends on, each STORE inside scf.for loops over its ranges (shared by
+/// the SINK's STOREs over the same ranges), each
 /// REDUCE a loop nest carrying its accumulator (shared by the REDUCEs over
 /// the same ranges that do not depend on each other). Constants end up at
 /// the top of `entry`. Errors name `passName`.

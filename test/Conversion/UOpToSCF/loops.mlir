@@ -145,16 +145,18 @@ uop.kernel @gates {
 
 // -----
 
-// Two stores: each gets its own loop nest, in SINK order. Bool is a byte in
-// memory: loaded as byte != 0, stored zero-extended.
+// Two stores over the same range share its loop, in SINK order (one loop
+// per RANGE, as in tinygrad's linearizer). Bool is a byte in memory: loaded
+// as byte != 0, stored zero-extended.
 // CHECK-LABEL: func.func @two_stores_bool
 // CHECK: scf.for
 // CHECK:   %[[B:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i8
 // CHECK:   %[[T:.*]] = arith.cmpi ne, %[[B]], %{{.*}} : i8
 // CHECK:   %[[E:.*]] = arith.extui %{{.*}} : i1 to i8
 // CHECK:   llvm.store %[[E]], %{{.*}} : i8, !llvm.ptr
-// CHECK: scf.for
+// CHECK-NOT: scf.for
 // CHECK:   llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr
+// CHECK: return
 uop.kernel @two_stores_bool {
   %c4 = uop.const 4 : si32
   %r = uop.range %c4 axis 0 global : si32

@@ -221,12 +221,16 @@ private:
         roots.push_back(root);
         continue;
       }
+      SmallVector<DenseMap<Value, Value>> substs;
       for (const SmallVector<int64_t> &values : combinations(axes)) {
         DenseMap<Value, Value> subst;
         for (auto [r, v] : llvm::zip(ups, values))
           subst[r] = constantLike(r, v);
         roots.push_back(substitute(root, subst));
+        substs.push_back(std::move(subst));
       }
+      foldCopiedLoads(cone(root), substs, axes.getSize(axes.size() - 1));
+      b.setInsertionPoint(sink);
       expanded.push_back(store);
     }
     if (expanded.empty())
@@ -234,6 +238,32 @@ private:
     sink->setOperands(roots);
     for (Operation *store : expanded)
       store->erase();
+  }
+
+  /// tinygrad's devectorizer on the copies: the copies of a LOAD along the
+  /// last upcast axis (`width` consecutive combinations) that read
+  /// consecutive, aligned elements become one vector load.
+  void foldCopiedLoads(const SetVector<Operation *> &ops, ArrayRef<DenseMap<Value, Value>> substs,
+                       int64_t width) {
+    for (Operation *op : ops) {
+      auto load = dyn_cast<LoadOp>(op);
+      if (!load)
+        continue;
+      for (size_t start = 0; start + width <= substs.size(); start += width) {
+        SmallVector<Value> lanes;
+        for (int64_t j = 0; j < width; ++j)
+          lanes.push_back(substs[start + j].lookup(load.getResult()));
+        if (llvm::is_contained(lanes, Value()) || lanes[0] == lanes[1])
+          continue; // (not copied along this axis)
+        b.setInsertionPoint(lanes[0].getDefiningOp());
+        Value vec = foldContiguousLoads(b, lanes, load.getLoc(), /*whole=*/true);
+        if (!vec)
+          continue;
+        for (auto [j, lane] : llvm::enumerate(lanes))
+          lane.replaceAllUsesWith(
+              GepOp::create(b, load.getLoc(), vec, b.getDenseI64ArrayAttr({(int64_t)j})));
+      }
+    }
   }
 
   /// The ops `v` is computed from (v's own op included).

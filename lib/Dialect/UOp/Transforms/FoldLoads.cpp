@@ -67,7 +67,8 @@ static int64_t factor(Value v) {
 /// buffer at consecutive elements, whose first index is a multiple of
 /// their count, are one vector load (buffers are 16-byte aligned); the
 /// widest of 8, 4 and 2 that every chunk of the lanes allows.
-Value mlir::uop::foldContiguousLoads(OpBuilder &b, ArrayRef<Value> lanes, Location loc) {
+Value mlir::uop::foldContiguousLoads(OpBuilder &b, ArrayRef<Value> lanes, Location loc,
+                                      bool whole) {
   SmallVector<LoadOp> loads;
   Value buf;
   for (Value lane : lanes) {
@@ -84,7 +85,7 @@ Value mlir::uop::foldContiguousLoads(OpBuilder &b, ArrayRef<Value> lanes, Locati
   auto idx = [&](size_t i) { return loads[i].getPtr().getDefiningOp<IndexOp>().getIdx(); };
   int64_t n = lanes.size(), bytes = (getScalarType(lanes[0].getType()).getIntOrFloatBitWidth() + 7) / 8;
   for (int64_t w : {8, 4, 2}) {
-    if (n % w || w * bytes > 16)
+    if (n % w || w * bytes > 16 || (whole && w != n))
       continue;
     bool ok = true;
     for (int64_t start = 0; ok && start < n; start += w) {

@@ -87,8 +87,11 @@ def UOpExpand : Pass<"uop-expand", "::mlir::uop::KernelOp"> {
       the ranges replaced by constants (shared where they do not depend on
       them), REDUCEs included; the code generators run REDUCEs over the same
       ranges in one loop, so a matmul keeps its tile of accumulators in
-      registers. Stores behind a BARRIER (grouped reduces) and more than 256
-      copies keep their upcast loops;
+      registers, and STOREs over the same loops in one loop nest. The
+      copies of a LOAD along the last upcast axis that read consecutive,
+      aligned elements become one vector LOAD (tinygrad's devectorizer).
+      Stores behind a BARRIER (grouped reduces) and more than 256 copies
+      keep their upcast loops;
     - a CONTRACT over axes becomes a VECTORIZE of its source once per
       combination of those axes (the first axis varies slowest), each copy
       of the source's ops with the axes' ranges replaced by constants;
