@@ -15,6 +15,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallVectorExtras.h"
 
 namespace mlir::uop {
 #define GEN_PASS_DEF_UOPEXPAND
@@ -91,6 +92,20 @@ private:
     return ConstOp::create(b, like.getLoc(), t, b.getIntegerAttr(t, v));
   }
 
+  /// For each combination of the values of `ranges` (sizes in `axes`, the
+  /// first slowest), the substitution of constants for them; null ranges
+  /// (axes nothing depends on) are left out.
+  SmallVector<DenseMap<Value, Value>> constantsFor(ArrayRef<Value> ranges, AxisSizesAttr axes) {
+    SmallVector<DenseMap<Value, Value>> out;
+    for (const SmallVector<int64_t> &values : combinations(axes)) {
+      DenseMap<Value, Value> &subst = out.emplace_back();
+      for (auto [r, v] : llvm::zip(ranges, values))
+        if (r)
+          subst[r] = constantLike(r, v);
+    }
+    return out;
+  }
+
   /// `v` with ranges replaced as `subst` says: the ops between are copied
   /// where they depend on a replaced range, and shared where they do not.
   Value substitute(Value v, DenseMap<Value, Value> &subst) {
@@ -119,15 +134,14 @@ private:
   Value contract(ContractOp c, ArrayRef<int64_t> zeroed) {
     b.setInsertionPoint(c);
     AxisSizesAttr axes = c.getAxes();
+    SmallVector<Value> ranges;
+    for (size_t i = 0; i < axes.size(); ++i)
+      ranges.push_back(range(axes.getAxis(i)));
     SmallVector<Value> lanes;
-    for (const SmallVector<int64_t> &values : combinations(axes)) {
-      DenseMap<Value, Value> subst;
+    for (DenseMap<Value, Value> &subst : constantsFor(ranges, axes)) {
       for (int64_t a : zeroed)
         if (Value r = range(a))
           subst[r] = constantLike(r, 0);
-      for (size_t i = 0; i < axes.size(); ++i)
-        if (Value r = range(axes.getAxis(i)))
-          subst[r] = constantLike(r, values[i]);
       lanes.push_back(substitute(c.getSrc(), subst));
     }
     if (Value folded = foldContiguousLoads(b, lanes, c.getLoc()))
@@ -179,18 +193,14 @@ private:
   /// side over the same ranges (so one K loop issues all the WMMAs, as in
   /// tinygrad); the UNROLL of it picks among them.
   void sideBySide(ReduceOp r) {
-    SmallVector<RangeOp> outer = upcastRangesOf(r.getSrc(), /*withUnroll=*/true);
-    llvm::erase_if(outer,
-                   [&](RangeOp o) { return llvm::is_contained(r.getRanges(), o.getResult()); });
+    SmallVector<Value> outer = upcastRangesOf(cone(r.getSrc()), /*withUnroll=*/true);
+    llvm::erase_if(outer, [&](Value o) { return llvm::is_contained(r.getRanges(), o); });
     AxisSizesAttr axes = axesOf(outer);
     if (!axes)
       return;
     b.setInsertionPoint(r);
     SmallVector<Value> copies;
-    for (const SmallVector<int64_t> &values : combinations(axes)) {
-      DenseMap<Value, Value> subst;
-      for (auto [o, v] : llvm::zip(outer, values))
-        subst[o] = constantLike(o, v);
+    for (DenseMap<Value, Value> &subst : constantsFor(outer, axes)) {
       Value src = substitute(r.getSrc(), subst);
       copies.push_back(
           ReduceOp::create(b, r.getLoc(), r.getType(), r.getKind(), src, r.getRanges()));
@@ -211,25 +221,24 @@ private:
     b.setInsertionPoint(sink);
     for (Value root : sink.getSrcs()) {
       auto store = root.getDefiningOp<StoreOp>();
+      SetVector<Operation *> ops;
+      SmallVector<Value> ups;
       AxisSizesAttr axes;
-      SmallVector<RangeOp> ups;
-      if (store && store->hasOneUse() && !behindBarrier(root)) {
-        ups = upcastRangesOf(root, /*withUnroll=*/false);
-        axes = axesOf(ups);
+      if (store && store->hasOneUse()) {
+        ops = cone(root);
+        if (!behindBarrier(ops)) {
+          ups = upcastRangesOf(ops, /*withUnroll=*/false);
+          axes = axesOf(ups);
+        }
       }
       if (!axes || axes.getProduct() > 256) {
         roots.push_back(root);
         continue;
       }
-      SmallVector<DenseMap<Value, Value>> substs;
-      for (const SmallVector<int64_t> &values : combinations(axes)) {
-        DenseMap<Value, Value> subst;
-        for (auto [r, v] : llvm::zip(ups, values))
-          subst[r] = constantLike(r, v);
+      SmallVector<DenseMap<Value, Value>> substs = constantsFor(ups, axes);
+      for (DenseMap<Value, Value> &subst : substs)
         roots.push_back(substitute(root, subst));
-        substs.push_back(std::move(subst));
-      }
-      foldCopiedLoads(cone(root), substs, axes.getSize(axes.size() - 1));
+      foldCopiedLoads(ops, substs, axes.getSize(axes.size() - 1));
       b.setInsertionPoint(sink);
       expanded.push_back(store);
     }
@@ -276,26 +285,27 @@ private:
     return ops;
   }
 
-  static bool behindBarrier(Value v) {
-    return llvm::any_of(cone(v), [](Operation *op) { return isa<BarrierOp, DefineLocalOp>(op); });
+  static bool behindBarrier(const SetVector<Operation *> &ops) {
+    return llvm::any_of(ops, [](Operation *op) { return isa<BarrierOp, DefineLocalOp>(op); });
   }
 
-  /// The upcast (and unroll) RANGEs `v` is computed from, by axis.
-  static SmallVector<RangeOp> upcastRangesOf(Value v, bool withUnroll) {
-    SmallVector<RangeOp> out;
-    for (Operation *op : cone(v))
+  /// The upcast (and unroll) RANGEs among `ops` (a cone), by axis.
+  static SmallVector<Value> upcastRangesOf(const SetVector<Operation *> &ops, bool withUnroll) {
+    SmallVector<RangeOp> found;
+    for (Operation *op : ops)
       if (auto r = dyn_cast<RangeOp>(op))
         if (r.getKind() == AxisKind::upcast || (withUnroll && r.getKind() == AxisKind::unroll))
-          out.push_back(r);
-    llvm::sort(out, [](RangeOp x, RangeOp y) { return x.getAxis() < y.getAxis(); });
-    return out;
+          found.push_back(r);
+    llvm::sort(found, [](RangeOp x, RangeOp y) { return x.getAxis() < y.getAxis(); });
+    return llvm::map_to_vector(found, [](RangeOp r) -> Value { return r; });
   }
 
   /// The (axis, size) pairs of ranges of constant sizes; null if there are
   /// none or a size is not constant.
-  AxisSizesAttr axesOf(ArrayRef<RangeOp> ranges) {
+  AxisSizesAttr axesOf(ArrayRef<Value> ranges) {
     SmallVector<int64_t> flat;
-    for (RangeOp r : ranges) {
+    for (Value v : ranges) {
+      auto r = v.getDefiningOp<RangeOp>();
       std::optional<int64_t> size = intConstOf(r.getEnd());
       if (!size)
         return {};
@@ -326,6 +336,7 @@ private:
         if (!rs.back())
           return false;
       }
+    auto allAxes = AxisSizesAttr::get(b.getContext(), flat);
     SetVector<Operation *> stores;
     SmallVector<Operation *> work(u->getUsers().begin(), u->getUsers().end());
     llvm::SmallPtrSet<Operation *, 32> seen;
@@ -355,10 +366,7 @@ private:
         roots.push_back(root);
         continue;
       }
-      for (auto [l, values] : llvm::enumerate(combinations(AxisSizesAttr::get(b.getContext(), flat)))) {
-        DenseMap<Value, Value> subst;
-        for (auto [r, v] : llvm::zip(rs, values))
-          subst[r] = constantLike(r, v);
+      for (auto [l, subst] : llvm::enumerate(constantsFor(rs, allAxes))) {
         subst[u.getResult()] = GepOp::create(b, u.getLoc(), vectors[l / lanes],
                                              b.getDenseI64ArrayAttr({(int64_t)(l % lanes)}));
         roots.push_back(substitute(root, subst));
