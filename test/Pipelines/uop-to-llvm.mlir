@@ -8,12 +8,12 @@
 // CHECK-LABEL: llvm.func @scale(%arg0: !llvm.ptr, %arg1: !llvm.ptr)
 // CHECK: llvm.cond_br
 // (Optimized for the CPU, the kernel is upcast by 4: one vector load of 4
-// halves, four stores; lowered by hand first, it is not optimized.)
+// halves, one vector store; lowered by hand first, it is not optimized.)
 // CHECK: llvm.load %{{.*}} : !llvm.ptr -> {{(vector<4xf16>|f16)$}}
 // CHECK: llvm.fpext %{{.*}} : {{(vector<4xf16> to vector<4xf32>|f16 to f32)$}}
 // CHECK: llvm.fmul %{{.*}} : f32
-// CHECK: llvm.fptrunc %{{.*}} : f32 to f16
-// CHECK: llvm.store
+// CHECK: llvm.fptrunc %{{.*}} : {{(vector<4xf32> to vector<4xf16>|f32 to f16)$}}
+// CHECK: llvm.store %{{.*}} : {{(vector<4xf16>|f16)}}, !llvm.ptr
 // CHECK-NOT: uop.
 // CHECK-NOT: scf.
 // CHECK-NOT: arith.

@@ -70,3 +70,14 @@ func.func @lanes_multi(%a: f32, %b: f32, %c: f32) -> vector<2xf32> {
   %g = uop.gep %vec [2, 0] : vector<3xf32>
   return %g : vector<2xf32>
 }
+
+// VECTORIZE of every lane of one vector, in order, is that vector (a folder,
+// so builders get it too: uop-expand's vector load of a whole fragment).
+// CHECK-LABEL: func.func @lanes_in_order
+// CHECK-NEXT: return %arg0
+func.func @lanes_in_order(%v: vector<2xf32>) -> vector<2xf32> {
+  %x0 = uop.gep %v [0] : vector<2xf32>
+  %x1 = uop.gep %v [1] : vector<2xf32>
+  %w = uop.vectorize %x0, %x1 : f32
+  return %w : vector<2xf32>
+}

@@ -1,6 +1,7 @@
 // A 32x8x32 half matmul with TC and one more UPCAST of M (as the heuristic
 // adds on bigger kernels): uop-expand puts the two WMMAs of a K step side by
-// side, two accumulators in one K loop, and stores each lane of each.
+// side, two accumulators in one K loop, and stores each lane of each
+// (consecutive lanes in pairs: four vector stores of 2).
 // RUN: uop-opt %s --uop-attach-target=chip=sm_80 --uop-optimize --uop-lower --uop-expand | FileCheck %s --check-prefix=SIDE
 // SIDE: %[[K:.*]] = uop.range %{{.*}} axis 5 reduce
 // SIDE: %[[W0:.*]] = uop.wmma
@@ -8,7 +9,8 @@
 // SIDE: %[[W1:.*]] = uop.wmma
 // SIDE: uop.reduce add %[[W1]] [%[[K]] : si32] : vector<4xf32>
 // SIDE-NOT: uop.wmma
-// SIDE: uop.sink %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}{{$}}
+// SIDE-COUNT-4: uop.store %{{.*}} : !uop.ptr<vector<2xf32>, 128>
+// SIDE: uop.sink %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}{{$}}
 // RUN: uop-opt %s --uop-to-ptx="to-binary=false" | FileCheck %s --check-prefix=SIDEGPU
 // SIDEGPU: llvm.br ^bb1(%{{.*}}, %{{.*}}, %{{.*}} : i32, vector<4xf32>, vector<4xf32>)
 // SIDEGPU-COUNT-2: nvvm.mma.sync

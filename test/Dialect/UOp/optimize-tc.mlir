@@ -46,16 +46,18 @@
 // EXPAND: %[[VB:.*]] = uop.vectorize %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : f16
 // EXPAND: %[[W:.*]] = uop.wmma %[[VA]], %[[VB]], %{{.*}} dims [8, 16, 16]
 // EXPAND: %[[ACC:.*]] = uop.reduce add %[[W]] [%[[K]] : si32] : vector<4xf32>
-// One STORE per lane of C, at constant upcast indices.
+// One STORE per lane of C, at constant upcast indices; lanes 0-1 and 2-3
+// are consecutive elements of a row: two vector stores of 2 (tinygrad's
+// st.global.v2.f32).
 // EXPAND: %[[L0:.*]] = uop.gep %[[ACC]] [0]
-// EXPAND: uop.store %{{.*}}, %[[L0]]
 // EXPAND: %[[L1:.*]] = uop.gep %[[ACC]] [1]
-// EXPAND: uop.store %{{.*}}, %[[L1]]
 // EXPAND: %[[L2:.*]] = uop.gep %[[ACC]] [2]
-// EXPAND: uop.store %{{.*}}, %[[L2]]
 // EXPAND: %[[L3:.*]] = uop.gep %[[ACC]] [3]
-// EXPAND: uop.store %{{.*}}, %[[L3]]
-// EXPAND: uop.sink %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}{{$}}
+// EXPAND: %[[V01:.*]] = uop.vectorize %[[L0]], %[[L1]] : f32
+// EXPAND: uop.store %{{.*}}, %[[V01]] : !uop.ptr<vector<2xf32>, 64>
+// EXPAND: %[[V23:.*]] = uop.vectorize %[[L2]], %[[L3]] : f32
+// EXPAND: uop.store %{{.*}}, %[[V23]] : !uop.ptr<vector<2xf32>, 64>
+// EXPAND: uop.sink %{{[0-9]+}}, %{{[0-9]+}}{{$}}
 // EXPAND-NOT: uop.contract
 // EXPAND-NOT: uop.unroll
 // EXPAND-NOT: upcast

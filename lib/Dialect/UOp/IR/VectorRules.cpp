@@ -26,15 +26,26 @@ OpFoldResult GepOp::fold(FoldAdaptor adaptor) {
   return {};
 }
 
-/// VECTORIZE of one constant n times is that constant as a splat.
+/// VECTORIZE of one constant n times is that constant as a splat;
+/// VECTORIZE(GEP(x, 0), ..., GEP(x, n-1)) is x.
 OpFoldResult VectorizeOp::fold(FoldAdaptor adaptor) {
   auto vt = dyn_cast<VectorType>(getType());
-  if (!vt || adaptor.getSrcs().empty() || !adaptor.getSrcs()[0])
+  if (!vt || adaptor.getSrcs().empty())
     return {};
-  Attribute first = adaptor.getSrcs()[0];
-  if (!llvm::all_of(adaptor.getSrcs(), [&](Attribute a) { return a == first; }))
+  auto first = getSrcs()[0].getDefiningOp<GepOp>();
+  if (first && first.getSrc().getType() == getType() &&
+      llvm::all_of(llvm::enumerate(getSrcs()), [&](auto p) {
+        auto g = p.value().template getDefiningOp<GepOp>();
+        return g && g.getSrc() == first.getSrc() &&
+               g.getIndices() == ArrayRef<int64_t>{(int64_t)p.index()};
+      }))
+    return first.getSrc();
+  if (!adaptor.getSrcs()[0])
     return {};
-  return SplatElementsAttr::get(vt, first);
+  Attribute scalar = adaptor.getSrcs()[0];
+  if (!llvm::all_of(adaptor.getSrcs(), [&](Attribute a) { return a == scalar; }))
+    return {};
+  return SplatElementsAttr::get(vt, scalar);
 }
 
 namespace {

@@ -7,13 +7,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FoldLoads.h"
+#include "LoadStoreFolding.h"
 
 #include "uop/Dialect/UOp/Transforms/Passes.h"
 
+#include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVectorExtras.h"
 
@@ -65,6 +67,8 @@ public:
       if (!expandStores(u))
         u.getResult().replaceAllUsesWith(lane(u));
     expandUpcastStores();
+    if (moved) // (folded loads are made after their users)
+      sortTopologically(&body);
     for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
       if (isOpTriviallyDead(&op))
         op.erase();
@@ -144,9 +148,8 @@ private:
           subst[r] = constantLike(r, 0);
       lanes.push_back(substitute(c.getSrc(), subst));
     }
-    if (Value folded = foldContiguousLoads(b, lanes, c.getLoc()))
-      return folded;
-    return VectorizeOp::create(b, c.getLoc(), c.getType(), lanes);
+    // (one vector load of the whole fragment, in order, is the fragment)
+    return b.createOrFold<VectorizeOp>(c.getLoc(), c.getType(), foldLoads(b, lanes));
   }
 
   /// A WMMA's A and B: each lane's fragment, with every other axis of the
@@ -213,13 +216,18 @@ private:
   /// indices, with copies of the REDUCEs on the way; the emitter runs copies
   /// over the same ranges in one loop, one accumulator each (a matmul's
   /// register tile). Kept as loops: stores behind a barrier (grouped
-  /// reduces) and more than 256 copies.
+  /// reduces) and more than 256 copies. Then the devectorizer: the copies
+  /// of each LOAD and of each STORE are folded into vector accesses.
   void expandUpcastStores() {
     auto sink = cast<SinkOp>(body.back());
-    SmallVector<Value> roots;
+    // The roots replacing each root of the SINK, by the STORE they are
+    // copies of (expandStores' copies of one STORE are one family).
+    llvm::MapVector<int64_t, SmallVector<Value>> families;
     SmallVector<Operation *> expanded;
     b.setInsertionPoint(sink);
-    for (Value root : sink.getSrcs()) {
+    for (auto [i, root] : llvm::enumerate(sink.getSrcs())) {
+      auto it = familyOf.find(root);
+      SmallVector<Value> &family = families[it != familyOf.end() ? it->second : -1 - (int64_t)i];
       auto store = root.getDefiningOp<StoreOp>();
       SetVector<Operation *> ops;
       SmallVector<Value> ups;
@@ -232,46 +240,48 @@ private:
         }
       }
       if (!axes || axes.getProduct() > 256) {
-        roots.push_back(root);
+        family.push_back(root);
         continue;
       }
       SmallVector<DenseMap<Value, Value>> substs = constantsFor(ups, axes);
       for (DenseMap<Value, Value> &subst : substs)
-        roots.push_back(substitute(root, subst));
-      foldCopiedLoads(ops, substs, axes.getSize(axes.size() - 1));
-      b.setInsertionPoint(sink);
+        family.push_back(substitute(root, subst));
+      foldCopiedLoads(ops, substs);
       expanded.push_back(store);
     }
-    if (expanded.empty())
-      return;
+    SmallVector<Value> roots;
+    for (auto &[id, family] : families)
+      llvm::append_range(roots, family.size() > 1 ? foldStores(b, family) : family);
     sink->setOperands(roots);
-    for (Operation *store : expanded)
-      store->erase();
+    SetVector<Operation *> unused(expanded.begin(), expanded.end());
+    for (auto &[id, family] : families)
+      for (Value root : family)
+        unused.insert(root.getDefiningOp());
+    for (Operation *store : unused)
+      if (store->use_empty())
+        store->erase();
   }
 
-  /// tinygrad's devectorizer on the copies: the copies of a LOAD along the
-  /// last upcast axis (`width` consecutive combinations) that read
-  /// consecutive, aligned elements become one vector load.
-  void foldCopiedLoads(const SetVector<Operation *> &ops, ArrayRef<DenseMap<Value, Value>> substs,
-                       int64_t width) {
+  /// tinygrad's devectorizer on the copies: the copies of each LOAD that
+  /// read consecutive, aligned elements become vector loads. They are made
+  /// at the SINK; run() sorts the body so they come before their users.
+  void foldCopiedLoads(const SetVector<Operation *> &ops, ArrayRef<DenseMap<Value, Value>> substs) {
     for (Operation *op : ops) {
       auto load = dyn_cast<LoadOp>(op);
       if (!load)
         continue;
-      for (size_t start = 0; start + width <= substs.size(); start += width) {
-        SmallVector<Value> lanes;
-        for (int64_t j = 0; j < width; ++j)
-          lanes.push_back(substs[start + j].lookup(load.getResult()));
-        if (llvm::is_contained(lanes, Value()) || lanes[0] == lanes[1])
-          continue; // (not copied along this axis)
-        b.setInsertionPoint(lanes[0].getDefiningOp());
-        Value vec = foldContiguousLoads(b, lanes, load.getLoc(), /*whole=*/true);
-        if (!vec)
-          continue;
-        for (auto [j, lane] : llvm::enumerate(lanes))
-          lane.replaceAllUsesWith(
-              GepOp::create(b, load.getLoc(), vec, b.getDenseI64ArrayAttr({(int64_t)j})));
-      }
+      SetVector<Value> copies;
+      for (const DenseMap<Value, Value> &subst : substs)
+        if (Value copy = subst.lookup(load.getResult()))
+          copies.insert(copy);
+      if (copies.size() < 2)
+        continue;
+      SmallVector<Value> folded = foldLoads(b, copies.getArrayRef());
+      for (auto [i, copy] : llvm::enumerate(copies.takeVector()))
+        if (folded[i] != copy) {
+          copy.replaceAllUsesWith(folded[i]);
+          moved = true;
+        }
     }
   }
 
@@ -366,10 +376,12 @@ private:
         roots.push_back(root);
         continue;
       }
+      int64_t family = nextFamily++;
       for (auto [l, subst] : llvm::enumerate(constantsFor(rs, allAxes))) {
         subst[u.getResult()] = GepOp::create(b, u.getLoc(), vectors[l / lanes],
                                              b.getDenseI64ArrayAttr({(int64_t)(l % lanes)}));
         roots.push_back(substitute(root, subst));
+        familyOf[roots.back()] = family;
       }
     }
     sink->setOperands(roots);
@@ -414,6 +426,11 @@ private:
   Block &body;
   OpBuilder b;
   DenseMap<int64_t, RangeOp> ranges;
+  // expandStores' copies of a STORE: one id for the copies of each STORE.
+  DenseMap<Value, int64_t> familyOf;
+  int64_t nextFamily = 0;
+  // Loads were folded after their users (see foldCopiedLoads).
+  bool moved = false;
   // Each REDUCE made side by side: the axes of its copies, and the copies.
   DenseMap<Value, std::pair<AxisSizesAttr, SmallVector<Value>>> sideBySideOf;
 };

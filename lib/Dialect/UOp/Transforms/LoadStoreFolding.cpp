@@ -1,0 +1,212 @@
+//===- LoadStoreFolding.cpp - tinygrad's load/store folding ---------------===//
+//
+// The devectorizer's load_store_folding and split_load_store (seed 001), on
+// the copies uop-expand makes of one LOAD or STORE: copies that access one
+// buffer under one gate at consecutive elements become vector accesses, in
+// chunks of 8, 4 or 2 elements (at most 16 bytes) whose first element is a
+// multiple of the chunk's width (kernel parameters are 16-byte aligned).
+// Copies of one index expression differ only in constants, so their
+// distance is found by walking them side by side; alignment comes from the
+// constant factor of a chunk's first index.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoadStoreFolding.h"
+
+#include "uop/Dialect/UOp/IR/UOpOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallVectorExtras.h"
+
+#include <map>
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::uop;
+
+std::optional<int64_t> mlir::uop::intConstOf(Value v) {
+  if (auto c = v.getDefiningOp<ConstOp>())
+    if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+      return i.getValue().getSExtValue();
+  return std::nullopt;
+}
+
+/// b - a for two copies of one index expression that differ only in
+/// constants (what substitute makes), when it is a constant.
+static std::optional<int64_t> delta(Value a, Value b) {
+  if (a == b)
+    return 0;
+  std::optional<int64_t> ca = intConstOf(a), cb = intConstOf(b);
+  if (ca && cb)
+    return *cb - *ca;
+  Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
+  if (!x || !y || x->getName() != y->getName() || x->getNumOperands() != 2)
+    return std::nullopt;
+  if (isa<AddOp>(x)) {
+    std::optional<int64_t> d0 = delta(x->getOperand(0), y->getOperand(0));
+    std::optional<int64_t> d1 = delta(x->getOperand(1), y->getOperand(1));
+    return d0 && d1 ? std::optional<int64_t>(*d0 + *d1) : std::nullopt;
+  }
+  if (isa<MulOp>(x))
+    for (int k : {0, 1})
+      if (std::optional<int64_t> c = intConstOf(x->getOperand(k));
+          c && x->getOperand(k) == y->getOperand(k))
+        if (std::optional<int64_t> d = delta(x->getOperand(1 - k), y->getOperand(1 - k)))
+          return *d * *c;
+  return std::nullopt;
+}
+
+/// A number that divides every value of `v` (0: v is 0).
+static int64_t factor(Value v) {
+  if (std::optional<int64_t> c = intConstOf(v))
+    return std::abs(*c);
+  if (isa_and_present<AddOp>(v.getDefiningOp()))
+    return std::gcd(factor(v.getDefiningOp()->getOperand(0)),
+                    factor(v.getDefiningOp()->getOperand(1)));
+  if (isa_and_present<MulOp>(v.getDefiningOp()))
+    return factor(v.getDefiningOp()->getOperand(0)) * factor(v.getDefiningOp()->getOperand(1));
+  return 1;
+}
+
+namespace {
+
+/// What the lanes of one chunk must share besides their buffer: the INDEX's
+/// gate, and a LOAD's alt value or a STORE's own gate.
+struct Access {
+  IndexOp index;
+  Value gate, other;
+};
+
+/// A LOAD or STORE of one element of a kernel parameter, which folding may
+/// merge with others; nullopt for anything else.
+std::optional<Access> accessOf(Value lane) {
+  Value ptr, other;
+  if (auto load = lane.getDefiningOp<LoadOp>()) {
+    if (!load.getDeps().empty())
+      return std::nullopt;
+    ptr = load.getPtr();
+    other = load.getAlt();
+  } else if (auto store = lane.getDefiningOp<StoreOp>()) {
+    if (store.getUnder())
+      return std::nullopt;
+    ptr = store.getPtr();
+    other = store.getGate();
+  } else {
+    return std::nullopt;
+  }
+  auto index = ptr.getDefiningOp<IndexOp>();
+  if (!index || !index.getBuf().getDefiningOp<DefineGlobalOp>() ||
+      isa<VectorType>(cast<PtrType>(ptr.getType()).getValueType()))
+    return std::nullopt;
+  return Access{index, index.getGate(), other};
+}
+
+/// The lanes split into chunks, as tinygrad's expand_index groups them (one
+/// buffer and gate, a constant distance apart) and split_load_store splits
+/// a group's runs of consecutive elements (the widest aligned chunk first).
+/// Each chunk lists its lanes in element order; a lane that folds with
+/// nothing is a chunk of its own. Chunks are ordered by their first lane.
+SmallVector<SmallVector<unsigned>> chunksOf(ArrayRef<Value> lanes, Type elem) {
+  int64_t bytes = (elem.getIntOrFloatBitWidth() + 7) / 8;
+  SmallVector<std::optional<Access>> access = llvm::map_to_vector(lanes, accessOf);
+  struct Group {
+    unsigned rep;
+    std::map<int64_t, unsigned> at; // element offset from rep's -> lane
+  };
+  SmallVector<Group> groups;
+  SmallVector<SmallVector<unsigned>> chunks;
+  for (unsigned i = 0; i < lanes.size(); ++i) {
+    std::optional<Access> a = access[i];
+    Group *group = nullptr;
+    std::optional<int64_t> offset;
+    for (Group &g : groups) {
+      Access r = *access[g.rep];
+      if (a && r.index.getBuf() == a->index.getBuf() && r.gate == a->gate && r.other == a->other &&
+          (offset = delta(r.index.getIdx(), a->index.getIdx()))) {
+        group = &g;
+        break;
+      }
+    }
+    if (!a || (group && !group->at.emplace(*offset, i).second))
+      chunks.push_back({i}); // (not foldable, or a second lane at one element)
+    else if (!group)
+      groups.push_back({i, {{0, i}}});
+  }
+  for (Group &g : groups) {
+    for (auto it = g.at.begin(); it != g.at.end();) {
+      SmallVector<unsigned> run{it->second};
+      for (int64_t next = (it++)->first + 1; it != g.at.end() && it->first == next; ++it, ++next)
+        run.push_back(it->second);
+      for (size_t p = 0; p < run.size();) {
+        int64_t f = factor(access[run[p]]->index.getIdx()), w = 1;
+        for (int64_t c : {8, 4, 2})
+          if (c * bytes <= 16 && p + c <= run.size() && f % c == 0) {
+            w = c;
+            break;
+          }
+        chunks.emplace_back(run.begin() + p, run.begin() + p + w);
+        p += w;
+      }
+    }
+  }
+  llvm::sort(chunks, [](const SmallVector<unsigned> &x, const SmallVector<unsigned> &y) {
+    return *llvm::min_element(x) < *llvm::min_element(y);
+  });
+  return chunks;
+}
+
+/// `ptr` (to one element) cast to a pointer to `w` elements from there.
+Value vectorPtr(OpBuilder &b, Location loc, Value ptr, int64_t w) {
+  auto elemPtr = cast<PtrType>(ptr.getType());
+  auto type = PtrType::get(VectorType::get({w}, elemPtr.getValueType()),
+                           elemPtr.getSize() < 0 ? -1 : elemPtr.getSize() / w,
+                           elemPtr.getAddressSpace());
+  return CastOp::create(b, loc, type, ptr);
+}
+
+} // namespace
+
+SmallVector<Value> mlir::uop::foldLoads(OpBuilder &b, ArrayRef<Value> lanes) {
+  SmallVector<Value> out(lanes);
+  if (lanes.empty() || isa<VectorType>(lanes[0].getType()))
+    return out;
+  for (ArrayRef<unsigned> chunk : chunksOf(lanes, lanes[0].getType())) {
+    if (chunk.size() == 1)
+      continue;
+    auto first = lanes[chunk[0]].getDefiningOp<LoadOp>();
+    Location loc = first.getLoc();
+    int64_t w = chunk.size();
+    auto type = VectorType::get({w}, first.getType());
+    Value alt;
+    if (first.getAlt())
+      alt = VectorizeOp::create(b, loc, type, SmallVector<Value>(w, first.getAlt()));
+    Value vec = LoadOp::create(b, loc, type, vectorPtr(b, loc, first.getPtr(), w), alt, ValueRange());
+    for (auto [j, lane] : llvm::enumerate(chunk))
+      out[lane] = GepOp::create(b, loc, vec, b.getDenseI64ArrayAttr({(int64_t)j}));
+  }
+  return out;
+}
+
+SmallVector<Value> mlir::uop::foldStores(OpBuilder &b, ArrayRef<Value> stores) {
+  SmallVector<Value> out;
+  if (stores.empty())
+    return out;
+  Type elem = stores[0].getDefiningOp<StoreOp>().getValue().getType();
+  if (isa<VectorType>(elem))
+    return SmallVector<Value>(stores);
+  for (ArrayRef<unsigned> chunk : chunksOf(stores, elem)) {
+    auto first = stores[chunk[0]].getDefiningOp<StoreOp>();
+    if (chunk.size() == 1) {
+      out.push_back(first);
+      continue;
+    }
+    Location loc = first.getLoc();
+    SmallVector<Value> values = llvm::map_to_vector(
+        chunk, [&](unsigned i) { return stores[i].getDefiningOp<StoreOp>().getValue(); });
+    auto type = VectorType::get({(int64_t)chunk.size()}, elem);
+    Value vec = b.createOrFold<VectorizeOp>(loc, type, values);
+    out.push_back(StoreOp::create(b, loc, vectorPtr(b, loc, first.getPtr(), chunk.size()), vec,
+                                  first.getGate(), Value()));
+  }
+  return out;
+}
