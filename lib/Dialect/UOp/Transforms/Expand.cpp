@@ -69,8 +69,9 @@ public:
     expandUpcastStores();
     if (moved) // (folded loads are made after their users)
       sortTopologically(&body);
+    // (and the STOREs and BARRIERs that copies replaced)
     for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
-      if (isOpTriviallyDead(&op))
+      if (isOpTriviallyDead(&op) || (isa<StoreOp, BarrierOp>(op) && op.use_empty()))
         op.erase();
   }
 
@@ -212,54 +213,86 @@ private:
   }
 
   /// tinygrad's expander for upcast axes: each STORE of the SINK becomes
-  /// one per combination of the upcast axes it depends on, at constant
-  /// indices, with copies of the REDUCEs on the way; the emitter runs copies
-  /// over the same ranges in one loop, one accumulator each (a matmul's
-  /// register tile). Kept as loops: stores behind a barrier (grouped
-  /// reduces) and more than 256 copies. Then the devectorizer: the copies
-  /// of each LOAD and of each STORE are folded into vector accesses.
+  /// one per combination of the upcast axes it depends on (see expandStore),
+  /// then the devectorizer folds the copies of each STORE into vector stores.
   void expandUpcastStores() {
     auto sink = cast<SinkOp>(body.back());
     // The roots replacing each root of the SINK, by the STORE they are
     // copies of (expandStores' copies of one STORE are one family).
     llvm::MapVector<int64_t, SmallVector<Value>> families;
-    SmallVector<Operation *> expanded;
     b.setInsertionPoint(sink);
     for (auto [i, root] : llvm::enumerate(sink.getSrcs())) {
       auto it = familyOf.find(root);
       SmallVector<Value> &family = families[it != familyOf.end() ? it->second : -1 - (int64_t)i];
       auto store = root.getDefiningOp<StoreOp>();
-      SetVector<Operation *> ops;
-      SmallVector<Value> ups;
-      AxisSizesAttr axes;
-      if (store && store->hasOneUse()) {
-        ops = cone(root);
-        if (!behindBarrier(ops)) {
-          ups = upcastRangesOf(ops, /*withUnroll=*/false);
-          axes = axesOf(ups);
-        }
-      }
-      if (!axes || axes.getProduct() > 256) {
+      SmallVector<Value> copies;
+      if (store && store->hasOneUse())
+        copies = expandStore(store);
+      if (copies.empty())
         family.push_back(root);
-        continue;
-      }
-      SmallVector<DenseMap<Value, Value>> substs = constantsFor(ups, axes);
-      for (DenseMap<Value, Value> &subst : substs)
-        family.push_back(substitute(root, subst));
-      foldCopiedLoads(ops, substs);
-      expanded.push_back(store);
+      else
+        llvm::append_range(family, copies);
     }
     SmallVector<Value> roots;
     for (auto &[id, family] : families)
       llvm::append_range(roots, family.size() > 1 ? foldStores(b, family) : family);
     sink->setOperands(roots);
-    SetVector<Operation *> unused(expanded.begin(), expanded.end());
-    for (auto &[id, family] : families)
-      for (Value root : family)
-        unused.insert(root.getDefiningOp());
-    for (Operation *store : unused)
-      if (store->use_empty())
-        store->erase();
+  }
+
+  /// The copies of `store` (a root of the SINK, or a store to shared memory
+  /// a BARRIER waits for), one per combination of the values of the upcast
+  /// axes it depends on, at constant indices, with copies of the REDUCEs on
+  /// the way; the emitter runs copies over the same ranges in one loop, one
+  /// accumulator each (a matmul's register tile), and the loads of the
+  /// copies are folded into vector loads. Behind a BARRIER, the stores it
+  /// waits for are expanded first and one BARRIER waits for all their
+  /// copies. Empty where the store stays as it is (no upcast axes, or more
+  /// than 256 copies: a loop).
+  SmallVector<Value> expandStore(StoreOp store) {
+    SetVector<Operation *> ops = cone(store.getResult());
+    DenseMap<Value, Value> barriers; // each BARRIER on the way -> the one to use
+    bool newBarrier = false;
+    for (Operation *op : ops)
+      if (auto bar = dyn_cast<BarrierOp>(op)) {
+        Value done = expandBarrier(bar);
+        barriers[bar] = done;
+        newBarrier |= done != bar.getResult();
+      }
+    SmallVector<Value> ups = upcastRangesOf(ops, /*withUnroll=*/false);
+    AxisSizesAttr axes = axesOf(ups);
+    if (axes && axes.getProduct() > 256)
+      return {};
+    if (!axes && !newBarrier)
+      return {};
+    SmallVector<DenseMap<Value, Value>> substs =
+        axes ? constantsFor(ups, axes) : SmallVector<DenseMap<Value, Value>>(1);
+    SmallVector<Value> copies;
+    for (DenseMap<Value, Value> &subst : substs) {
+      subst.insert(barriers.begin(), barriers.end());
+      copies.push_back(substitute(store.getResult(), subst));
+    }
+    foldCopiedLoads(ops, substs);
+    return copies;
+  }
+
+  /// The BARRIER that replaces `bar`: one after the (folded) copies of the
+  /// stores it waits for, or `bar` itself when none is copied.
+  Value expandBarrier(BarrierOp bar) {
+    if (Value done = barrierFor.lookup(bar.getResult()))
+      return done;
+    SmallVector<Value> deps;
+    bool changed = false;
+    for (Value dep : bar.getDeps()) {
+      auto store = dep.getDefiningOp<StoreOp>();
+      SmallVector<Value> copies = store ? expandStore(store) : SmallVector<Value>();
+      changed |= !copies.empty();
+      llvm::append_range(deps, copies.empty()           ? SmallVector<Value>{dep}
+                               : copies.size() > 1 ? foldStores(b, copies)
+                                                   : copies);
+    }
+    Value done = changed ? BarrierOp::create(b, bar.getLoc(), bar.getType(), deps).getResult()
+                         : bar.getResult();
+    return barrierFor[bar.getResult()] = done;
   }
 
   /// tinygrad's devectorizer on the copies: the copies of each LOAD that
@@ -285,18 +318,16 @@ private:
     }
   }
 
-  /// The ops `v` is computed from (v's own op included).
+  /// The ops `v` is computed from (v's own op included), up to the
+  /// BARRIERs it waits for (included, not what they wait for).
   static SetVector<Operation *> cone(Value v) {
     SetVector<Operation *> ops;
     SmallVector<Value> work{v};
     while (!work.empty())
       if (Operation *op = work.pop_back_val().getDefiningOp(); op && ops.insert(op))
-        llvm::append_range(work, op->getOperands());
+        if (!isa<BarrierOp>(op))
+          llvm::append_range(work, op->getOperands());
     return ops;
-  }
-
-  static bool behindBarrier(const SetVector<Operation *> &ops) {
-    return llvm::any_of(ops, [](Operation *op) { return isa<BarrierOp, DefineLocalOp>(op); });
   }
 
   /// The upcast (and unroll) RANGEs among `ops` (a cone), by axis.
@@ -431,6 +462,8 @@ private:
   int64_t nextFamily = 0;
   // Loads were folded after their users (see foldCopiedLoads).
   bool moved = false;
+  // Each BARRIER expandBarrier has seen -> the one that replaces it.
+  DenseMap<Value, Value> barrierFor;
   // Each REDUCE made side by side: the axes of its copies, and the copies.
   DenseMap<Value, std::pair<AxisSizesAttr, SmallVector<Value>>> sideBySideOf;
 };

@@ -4,7 +4,8 @@
 // the copies uop-expand makes of one LOAD or STORE: copies that access one
 // buffer under one gate at consecutive elements become vector accesses, in
 // chunks of 8, 4 or 2 elements (at most 16 bytes) whose first element is a
-// multiple of the chunk's width (kernel parameters are 16-byte aligned).
+// multiple of the chunk's width (kernel parameters and shared memory are
+// 16-byte aligned).
 // Copies of one index expression differ only in constants, so their
 // distance is found by walking them side by side; alignment comes from the
 // constant factor of a chunk's first index.
@@ -71,21 +72,22 @@ static int64_t factor(Value v) {
 namespace {
 
 /// What the lanes of one chunk must share besides their buffer: the INDEX's
-/// gate, and a LOAD's alt value or a STORE's own gate.
+/// gate, a LOAD's alt value and what it waits for, or a STORE's own gate.
 struct Access {
   IndexOp index;
   Value gate, other;
+  SmallVector<Value> deps;
 };
 
 /// A LOAD or STORE of one element of a kernel parameter, which folding may
 /// merge with others; nullopt for anything else.
 std::optional<Access> accessOf(Value lane) {
   Value ptr, other;
+  SmallVector<Value> deps;
   if (auto load = lane.getDefiningOp<LoadOp>()) {
-    if (!load.getDeps().empty())
-      return std::nullopt;
     ptr = load.getPtr();
     other = load.getAlt();
+    deps = load.getDeps();
   } else if (auto store = lane.getDefiningOp<StoreOp>()) {
     if (store.getUnder())
       return std::nullopt;
@@ -95,10 +97,10 @@ std::optional<Access> accessOf(Value lane) {
     return std::nullopt;
   }
   auto index = ptr.getDefiningOp<IndexOp>();
-  if (!index || !index.getBuf().getDefiningOp<DefineGlobalOp>() ||
+  if (!index || !isa_and_present<DefineGlobalOp, DefineLocalOp>(index.getBuf().getDefiningOp()) ||
       isa<VectorType>(cast<PtrType>(ptr.getType()).getValueType()))
     return std::nullopt;
-  return Access{index, index.getGate(), other};
+  return Access{index, index.getGate(), other, deps};
 }
 
 /// The lanes split into chunks, as tinygrad's expand_index groups them (one
@@ -122,6 +124,7 @@ SmallVector<SmallVector<unsigned>> chunksOf(ArrayRef<Value> lanes, Type elem) {
     for (Group &g : groups) {
       Access r = *access[g.rep];
       if (a && r.index.getBuf() == a->index.getBuf() && r.gate == a->gate && r.other == a->other &&
+          r.deps == a->deps &&
           (offset = delta(r.index.getIdx(), a->index.getIdx()))) {
         group = &g;
         break;
@@ -180,7 +183,8 @@ SmallVector<Value> mlir::uop::foldLoads(OpBuilder &b, ArrayRef<Value> lanes) {
     Value alt;
     if (first.getAlt())
       alt = VectorizeOp::create(b, loc, type, SmallVector<Value>(w, first.getAlt()));
-    Value vec = LoadOp::create(b, loc, type, vectorPtr(b, loc, first.getPtr(), w), alt, ValueRange());
+    Value vec =
+        LoadOp::create(b, loc, type, vectorPtr(b, loc, first.getPtr(), w), alt, first.getDeps());
     for (auto [j, lane] : llvm::enumerate(chunk))
       out[lane] = GepOp::create(b, loc, vec, b.getDenseI64ArrayAttr({(int64_t)j}));
   }

@@ -87,22 +87,24 @@ def UOpExpand : Pass<"uop-expand", "::mlir::uop::KernelOp"> {
       the ranges replaced by constants (shared where they do not depend on
       them), REDUCEs included; the code generators run REDUCEs over the same
       ranges in one loop, so a matmul keeps its tile of accumulators in
-      registers, and STOREs over the same loops in one loop nest. The
-      copies of a LOAD along the last upcast axis that read consecutive,
-      aligned elements become one vector LOAD (tinygrad's devectorizer).
-      Stores behind a BARRIER (grouped reduces) and more than 256 copies
-      keep their upcast loops;
+      registers, and STOREs over the same loops in one loop nest. Behind a
+      BARRIER (a grouped reduce), the stores to shared memory it waits for
+      are expanded first and one BARRIER waits for all their copies. More
+      than 256 copies keep their upcast loops;
     - a CONTRACT over axes becomes a VECTORIZE of its source once per
       combination of those axes (the first axis varies slowest), each copy
       of the source's ops with the axes' ranges replaced by constants;
     - a CONTRACT feeding a WMMA also sets the WMMA's other axes (its reduce
       axes and the other sources' fragment axes) to 0, as tinygrad's
       expander does, so each lane loads exactly its fragment;
-    - ungated LOADs of a CONTRACT that read consecutive elements of one
-      buffer, in chunks of 8, 4 or 2 whose first index is a multiple of the
-      chunk (a constant factor of the index math), become one vector LOAD
-      per chunk through a pointer cast, as tinygrad's devectorizer folds
-      them (buffers are 16-byte aligned);
+    - the copies of one LOAD (of a CONTRACT's source, or of a copied STORE)
+      and the copies of one STORE are folded as tinygrad's devectorizer
+      does (load_store_folding, split_load_store): copies that access one
+      kernel parameter or shared buffer under one gate (and one alt value,
+      one BARRIER) at consecutive elements become one vector access per
+      chunk of 8, 4 or 2 elements (at most 16 bytes) whose first index is a
+      multiple of the chunk (a constant factor of the index math; buffers
+      are 16-byte aligned), through a pointer cast; the rest stay scalar;
     - REDUCE(x, UNROLL(v)) over ranges the vector does not depend on becomes
       UNROLL(REDUCE(v)): one vector accumulator, which the code generators
       fold into the WMMA's C operand (tinygrad's `acc + WMMA(a, b, 0)`
