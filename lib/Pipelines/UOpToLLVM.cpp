@@ -19,6 +19,11 @@ void mlir::uop::buildUOpToLLVMPipeline(OpPassManager &pm, const UOpToLLVMOptions
   addOptimizeStep(pm.nest<KernelOp>(), options);
   pm.addNestedPass<KernelOp>(createUOpLower());
   pm.addNestedPass<KernelOp>(createUOpExpand());
+  // CSE merges what the expander copied alike (a load two copies share
+  // becomes one, before a gate puts each behind its own branch).
+  pm.addNestedPass<KernelOp>(createCanonicalizerPass());
+  pm.addNestedPass<KernelOp>(createCSEPass());
+  pm.addNestedPass<KernelOp>(createUOpDevectorize());
   ConvertUOpToSCFOptions toSCF;
   toSCF.halfInF32 = options.halfInF32;
   pm.addPass(createConvertUOpToSCF(toSCF));

@@ -37,8 +37,12 @@ void mlir::uop::buildUOpToPTXPipeline(OpPassManager &pm, const UOpToPTXOptions &
   kernel.addPass(createUOpLower());
   kernel.addPass(createUOpExpand());
   // tinygrad's symbolic rules before mapping (sizes of 1 fold away) and
-  // after legalizing (the index math the mapping adds).
+  // after legalizing (the index math the mapping adds). CSE merges what the
+  // expander copied alike (a load two copies share becomes one, before a
+  // gate puts each behind its own branch).
   kernel.addPass(createCanonicalizerPass());
+  kernel.addPass(createCSEPass());
+  kernel.addPass(createUOpDevectorize());
   kernel.addPass(createUOpGPUDims());
   kernel.addPass(createUOpTargetLegalize());
   kernel.addPass(createCanonicalizerPass());
@@ -83,13 +87,14 @@ void mlir::uop::registerUOpPipelines() {
   PassPipelineRegistration<UOpToLLVMOptions>(
       "uop-to-llvm",
       "uop kernels (any level) to the LLVM dialect for the host: uop-optimize, uop-lower, uop-expand, "
-      "convert-uop-to-scf, then the upstream conversions to LLVM",
+      "uop-devectorize, convert-uop-to-scf, then the upstream conversions to LLVM",
       [](OpPassManager &pm, const UOpToLLVMOptions &options) {
         buildUOpToLLVMPipeline(pm, options);
       });
   PassPipelineRegistration<UOpToPTXOptions>(
       "uop-to-ptx",
-      "uop kernels (any level) to PTX: uop-optimize, uop-lower, uop-expand, uop-gpu-dims, uop-target-legalize, "
+      "uop kernels (any level) to PTX: uop-optimize, uop-lower, uop-expand, uop-devectorize, uop-gpu-dims, "
+      "uop-target-legalize, "
       "convert-uop-to-gpu, then the upstream gpu/nvvm conversions and gpu-module-to-binary",
       [](OpPassManager &pm, const UOpToPTXOptions &options) {
         buildUOpToPTXPipeline(pm, options);

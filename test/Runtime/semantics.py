@@ -264,8 +264,9 @@ ew_case("transcendentals", ["f32"],
         exact=False)
 
 # Reductions. A MAX reduce is acc = max(acc, x) from -inf: a NaN element is
-# dropped. A half ADD accumulator is rounded to half at every step.
-red = """uop.kernel @{name} {{
+# dropped. A half ADD accumulator is rounded to half at every step. (No opts:
+# the CPU heuristic would unroll the 5-wide axis; see the unrolled cases.)
+red = """uop.kernel @{name} attributes {{uop.opts = "{opts}"}} {{
   %o = uop.define_global 0 : !uop.ptr<{t}, 2>
   %ov = uop.view %o [#uop.view<shape = [2, 1], strides = [1, 0]>] : !uop.ptr<{t}, 2>
   %i = uop.define_global 1 : !uop.ptr<{t}, 10>
@@ -283,7 +284,7 @@ for row in (rm[:5], rm[5:]):
     for x in row:
         m = c_max(m, x)
     acc.append(m)
-case("reduce_max_nan", red.format(name="reduce_max_nan", t="f32", op="max"),
+case("reduce_max_nan", red.format(name="reduce_max_nan", t="f32", op="max", opts=""),
      [("f32", None, acc), ("f32", rm, None)])
 rh = [2048.0, 1.0, 1.0, 1.0, 1.0, 0.5, 0.25, 0.125, 1000.0, 3.0]
 acc = []
@@ -292,8 +293,34 @@ for row in (rh[:5], rh[5:]):
     for x in row:
         s = f16(s + x)
     acc.append(s)
-case("reduce_half_accumulator", red.format(name="reduce_half_accumulator", t="f16", op="add"),
+case("reduce_half_accumulator", red.format(name="reduce_half_accumulator", t="f16", op="add", opts=""),
      [("f16", None, acc), ("f16", rh, None)])
+
+# The same reductions with the reduce axis unrolled (UNROLL:0:0, what the
+# heuristic picks): tinygrad's devectorizer folds the lanes without an
+# accumulator, x[0] op x[1] op ..., so a row of NaNs is NaN (the first
+# operand of MAX is kept when the compare fails), and the half sum is one
+# expression: computed in float on the CPU and rounded once at the store,
+# rounded at every op on the GPU.
+unrolled = []
+for row in (rm[:5], rm[5:]):
+    m = row[0]
+    for x in row[1:]:
+        m = c_max(m, x)
+    unrolled.append(m)
+case("reduce_max_nan_unrolled", red.format(name="reduce_max_nan_unrolled", t="f32", op="max",
+                                           opts="UNROLL:0:0"),
+     [("f32", None, unrolled), ("f32", rm, None)])
+in_float, in_half = [], []
+for row in (rh[:5], rh[5:]):
+    s, h = row[0], row[0]
+    for x in row[1:]:
+        s, h = s + x, f16(h + x)
+    in_float.append(f16(s))
+    in_half.append(h)
+assert in_float != in_half, "the unrolled half case must tell the two roundings apart"
+case("reduce_half_unrolled", red.format(name="reduce_half_unrolled", t="f16", op="add", opts="UNROLL:0:0"),
+     [("f16", None, in_float), ("f16", rh, None)], gpu_buffers=[("f16", None, in_half), ("f16", rh, None)])
 
 # Two reduces over the same range, one inside the other's source (a lowered
 # kernel: the AST level cannot broadcast a reduce back). The inner REDUCE

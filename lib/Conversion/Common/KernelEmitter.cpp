@@ -379,12 +379,8 @@ private:
     for (auto [i, r] : llvm::enumerate(group)) {
       Value acc = loops->back().getRegionIterArg(i);
       FailureOr<Value> n = accumulateIntoWmma(r, acc);
-      if (succeeded(n) && !*n) {
-        FailureOr<Value> x = emit(r.getSrc());
-        if (failed(x))
-          return failure();
-        n = Semantics(at(), r.getLoc(), types).combine(r.getKind(), acc, *x, r.getType());
-      }
+      if (succeeded(n) && !*n)
+        n = accumulate(r, acc);
       if (failed(n))
         return failure();
       next.push_back(*n);
@@ -399,6 +395,18 @@ private:
     for (auto [r, v] : llvm::drop_begin(llvm::zip(group, results)))
       stack.back().values[r.getResult()] = v;
     return results.front();
+  }
+
+  /// One iteration of a REDUCE: `acc` combined with its source, or with
+  /// each lane of it in order (a horizontal reduction).
+  FailureOr<Value> accumulate(ReduceOp r, Value acc) {
+    FailureOr<Value> x = emit(r.getSrc());
+    if (failed(x))
+      return failure();
+    Semantics sem(at(), r.getLoc(), types);
+    if (r.getSrc().getType() != r.getType())
+      return sem.combineLanes(r.getKind(), acc, *x, r.getType());
+    return sem.combine(r.getKind(), acc, *x, r.getType());
   }
 
   /// `reduce` and the REDUCEs not emitted yet that can share its loops: the

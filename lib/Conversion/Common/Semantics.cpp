@@ -152,6 +152,12 @@ Value Semantics::combine(ReduceKind kind, Value acc, Value x, Type uopType) {
   return round(r, uopType); // the accumulator is a variable of the reduce's dtype
 }
 
+Value Semantics::combineLanes(ReduceKind kind, Value acc, Value vec, Type uopType) {
+  for (int64_t i = 0; i < cast<VectorType>(vec.getType()).getNumElements(); ++i)
+    acc = combine(kind, acc, LLVM::ExtractElementOp::create(b, loc, vec, lane(i)), uopType);
+  return acc;
+}
+
 //===----------------------------------------------------------------------===//
 // ALU
 //===----------------------------------------------------------------------===//

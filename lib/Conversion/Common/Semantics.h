@@ -55,6 +55,8 @@ public:
   Value identity(ReduceKind kind, Type uopType);
   /// One step of a REDUCE: acc <op> x, rounded to the accumulator's dtype.
   Value combine(ReduceKind kind, Value acc, Value x, Type uopType);
+  /// One step of a horizontal REDUCE: acc <op> x[0] <op> x[1] ..., in order.
+  Value combineLanes(ReduceKind kind, Value acc, Value vec, Type uopType);
   /// A value as loaded from memory, to its compute type.
   Value fromStorage(Value stored, Type uopType);
   /// A computed value to the type it is stored as (rounds widened halves).

@@ -1,6 +1,7 @@
 // uop-expand on a grouped reduce: the stores a BARRIER waits for are
-// expanded (and folded) first, and one BARRIER waits for all their copies.
-// RUN: uop-opt %s --uop-expand | FileCheck %s
+// expanded first, and one BARRIER waits for all their copies (which
+// uop-devectorize folds, as the loads after it).
+// RUN: uop-opt %s --uop-expand --canonicalize --cse --uop-devectorize | FileCheck %s
 
 // A grouped reduce (GROUP with an UPCAST, as gemv's): the partial sums go
 // to shared memory as one vector store of the upcast's copies, one BARRIER

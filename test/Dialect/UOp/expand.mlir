@@ -1,9 +1,8 @@
 // uop-expand on upcast axes (tinygrad's expander): a STORE that depends on
 // an upcast range becomes one STORE per value of it, with a copy of the
 // REDUCE on the way; the code generators run the copies over the same K
-// range in one loop, one accumulator each (a register tile). Then the
-// devectorizer folds the copies of a STORE (and of a LOAD) that access
-// consecutive, aligned elements into one vector access.
+// range in one loop, one accumulator each (a register tile). (Folding the
+// copies into vector accesses is uop-devectorize's: devectorize.mlir.)
 // RUN: uop-opt %s --uop-expand | FileCheck %s
 // RUN: uop-opt %s --uop-expand --convert-uop-to-scf | FileCheck %s --check-prefix=SCF
 
@@ -11,18 +10,16 @@
 // CHECK-NOT: upcast
 // CHECK: %[[K:.*]] = uop.range %{{.*}} axis 0 reduce
 // CHECK: %[[S0:.*]] = uop.reduce add %{{.*}} [%[[K]] : si32] : f32
+// CHECK: %[[ST0:.*]] = uop.store %{{.*}}, %[[S0]]
 // CHECK: %[[S1:.*]] = uop.reduce add %{{.*}} [%[[K]] : si32] : f32
-// CHECK: %[[V:.*]] = uop.vectorize %[[S0]], %[[S1]] : f32
-// CHECK: %[[P:.*]] = uop.cast %{{.*}} : !uop.ptr<f32, 2> -> !uop.ptr<vector<2xf32>, 1>
-// CHECK: %[[ST:.*]] = uop.store %[[P]], %[[V]] : !uop.ptr<vector<2xf32>, 1>
-// CHECK: uop.sink %[[ST]]{{$}}
+// CHECK: %[[ST1:.*]] = uop.store %{{.*}}, %[[S1]]
+// CHECK: uop.sink %[[ST0]], %[[ST1]]{{$}}
 
 // SCF-LABEL: func.func @tile
 // SCF: %[[ACC:.*]]:2 = scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (f32, f32)
 // SCF-NOT: scf.for
-// SCF: llvm.insertelement %[[ACC]]#0
-// SCF: llvm.insertelement %[[ACC]]#1
-// SCF: llvm.store %{{.*}} : vector<2xf32>, !llvm.ptr
+// SCF: llvm.store %[[ACC]]#0
+// SCF: llvm.store %[[ACC]]#1
 uop.kernel @tile {
   %c2 = uop.const 2 : si32
   %c4 = uop.const 4 : si32
@@ -40,82 +37,67 @@ uop.kernel @tile {
   uop.sink %st
 }
 
-// Copies are folded along any upcast axis, by their element offsets (here
-// the first axis is the contiguous one), and under one gate: one gated
-// vector load with its alt value in every lane, one gated vector store.
-// CHECK-LABEL: uop.kernel @fold_across_axes
-// CHECK: %[[Z:.*]] = uop.const 0.0{{.*}} : f32
-// CHECK: %[[ALT:.*]] = uop.vectorize %[[Z]], %[[Z]], %[[Z]], %[[Z]] : f32
-// CHECK: %[[PIN:.*]] = uop.cast %{{.*}} : !uop.ptr<f32, 16> -> !uop.ptr<vector<4xf32>, 4>
-// CHECK: %[[X:.*]] = uop.load %[[PIN]] alt %[[ALT]] : vector<4xf32>
-// CHECK: %[[POUT:.*]] = uop.cast %{{.*}} : !uop.ptr<f32, 16> -> !uop.ptr<vector<4xf32>, 4>
-// CHECK: %[[ST:.*]] = uop.store %[[POUT]], %[[X]] gate %{{.*}} : i1 : !uop.ptr<vector<4xf32>, 4>
-// CHECK: uop.sink %[[ST]]{{$}}
-uop.kernel @fold_across_axes {
-  %c2 = uop.const 2 : si32
-  %c3 = uop.const 3 : si32
+// Unroll axes (UNROLL: reduced upcast axes): the REDUCE's source once per
+// value of the axis, and a horizontal REDUCE of that vector over the other
+// range, acc op x[0] op x[1] ... in tinygrad's order. With no other range,
+// the lanes are combined in order, without an accumulator.
+// CHECK-LABEL: uop.kernel @unrolled
+// CHECK: %[[K:.*]] = uop.range %{{.*}} axis 1 reduce
+// CHECK-NOT: unroll
+// CHECK: %[[X0:.*]] = uop.load
+// CHECK: %[[X1:.*]] = uop.load
+// CHECK: %[[X2:.*]] = uop.load
+// CHECK: %[[X3:.*]] = uop.load
+// CHECK: %[[V:.*]] = uop.vectorize %[[X0]], %[[X1]], %[[X2]], %[[X3]] : f32
+// CHECK: %[[S:.*]] = uop.reduce add %[[V]] [%[[K]] : si32] : vector<4xf32> -> f32
+// CHECK: uop.store %{{.*}}, %[[S]]
+// SCF-LABEL: func.func @unrolled
+// SCF: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32)
+// SCF: %[[E0:.*]] = llvm.extractelement
+// SCF: %[[A0:.*]] = arith.addf %[[ACC]], %[[E0]] : f32
+// SCF: %[[E1:.*]] = llvm.extractelement
+// SCF: %[[A1:.*]] = arith.addf %[[A0]], %[[E1]] : f32
+// SCF: %[[E2:.*]] = llvm.extractelement
+// SCF: %[[A2:.*]] = arith.addf %[[A1]], %[[E2]] : f32
+// SCF: %[[E3:.*]] = llvm.extractelement
+// SCF: %[[A3:.*]] = arith.addf %[[A2]], %[[E3]] : f32
+// SCF: scf.yield %[[A3]]
+uop.kernel @unrolled {
   %c4 = uop.const 4 : si32
-  %z = uop.const 0.0 : f32
-  %g = uop.range %c4 axis 0 global : si32
-  %a = uop.range %c2 axis 1 upcast : si32
-  %b = uop.range %c2 axis 2 upcast : si32
-  %out = uop.define_global 0 : !uop.ptr<f32, 16>
+  %c16 = uop.const 16 : si32
+  %k = uop.range %c4 axis 1 reduce : si32
+  %u = uop.range %c4 axis 2 unroll : si32
+  %out = uop.define_global 0 : !uop.ptr<f32, 1>
   %in = uop.define_global 1 : !uop.ptr<f32, 16>
-  %base = uop.mul %g, %c4 : si32
-  %b2 = uop.mul %b, %c2 : si32
-  %off = uop.add %a, %b2 : si32
-  %i = uop.add %base, %off : si32
-  %ok = uop.cmplt %g, %c3 : si32
-  %p = uop.index %in[%i] gate %ok : i1 : !uop.ptr<f32, 16>, si32
-  %x = uop.load %p alt %z : f32 : !uop.ptr<f32, 16>
-  %q = uop.index %out[%i] : !uop.ptr<f32, 16>, si32
-  %st = uop.store %q, %x gate %ok : i1 : !uop.ptr<f32, 16>
-  uop.sink %st
-}
-
-// Split by alignment: four consecutive stores whose first element is only
-// known to be even are two vector stores of 2 (the loads, 4-aligned, one of 4).
-// CHECK-LABEL: uop.kernel @split
-// CHECK: uop.load %{{.*}} : !uop.ptr<vector<4xf32>, 4>
-// CHECK: uop.store %{{.*}} : !uop.ptr<vector<2xf32>, 8>
-// CHECK: uop.store %{{.*}} : !uop.ptr<vector<2xf32>, 8>
-// CHECK: uop.sink %{{[0-9]+}}, %{{[0-9]+}}{{$}}
-uop.kernel @split {
-  %c2 = uop.const 2 : si32
-  %c4 = uop.const 4 : si32
-  %c8 = uop.const 8 : si32
-  %g = uop.range %c2 axis 0 global : si32
-  %u = uop.range %c4 axis 1 upcast : si32
-  %out = uop.define_global 0 : !uop.ptr<f32, 16>
-  %in = uop.define_global 1 : !uop.ptr<f32, 16>
-  %base = uop.mul %g, %c8 : si32
-  %i = uop.add %base, %u : si32
+  %k4 = uop.mul %k, %c4 : si32
+  %i = uop.add %k4, %u : si32
   %p = uop.index %in[%i] : !uop.ptr<f32, 16>, si32
   %x = uop.load %p : !uop.ptr<f32, 16>
-  %j = uop.add %i, %c2 : si32
-  %q = uop.index %out[%j] : !uop.ptr<f32, 16>, si32
-  %st = uop.store %q, %x : !uop.ptr<f32, 16>
+  %s = uop.reduce add %x [%k, %u : si32, si32] : f32
+  %c0 = uop.const 0 : si32
+  %q = uop.index %out[%c0] : !uop.ptr<f32, 1>, si32
+  %st = uop.store %q, %s : !uop.ptr<f32, 1>
   uop.sink %st
 }
 
-// Not folded: loads under different gates (the gate depends on the upcast
-// axis) and stores two elements apart.
-// CHECK-LABEL: uop.kernel @no_fold
-// CHECK-NOT: vector
-// CHECK: uop.sink %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}{{$}}
-uop.kernel @no_fold {
+// CHECK-LABEL: uop.kernel @unrolled_whole
+// CHECK-NOT: uop.reduce
+// CHECK: %[[X0:.*]] = uop.load
+// CHECK: %[[X1:.*]] = uop.load
+// CHECK: %[[M:.*]] = uop.max %[[X0]], %[[X1]] : f32
+// CHECK: uop.store %{{.*}}, %[[M]]
+// SCF-LABEL: func.func @unrolled_whole
+// SCF-NOT: scf.for
+uop.kernel @unrolled_whole {
   %c2 = uop.const 2 : si32
-  %c3 = uop.const 3 : si32
-  %c4 = uop.const 4 : si32
-  %z = uop.const 0.0 : f32
-  %u = uop.range %c4 axis 0 upcast : si32
-  %out = uop.define_global 0 : !uop.ptr<f32, 8>
-  %in = uop.define_global 1 : !uop.ptr<f32, 4>
-  %ok = uop.cmplt %u, %c3 : si32
-  %p = uop.index %in[%u] gate %ok : i1 : !uop.ptr<f32, 4>, si32
-  %x = uop.load %p alt %z : f32 : !uop.ptr<f32, 4>
-  %i = uop.mul %u, %c2 : si32
-  %q = uop.index %out[%i] : !uop.ptr<f32, 8>, si32
-  %st = uop.store %q, %x : !uop.ptr<f32, 8>
+  %u = uop.range %c2 axis 0 unroll : si32
+  %out = uop.define_global 0 : !uop.ptr<f32, 1>
+  %in = uop.define_global 1 : !uop.ptr<f32, 2>
+  %p = uop.index %in[%u] : !uop.ptr<f32, 2>, si32
+  %x = uop.load %p : !uop.ptr<f32, 2>
+  %s = uop.reduce max %x [%u : si32] : f32
+  %c0 = uop.const 0 : si32
+  %q = uop.index %out[%c0] : !uop.ptr<f32, 1>, si32
+  %st = uop.store %q, %s : !uop.ptr<f32, 1>
   uop.sink %st
 }

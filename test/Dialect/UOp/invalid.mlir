@@ -579,6 +579,22 @@ func.func @f(%x: f32, %r: si32) {
 
 // -----
 
+func.func @f(%x: vector<2xf32>) {
+  // expected-error @+1 {{source must have the result's type, or be a vector of it (a horizontal reduction); got 'vector<2xf32>' for a result of 'f16'}}
+  %0 = uop.reduce add %x [] : vector<2xf32> -> f16
+  return
+}
+
+// -----
+
+func.func @f(%x: f32) {
+  // expected-error @+1 {{source must have the result's type, or be a vector of it (a horizontal reduction); got 'f32' for a result of 'vector<2xf32>'}}
+  %0 = uop.reduce add %x [] : f32 -> vector<2xf32>
+  return
+}
+
+// -----
+
 func.func @f(%x: f32) {
   // expected-error @+1 {{needs at least two sources}}
   %0 = uop.vectorize %x : f32

@@ -34,6 +34,10 @@ uop.kernel @defines {
   %x = uop.load %p : !uop.ptr<f32, 400>
   // CHECK: %[[SUM:.*]] = uop.reduce add %[[LD]] [%[[R]] : si32] : f32
   %sum = uop.reduce add %x [%r : si32] : f32
+  // A horizontal reduction: a vector source, a scalar result.
+  // CHECK: uop.reduce max %{{.*}} [%[[R]] : si32] : vector<2xf32> -> f32
+  %pair = uop.vectorize %x, %x : f32
+  %hmax = uop.reduce max %pair [%r : si32] : vector<2xf32> -> f32
   // CHECK: uop.assign %[[ACC]], %[[SUM]] : f32, f32
   %a = uop.assign %acc, %sum : f32, f32
   // CHECK: %[[E:.*]] = uop.endrange %[[R]] : si32

@@ -1,8 +1,8 @@
 // A 32x8x32 half matmul with TC and one more UPCAST of M (as the heuristic
 // adds on bigger kernels): uop-expand puts the two WMMAs of a K step side by
-// side, two accumulators in one K loop, and stores each lane of each
-// (consecutive lanes in pairs: four vector stores of 2).
-// RUN: uop-opt %s --uop-attach-target=chip=sm_80 --uop-optimize --uop-lower --uop-expand | FileCheck %s --check-prefix=SIDE
+// side, two accumulators in one K loop, and stores each lane of each;
+// uop-devectorize stores consecutive lanes in pairs: four vector stores of 2.
+// RUN: uop-opt %s --uop-attach-target=chip=sm_80 --uop-optimize --uop-lower --uop-expand --canonicalize --cse --uop-devectorize | FileCheck %s --check-prefix=SIDE
 // SIDE: %[[K:.*]] = uop.range %{{.*}} axis 5 reduce
 // SIDE: %[[W0:.*]] = uop.wmma
 // SIDE: uop.reduce add %[[W0]] [%[[K]] : si32] : vector<4xf32>

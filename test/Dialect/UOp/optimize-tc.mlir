@@ -6,10 +6,10 @@
 // fragment layout, UNROLLed onto the C axes; the K/16 steps stay a reduce.
 // RUN: uop-opt %s --uop-attach-target=chip=sm_80 --uop-optimize | FileCheck %s
 // uop-expand makes the fragments vectors, the accumulator one vector, and
-// the store one per lane of C.
-// RUN: uop-opt %s --uop-attach-target=chip=sm_80 --uop-optimize --uop-lower --uop-expand | FileCheck %s --check-prefix=EXPAND
+// the store one per lane of C; uop-devectorize folds loads and stores.
+// RUN: uop-opt %s --uop-attach-target=chip=sm_80 --uop-optimize --uop-lower --uop-expand --canonicalize --cse --uop-devectorize | FileCheck %s --check-prefix=EXPAND
 // A at an odd offset: its pairs are not 4-byte aligned, so no folding.
-// RUN: sed -e 's/strides = \[32, 0, 1\]>/strides = [32, 0, 1], offset = 1>/' -e 's/ptr<f16, 512>/ptr<f16, 513>/g' %s | uop-opt --uop-attach-target=chip=sm_80 --uop-optimize --uop-lower --uop-expand | FileCheck %s --check-prefix=ODD
+// RUN: sed -e 's/strides = \[32, 0, 1\]>/strides = [32, 0, 1], offset = 1>/' -e 's/ptr<f16, 512>/ptr<f16, 513>/g' %s | uop-opt --uop-attach-target=chip=sm_80 --uop-optimize --uop-lower --uop-expand --canonicalize --cse --uop-devectorize | FileCheck %s --check-prefix=ODD
 // ODD-NOT: vector<2xf16>
 // ODD-COUNT-8: uop.load %{{.*}} : !uop.ptr<f16, 513>
 // ODD-NOT: vector<2xf16>
@@ -37,13 +37,13 @@
 // CHECK-NOT: uop.mul
 
 // EXPAND: %[[K:.*]] = uop.range %{{.*}} axis 5 reduce
-// A's fragment is four pairs of consecutive halves at even indices: four
-// 32-bit loads through a pointer cast, as tinygrad's devectorizer folds
-// them; B's elements are 8 apart: four scalar loads.
-// EXPAND-COUNT-4: uop.load %{{.*}} : !uop.ptr<vector<2xf16>, 256>
-// EXPAND: %[[VA:.*]] = uop.vectorize %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : f16
+// B's elements are 8 apart: four scalar loads. A's fragment is four pairs
+// of consecutive halves at even indices: four 32-bit loads through a
+// pointer cast, as tinygrad's devectorizer folds them.
 // EXPAND-COUNT-4: uop.load %{{.*}} : !uop.ptr<f16, 256>
 // EXPAND: %[[VB:.*]] = uop.vectorize %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : f16
+// EXPAND-COUNT-4: uop.load %{{.*}} : !uop.ptr<vector<2xf16>, 256>
+// EXPAND: %[[VA:.*]] = uop.vectorize %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : f16
 // EXPAND: %[[W:.*]] = uop.wmma %[[VA]], %[[VB]], %{{.*}} dims [8, 16, 16]
 // EXPAND: %[[ACC:.*]] = uop.reduce add %[[W]] [%[[K]] : si32] : vector<4xf32>
 // One STORE per lane of C, at constant upcast indices; lanes 0-1 and 2-3

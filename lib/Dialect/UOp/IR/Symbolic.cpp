@@ -318,6 +318,7 @@ LogicalResult castOfCast(CastOp op, PatternRewriter &rw) {
 LogicalResult constantOutOfReduce(ReduceOp op, PatternRewriter &rw) {
   auto mul = op.getSrc().getDefiningOp<MulOp>();
   if (op.getKind() != ReduceKind::add || !mul || !isInt(op.getType()) ||
+      op.getSrc().getType() != op.getType() ||
       !mul.getRhs().getDefiningOp<ConstOp>())
     return failure();
   Value r =

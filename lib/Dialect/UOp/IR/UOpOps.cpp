@@ -18,6 +18,23 @@
 using namespace mlir;
 using namespace mlir::uop;
 
+/// `: T` when the source and the result have one type, `: S -> T` for a
+/// horizontal reduction.
+static ParseResult parseReduceTypes(OpAsmParser &parser, Type &src, Type &result) {
+  if (parser.parseType(src))
+    return failure();
+  result = src;
+  if (succeeded(parser.parseOptionalArrow()))
+    return parser.parseType(result);
+  return success();
+}
+
+static void printReduceTypes(OpAsmPrinter &p, Operation *, Type src, Type result) {
+  p << src;
+  if (result != src)
+    p << " -> " << result;
+}
+
 #define GET_OP_CLASSES
 #include "uop/Dialect/UOp/IR/UOpOps.cpp.inc"
 
@@ -438,7 +455,15 @@ LogicalResult ReduceAxisOp::verify() {
   return checkAxes(getAxes(), rank, [&] { return emitOpError(); });
 }
 
-LogicalResult ReduceOp::verify() { return verifyRanges(*this, getRanges()); }
+LogicalResult ReduceOp::verify() {
+  Type src = getSrc().getType(), result = getType();
+  if (src != result &&
+      !(isa<VectorType>(src) && !isa<VectorType>(result) && getScalarType(src) == result))
+    return emitOpError() << "source must have the result's type, or be a vector of it (a "
+                            "horizontal reduction); got "
+                         << src << " for a result of " << result;
+  return verifyRanges(*this, getRanges());
+}
 
 //===----------------------------------------------------------------------===//
 // Vectors

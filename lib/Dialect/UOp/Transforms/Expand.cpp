@@ -11,11 +11,9 @@
 
 #include "uop/Dialect/UOp/Transforms/Passes.h"
 
-#include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVectorExtras.h"
 
@@ -66,9 +64,9 @@ public:
     for (UnrollOp u : llvm::to_vector(body.getOps<UnrollOp>()))
       if (!expandStores(u))
         u.getResult().replaceAllUsesWith(lane(u));
+    for (ReduceOp r : llvm::to_vector(body.getOps<ReduceOp>()))
+      expandUnroll(r);
     expandUpcastStores();
-    if (moved) // (folded loads are made after their users)
-      sortTopologically(&body);
     // (and the STOREs and BARRIERs that copies replaced)
     for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
       if (isOpTriviallyDead(&op) || (isa<StoreOp, BarrierOp>(op) && op.use_empty()))
@@ -149,8 +147,7 @@ private:
           subst[r] = constantLike(r, 0);
       lanes.push_back(substitute(c.getSrc(), subst));
     }
-    // (one vector load of the whole fragment, in order, is the fragment)
-    return b.createOrFold<VectorizeOp>(c.getLoc(), c.getType(), foldLoads(b, lanes));
+    return VectorizeOp::create(b, c.getLoc(), c.getType(), lanes);
   }
 
   /// A WMMA's A and B: each lane's fragment, with every other axis of the
@@ -212,30 +209,70 @@ private:
     sideBySideOf[r.getResult()] = {axes, copies};
   }
 
+  /// tinygrad's expander and horizontal_reduce for unroll axes (reduced
+  /// upcast axes): a REDUCE over unroll ranges takes its source once per
+  /// combination of their values (the first axis slowest), as one vector
+  /// that a horizontal REDUCE folds in order over the other ranges; with no
+  /// other ranges, the lanes folded in order. Either way the order of the
+  /// operations is tinygrad's, acc op x[0] op x[1] ....
+  void expandUnroll(ReduceOp r) {
+    if (isa<VectorType>(r.getType()) || isa<VectorType>(r.getSrc().getType()))
+      return; // (a WMMA's accumulator, or already horizontal)
+    SmallVector<Value> unrolled, rest;
+    for (Value v : r.getRanges())
+      (v.getDefiningOp<RangeOp>().getKind() == AxisKind::unroll ? unrolled : rest).push_back(v);
+    AxisSizesAttr axes = unrolled.empty() ? AxisSizesAttr() : axesOf(unrolled);
+    if (!axes || axes.getProduct() > 256)
+      return;
+    b.setInsertionPoint(r);
+    Location loc = r.getLoc();
+    SmallVector<DenseMap<Value, Value>> substs = constantsFor(unrolled, axes);
+    SmallVector<Value> lanes;
+    for (DenseMap<Value, Value> &subst : substs)
+      lanes.push_back(substitute(r.getSrc(), subst));
+    Value result;
+    if (rest.empty()) {
+      result = lanes[0];
+      for (Value lane : llvm::drop_begin(lanes))
+        result = combine(r.getKind(), loc, result, lane);
+    } else {
+      auto type = VectorType::get({(int64_t)lanes.size()}, r.getType());
+      Value vec = VectorizeOp::create(b, loc, type, lanes);
+      result = ReduceOp::create(b, loc, r.getType(), r.getKind(), vec, rest);
+    }
+    r.getResult().replaceAllUsesWith(result);
+    r.erase();
+  }
+
+  /// `x op y` for a REDUCE's op.
+  Value combine(ReduceKind kind, Location loc, Value x, Value y) {
+    switch (kind) {
+    case ReduceKind::add:
+      return AddOp::create(b, loc, x.getType(), x, y);
+    case ReduceKind::mul:
+      return MulOp::create(b, loc, x.getType(), x, y);
+    case ReduceKind::max:
+      return MaxOp::create(b, loc, x.getType(), x, y);
+    }
+    llvm_unreachable("unknown reduce kind");
+  }
+
   /// tinygrad's expander for upcast axes: each STORE of the SINK becomes
-  /// one per combination of the upcast axes it depends on (see expandStore),
-  /// then the devectorizer folds the copies of each STORE into vector stores.
+  /// one per combination of the upcast axes it depends on (expandStore).
   void expandUpcastStores() {
     auto sink = cast<SinkOp>(body.back());
-    // The roots replacing each root of the SINK, by the STORE they are
-    // copies of (expandStores' copies of one STORE are one family).
-    llvm::MapVector<int64_t, SmallVector<Value>> families;
     b.setInsertionPoint(sink);
-    for (auto [i, root] : llvm::enumerate(sink.getSrcs())) {
-      auto it = familyOf.find(root);
-      SmallVector<Value> &family = families[it != familyOf.end() ? it->second : -1 - (int64_t)i];
+    SmallVector<Value> roots;
+    for (Value root : sink.getSrcs()) {
       auto store = root.getDefiningOp<StoreOp>();
       SmallVector<Value> copies;
       if (store && store->hasOneUse())
         copies = expandStore(store);
       if (copies.empty())
-        family.push_back(root);
+        roots.push_back(root);
       else
-        llvm::append_range(family, copies);
+        llvm::append_range(roots, copies);
     }
-    SmallVector<Value> roots;
-    for (auto &[id, family] : families)
-      llvm::append_range(roots, family.size() > 1 ? foldStores(b, family) : family);
     sink->setOperands(roots);
   }
 
@@ -243,8 +280,7 @@ private:
   /// a BARRIER waits for), one per combination of the values of the upcast
   /// axes it depends on, at constant indices, with copies of the REDUCEs on
   /// the way; the emitter runs copies over the same ranges in one loop, one
-  /// accumulator each (a matmul's register tile), and the loads of the
-  /// copies are folded into vector loads. Behind a BARRIER, the stores it
+  /// accumulator each (a matmul's register tile). Behind a BARRIER, the stores it
   /// waits for are expanded first and one BARRIER waits for all their
   /// copies. Empty where the store stays as it is (no upcast axes, or more
   /// than 256 copies: a loop).
@@ -271,12 +307,11 @@ private:
       subst.insert(barriers.begin(), barriers.end());
       copies.push_back(substitute(store.getResult(), subst));
     }
-    foldCopiedLoads(ops, substs);
     return copies;
   }
 
-  /// The BARRIER that replaces `bar`: one after the (folded) copies of the
-  /// stores it waits for, or `bar` itself when none is copied.
+  /// The BARRIER that replaces `bar`: one after the copies of the stores it
+  /// waits for, or `bar` itself when none is copied.
   Value expandBarrier(BarrierOp bar) {
     if (Value done = barrierFor.lookup(bar.getResult()))
       return done;
@@ -286,36 +321,11 @@ private:
       auto store = dep.getDefiningOp<StoreOp>();
       SmallVector<Value> copies = store ? expandStore(store) : SmallVector<Value>();
       changed |= !copies.empty();
-      llvm::append_range(deps, copies.empty()           ? SmallVector<Value>{dep}
-                               : copies.size() > 1 ? foldStores(b, copies)
-                                                   : copies);
+      llvm::append_range(deps, copies.empty() ? SmallVector<Value>{dep} : copies);
     }
     Value done = changed ? BarrierOp::create(b, bar.getLoc(), bar.getType(), deps).getResult()
                          : bar.getResult();
     return barrierFor[bar.getResult()] = done;
-  }
-
-  /// tinygrad's devectorizer on the copies: the copies of each LOAD that
-  /// read consecutive, aligned elements become vector loads. They are made
-  /// at the SINK; run() sorts the body so they come before their users.
-  void foldCopiedLoads(const SetVector<Operation *> &ops, ArrayRef<DenseMap<Value, Value>> substs) {
-    for (Operation *op : ops) {
-      auto load = dyn_cast<LoadOp>(op);
-      if (!load)
-        continue;
-      SetVector<Value> copies;
-      for (const DenseMap<Value, Value> &subst : substs)
-        if (Value copy = subst.lookup(load.getResult()))
-          copies.insert(copy);
-      if (copies.size() < 2)
-        continue;
-      SmallVector<Value> folded = foldLoads(b, copies.getArrayRef());
-      for (auto [i, copy] : llvm::enumerate(copies.takeVector()))
-        if (folded[i] != copy) {
-          copy.replaceAllUsesWith(folded[i]);
-          moved = true;
-        }
-    }
   }
 
   /// The ops `v` is computed from (v's own op included), up to the
@@ -407,12 +417,10 @@ private:
         roots.push_back(root);
         continue;
       }
-      int64_t family = nextFamily++;
       for (auto [l, subst] : llvm::enumerate(constantsFor(rs, allAxes))) {
         subst[u.getResult()] = GepOp::create(b, u.getLoc(), vectors[l / lanes],
                                              b.getDenseI64ArrayAttr({(int64_t)(l % lanes)}));
         roots.push_back(substitute(root, subst));
-        familyOf[roots.back()] = family;
       }
     }
     sink->setOperands(roots);
@@ -457,11 +465,6 @@ private:
   Block &body;
   OpBuilder b;
   DenseMap<int64_t, RangeOp> ranges;
-  // expandStores' copies of a STORE: one id for the copies of each STORE.
-  DenseMap<Value, int64_t> familyOf;
-  int64_t nextFamily = 0;
-  // Loads were folded after their users (see foldCopiedLoads).
-  bool moved = false;
   // Each BARRIER expandBarrier has seen -> the one that replaces it.
   DenseMap<Value, Value> barrierFor;
   // Each REDUCE made side by side: the axes of its copies, and the copies.

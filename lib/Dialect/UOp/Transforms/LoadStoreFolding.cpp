@@ -1,13 +1,12 @@
 //===- LoadStoreFolding.cpp - tinygrad's load/store folding ---------------===//
 //
-// The devectorizer's load_store_folding and split_load_store (seed 001), on
-// the copies uop-expand makes of one LOAD or STORE: copies that access one
-// buffer under one gate at consecutive elements become vector accesses, in
-// chunks of 8, 4 or 2 elements (at most 16 bytes) whose first element is a
-// multiple of the chunk's width (kernel parameters and shared memory are
-// 16-byte aligned).
-// Copies of one index expression differ only in constants, so their
-// distance is found by walking them side by side; alignment comes from the
+// The devectorizer's load_store_folding and split_load_store (seed 001), for
+// uop-devectorize: loads or stores that access one buffer under one gate at
+// consecutive elements become vector accesses, in chunks of 8, 4 or 2
+// elements (at most 16 bytes) whose first element is a multiple of the
+// chunk's width (kernel parameters and shared memory are 16-byte aligned).
+// Distances come from the index math: one base plus constants, or the same
+// expression with constants in different places; alignment comes from the
 // constant factor of a chunk's first index.
 //
 //===----------------------------------------------------------------------===//
@@ -32,14 +31,28 @@ std::optional<int64_t> mlir::uop::intConstOf(Value v) {
   return std::nullopt;
 }
 
-/// b - a for two copies of one index expression that differ only in
-/// constants (what substitute makes), when it is a constant.
+/// `v` as base + constant: (x, c) for x + c, (null, c) for a constant,
+/// (v, 0) otherwise.
+static std::pair<Value, int64_t> splitConstant(Value v) {
+  if (auto add = v.getDefiningOp<AddOp>())
+    for (int k : {1, 0})
+      if (std::optional<int64_t> c = intConstOf(add->getOperand(k)))
+        return {add->getOperand(1 - k), *c};
+  if (std::optional<int64_t> c = intConstOf(v))
+    return {Value(), *c};
+  return {v, 0};
+}
+
+/// b - a when it is a constant: a and b are one base plus constants
+/// (tinygrad's root + offset), or the same expression with constants in
+/// different places (the copies uop-expand makes, walked side by side).
 static std::optional<int64_t> delta(Value a, Value b) {
   if (a == b)
     return 0;
-  std::optional<int64_t> ca = intConstOf(a), cb = intConstOf(b);
-  if (ca && cb)
-    return *cb - *ca;
+  auto [baseA, offsetA] = splitConstant(a);
+  auto [baseB, offsetB] = splitConstant(b);
+  if (baseA == baseB)
+    return offsetB - offsetA;
   Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
   if (!x || !y || x->getName() != y->getName() || x->getNumOperands() != 2)
     return std::nullopt;
@@ -51,7 +64,7 @@ static std::optional<int64_t> delta(Value a, Value b) {
   if (isa<MulOp>(x))
     for (int k : {0, 1})
       if (std::optional<int64_t> c = intConstOf(x->getOperand(k));
-          c && x->getOperand(k) == y->getOperand(k))
+          c && c == intConstOf(y->getOperand(k)))
         if (std::optional<int64_t> d = delta(x->getOperand(1 - k), y->getOperand(1 - k)))
           return *d * *c;
   return std::nullopt;
@@ -108,8 +121,7 @@ std::optional<Access> accessOf(Value lane) {
 /// a group's runs of consecutive elements (the widest aligned chunk first).
 /// Each chunk lists its lanes in element order; a lane that folds with
 /// nothing is a chunk of its own. Chunks are ordered by their first lane.
-SmallVector<SmallVector<unsigned>> chunksOf(ArrayRef<Value> lanes, Type elem) {
-  int64_t bytes = (elem.getIntOrFloatBitWidth() + 7) / 8;
+SmallVector<SmallVector<unsigned>> chunksOf(ArrayRef<Value> lanes) {
   SmallVector<std::optional<Access>> access = llvm::map_to_vector(lanes, accessOf);
   struct Group {
     unsigned rep;
@@ -136,6 +148,8 @@ SmallVector<SmallVector<unsigned>> chunksOf(ArrayRef<Value> lanes, Type elem) {
       groups.push_back({i, {{0, i}}});
   }
   for (Group &g : groups) {
+    Type elem = cast<PtrType>(access[g.rep]->index.getType()).getValueType();
+    int64_t bytes = (elem.getIntOrFloatBitWidth() + 7) / 8;
     for (auto it = g.at.begin(); it != g.at.end();) {
       SmallVector<unsigned> run{it->second};
       for (int64_t next = (it++)->first + 1; it != g.at.end() && it->first == next; ++it, ++next)
@@ -171,9 +185,7 @@ Value vectorPtr(OpBuilder &b, Location loc, Value ptr, int64_t w) {
 
 SmallVector<Value> mlir::uop::foldLoads(OpBuilder &b, ArrayRef<Value> lanes) {
   SmallVector<Value> out(lanes);
-  if (lanes.empty() || isa<VectorType>(lanes[0].getType()))
-    return out;
-  for (ArrayRef<unsigned> chunk : chunksOf(lanes, lanes[0].getType())) {
+  for (ArrayRef<unsigned> chunk : chunksOf(lanes)) {
     if (chunk.size() == 1)
       continue;
     auto first = lanes[chunk[0]].getDefiningOp<LoadOp>();
@@ -193,12 +205,7 @@ SmallVector<Value> mlir::uop::foldLoads(OpBuilder &b, ArrayRef<Value> lanes) {
 
 SmallVector<Value> mlir::uop::foldStores(OpBuilder &b, ArrayRef<Value> stores) {
   SmallVector<Value> out;
-  if (stores.empty())
-    return out;
-  Type elem = stores[0].getDefiningOp<StoreOp>().getValue().getType();
-  if (isa<VectorType>(elem))
-    return SmallVector<Value>(stores);
-  for (ArrayRef<unsigned> chunk : chunksOf(stores, elem)) {
+  for (ArrayRef<unsigned> chunk : chunksOf(stores)) {
     auto first = stores[chunk[0]].getDefiningOp<StoreOp>();
     if (chunk.size() == 1) {
       out.push_back(first);
@@ -207,7 +214,7 @@ SmallVector<Value> mlir::uop::foldStores(OpBuilder &b, ArrayRef<Value> stores) {
     Location loc = first.getLoc();
     SmallVector<Value> values = llvm::map_to_vector(
         chunk, [&](unsigned i) { return stores[i].getDefiningOp<StoreOp>().getValue(); });
-    auto type = VectorType::get({(int64_t)chunk.size()}, elem);
+    auto type = VectorType::get({(int64_t)chunk.size()}, first.getValue().getType());
     Value vec = b.createOrFold<VectorizeOp>(loc, type, values);
     out.push_back(StoreOp::create(b, loc, vectorPtr(b, loc, first.getPtr(), chunk.size()), vec,
                                   first.getGate(), Value()));

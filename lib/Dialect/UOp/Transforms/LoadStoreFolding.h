@@ -14,14 +14,14 @@ namespace uop {
 /// The value of a uop.const of an integer dtype.
 std::optional<int64_t> intConstOf(Value v);
 
-/// Copies of one LOAD (results of uop.load) as vector LOADs through a
-/// pointer cast, created at `b`'s insertion point: for each lane, the value
-/// that replaces it (a GEP of a vector load) or the lane itself.
+/// LOADs (results of uop.load) folded into vector LOADs through a pointer
+/// cast, created at `b`'s insertion point: for each lane, the value that
+/// replaces it (a GEP of a vector load) or the lane itself.
 SmallVector<Value> foldLoads(OpBuilder &b, ArrayRef<Value> lanes);
 
-/// Copies of one STORE (results of uop.store) as vector STOREs of a
-/// VECTORIZE of their values, created at `b`'s insertion point: the stores
-/// that replace them, each folded one where its first lane was.
+/// STOREs (results of uop.store) folded into vector STOREs of a VECTORIZE of
+/// their values, created at `b`'s insertion point: the stores that replace
+/// them, each folded one where its first lane was.
 SmallVector<Value> foldStores(OpBuilder &b, ArrayRef<Value> stores);
 
 } // namespace uop

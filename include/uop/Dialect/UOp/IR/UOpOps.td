@@ -677,19 +677,29 @@ def UOp_ReduceAxisOp : UOp_Op<"reduce_axis", [Pure,
   let hasVerifier = 1;
 }
 
-def UOp_ReduceOp : UOp_Op<"reduce", [Pure, AllTypesMatch<["src", "result"]>]> {
+def UOp_ReduceOp : UOp_Op<"reduce", [Pure]> {
   let summary = "REDUCE: reduce a value over the iterations of ranges";
   let description = [{
     tinygrad's REDUCE(value, *ranges) (arg: the op), what REDUCE_AXIS lowers to.
+    The accumulator starts at the op's identity and takes the value once per
+    iteration of the ranges.
+
+    A vector source with a scalar result is also a horizontal reduction
+    (tinygrad's devectorizer, `horizontal_reduce`, of an expanded unroll
+    axis): each iteration folds the lanes into the accumulator in order,
+    `acc = ((acc op x[0]) op x[1]) op ...`, which is the order of a loop over
+    the unroll axis inside the other ranges.
 
     ```mlir
     %s = uop.reduce add %x [%r5, %r6 : si32, si32] : f32
+    %h = uop.reduce add %v [%r5 : si32] : vector<4xf32> -> f32
     ```
   }];
   let arguments = (ins UOp_ReduceKind:$kind, UOp_DType:$src, Variadic<UOp_Int>:$ranges);
   let results = (outs UOp_DType:$result);
   let assemblyFormat = [{
-    $kind $src ` ` `[` ($ranges^ `:` type($ranges))? `]` attr-dict `:` type($result)
+    $kind $src ` ` `[` ($ranges^ `:` type($ranges))? `]` attr-dict `:`
+    custom<ReduceTypes>(type($src), type($result))
   }];
   let hasVerifier = 1;
 }

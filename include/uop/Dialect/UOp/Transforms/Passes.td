@@ -97,14 +97,6 @@ def UOpExpand : Pass<"uop-expand", "::mlir::uop::KernelOp"> {
     - a CONTRACT feeding a WMMA also sets the WMMA's other axes (its reduce
       axes and the other sources' fragment axes) to 0, as tinygrad's
       expander does, so each lane loads exactly its fragment;
-    - the copies of one LOAD (of a CONTRACT's source, or of a copied STORE)
-      and the copies of one STORE are folded as tinygrad's devectorizer
-      does (load_store_folding, split_load_store): copies that access one
-      kernel parameter or shared buffer under one gate (and one alt value,
-      one BARRIER) at consecutive elements become one vector access per
-      chunk of 8, 4 or 2 elements (at most 16 bytes) whose first index is a
-      multiple of the chunk (a constant factor of the index math; buffers
-      are 16-byte aligned), through a pointer cast; the rest stay scalar;
     - REDUCE(x, UNROLL(v)) over ranges the vector does not depend on becomes
       UNROLL(REDUCE(v)): one vector accumulator, which the code generators
       fold into the WMMA's C operand (tinygrad's `acc + WMMA(a, b, 0)`
@@ -118,8 +110,42 @@ def UOpExpand : Pass<"uop-expand", "::mlir::uop::KernelOp"> {
       lane, at constant upcast indices; any other use of an UNROLL gets the
       lane the axes' ranges select (a GEP per lane and a WHERE chain, which
       LLVM folds once it unrolls the upcast loops).
-    Unroll axes (upcast reduce axes) stay loops inside their REDUCE, which
-    LLVM unrolls; a kernel AST (with VIEWs) is left alone.
+    - a REDUCE over unroll axes (upcast reduce axes) takes its source once
+      per combination of their values (the first axis slowest): a
+      horizontal REDUCE of that vector over its other ranges, which folds
+      the lanes into the accumulator in order, or, with no other ranges,
+      the lanes combined in order without an accumulator (tinygrad's
+      `horizontal_reduce`).
+    Loads and stores are folded into vector accesses by `uop-devectorize`,
+    after canonicalize and CSE. A kernel AST (with VIEWs) is left alone.
+  }];
+}
+
+def UOpDevectorize : Pass<"uop-devectorize", "::mlir::uop::KernelOp"> {
+  let summary = "tinygrad's devectorizer: loads and stores of consecutive elements as vector accesses";
+  let description = [{
+    Runs after `uop-expand`, canonicalize and CSE, on lowered kernels, as
+    tinygrad's devectorizer (seed 001: `load_store_folding`,
+    `split_load_store`) does with the lanes of an expanded LOAD or STORE:
+    - LOADs of one kernel parameter or shared buffer under one gate, one alt
+      value and one BARRIER, at a constant distance from each other (one
+      base plus constants, or one expression with constants in different
+      places), are grouped; each run of consecutive elements is split into
+      chunks of 8, 4 or 2 elements (at most 16 bytes) whose first index is
+      a multiple of the chunk (from the constant factor of the index math:
+      buffers are 16-byte aligned), and each chunk becomes one vector LOAD
+      through a pointer cast, its lanes GEPs of it;
+    - the STOREs of the SINK, and those a BARRIER waits for, are grouped and
+      split the same way (one gate, consecutive elements), each chunk one
+      vector STORE of a VECTORIZE of the values;
+    - everything else stays scalar. The body is then sorted so that each
+      vector load comes before its users.
+
+    ```mlir
+    // two stores of out[2g] and out[2g+1] become
+    %p = uop.cast %q : !uop.ptr<f32, 16> -> !uop.ptr<vector<2xf32>, 8>
+    %s = uop.store %p, %v : !uop.ptr<vector<2xf32>, 8>
+    ```
   }];
 }
 

@@ -1,0 +1,95 @@
+//===- Devectorize.cpp - uop-devectorize: vector loads and stores ---------===//
+//
+// tinygrad's devectorizer (seed 001) on expanded kernels: the loads and the
+// stores of a kernel that access consecutive elements become vector
+// accesses (LoadStoreFolding.cpp). It runs after canonicalize and CSE, so
+// the copies uop-expand made share their index math and gates. See
+// Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoadStoreFolding.h"
+
+#include "uop/Dialect/UOp/Transforms/Passes.h"
+
+#include "mlir/Analysis/TopologicalSortUtils.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::uop {
+#define GEN_PASS_DEF_UOPDEVECTORIZE
+#include "uop/Dialect/UOp/Transforms/Passes.h.inc"
+} // namespace mlir::uop
+
+using namespace mlir;
+using namespace mlir::uop;
+
+namespace {
+
+/// `stores` (operands of the SINK or of a BARRIER) with the folded ones in
+/// place of their lanes; the replaced stores are erased.
+SmallVector<Value> foldStoreOperands(OpBuilder &b, OperandRange operands) {
+  SmallVector<Value> stores, others;
+  for (Value v : operands) {
+    auto store = v.getDefiningOp<StoreOp>();
+    (store && store->hasOneUse() ? stores : others).push_back(v);
+  }
+  if (stores.size() < 2)
+    return SmallVector<Value>(operands);
+  SmallVector<Value> out = foldStores(b, stores);
+  llvm::append_range(out, others);
+  return out;
+}
+
+struct UOpDevectorizePass : mlir::uop::impl::UOpDevectorizeBase<UOpDevectorizePass> {
+  void runOnOperation() override {
+    KernelOp kernel = getOperation();
+    Block &body = kernel.getBodyBlock();
+    if (body.empty() || !isa<SinkOp>(body.back()) || !body.getOps<ViewOp>().empty())
+      return; // (only lowered kernels)
+    auto sink = cast<SinkOp>(body.back());
+    OpBuilder b(sink);
+
+    // Loads: made at the end, then the body is sorted so they come first.
+    SmallVector<Value> loads;
+    for (LoadOp load : body.getOps<LoadOp>())
+      loads.push_back(load.getResult());
+    SmallVector<Value> folded = foldLoads(b, loads);
+    bool changed = false;
+    for (auto [load, replacement] : llvm::zip(loads, folded))
+      if (replacement != load) {
+        load.replaceAllUsesWith(replacement);
+        changed = true;
+      }
+
+    // Stores: the SINK's, and those each BARRIER waits for.
+    SmallVector<Operation *> replaced;
+    auto refold = [&](Operation *user) {
+      SmallVector<Value> before(user->getOperands());
+      b.setInsertionPoint(user);
+      SmallVector<Value> after = foldStoreOperands(b, user->getOperands());
+      if (after == before)
+        return;
+      user->setOperands(after);
+      for (Value v : before)
+        if (v.use_empty())
+          replaced.push_back(v.getDefiningOp());
+      changed = true;
+    };
+    for (BarrierOp barrier : llvm::to_vector(body.getOps<BarrierOp>()))
+      refold(barrier);
+    refold(sink);
+    if (!changed)
+      return;
+    for (Operation *store : replaced)
+      store->erase();
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
+      if (isOpTriviallyDead(&op))
+        op.erase();
+    if (!sortTopologically(&body)) {
+      kernel.emitOpError() << "uop-devectorize made a cycle (an internal error)";
+      return signalPassFailure();
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,169 @@
+// uop-devectorize (tinygrad's devectorizer: load_store_folding and
+// split_load_store) on expanded kernels, after canonicalize and CSE: loads
+// and stores of consecutive elements under one gate become vector accesses,
+// split by alignment; the rest stay scalar.
+// RUN: uop-opt %s --uop-expand --canonicalize --cse --uop-devectorize | FileCheck %s
+
+// The copies of a register tile's store: one vector store of 2.
+// CHECK-LABEL: uop.kernel @tile
+// CHECK: %[[S0:.*]] = uop.reduce add %{{.*}} : f32
+// CHECK: %[[S1:.*]] = uop.reduce add %{{.*}} : f32
+// CHECK: %[[V:.*]] = uop.vectorize %[[S0]], %[[S1]] : f32
+// CHECK: %[[P:.*]] = uop.cast %{{.*}} : !uop.ptr<f32, 2> -> !uop.ptr<vector<2xf32>, 1>
+// CHECK: %[[ST:.*]] = uop.store %[[P]], %[[V]] : !uop.ptr<vector<2xf32>, 1>
+// CHECK: uop.sink %[[ST]]{{$}}
+uop.kernel @tile {
+  %c2 = uop.const 2 : si32
+  %c4 = uop.const 4 : si32
+  %u = uop.range %c2 axis 1 upcast : si32
+  %k = uop.range %c4 axis 0 reduce : si32
+  %out = uop.define_global 0 : !uop.ptr<f32, 2>
+  %in = uop.define_global 1 : !uop.ptr<f32, 8>
+  %row = uop.mul %u, %c4 : si32
+  %i = uop.add %row, %k : si32
+  %p = uop.index %in[%i] : !uop.ptr<f32, 8>, si32
+  %x = uop.load %p : !uop.ptr<f32, 8>
+  %s = uop.reduce add %x [%k : si32] : f32
+  %q = uop.index %out[%u] : !uop.ptr<f32, 2>, si32
+  %st = uop.store %q, %s : !uop.ptr<f32, 2>
+  uop.sink %st
+}
+
+// Copies are folded along any upcast axis, by their element offsets (here
+// the first axis is the contiguous one), and under one gate: one gated
+// vector load with its alt value in every lane, one gated vector store.
+// CHECK-LABEL: uop.kernel @fold_across_axes
+// CHECK: %[[Z:.*]] = uop.const 0.0{{.*}} : f32
+// CHECK: %[[ALT:.*]] = uop.vectorize %[[Z]], %[[Z]], %[[Z]], %[[Z]] : f32
+// CHECK: %[[PIN:.*]] = uop.cast %{{.*}} : !uop.ptr<f32, 16> -> !uop.ptr<vector<4xf32>, 4>
+// CHECK: %[[X:.*]] = uop.load %[[PIN]] alt %[[ALT]] : vector<4xf32>
+// CHECK: %[[POUT:.*]] = uop.cast %{{.*}} : !uop.ptr<f32, 16> -> !uop.ptr<vector<4xf32>, 4>
+// CHECK: %[[ST:.*]] = uop.store %[[POUT]], %[[X]] gate %{{.*}} : i1 : !uop.ptr<vector<4xf32>, 4>
+// CHECK: uop.sink %[[ST]]{{$}}
+uop.kernel @fold_across_axes {
+  %c2 = uop.const 2 : si32
+  %c3 = uop.const 3 : si32
+  %c4 = uop.const 4 : si32
+  %z = uop.const 0.0 : f32
+  %g = uop.range %c4 axis 0 global : si32
+  %a = uop.range %c2 axis 1 upcast : si32
+  %b = uop.range %c2 axis 2 upcast : si32
+  %out = uop.define_global 0 : !uop.ptr<f32, 16>
+  %in = uop.define_global 1 : !uop.ptr<f32, 16>
+  %base = uop.mul %g, %c4 : si32
+  %b2 = uop.mul %b, %c2 : si32
+  %off = uop.add %a, %b2 : si32
+  %i = uop.add %base, %off : si32
+  %ok = uop.cmplt %g, %c3 : si32
+  %p = uop.index %in[%i] gate %ok : i1 : !uop.ptr<f32, 16>, si32
+  %x = uop.load %p alt %z : f32 : !uop.ptr<f32, 16>
+  %q = uop.index %out[%i] : !uop.ptr<f32, 16>, si32
+  %st = uop.store %q, %x gate %ok : i1 : !uop.ptr<f32, 16>
+  uop.sink %st
+}
+
+// Split by alignment: four consecutive stores whose first element is only
+// known to be even are two vector stores of 2 (the loads, 4-aligned, one of 4).
+// CHECK-LABEL: uop.kernel @split
+// CHECK: uop.load %{{.*}} : !uop.ptr<vector<4xf32>, 4>
+// CHECK: uop.store %{{.*}} : !uop.ptr<vector<2xf32>, 8>
+// CHECK: uop.store %{{.*}} : !uop.ptr<vector<2xf32>, 8>
+// CHECK: uop.sink %{{[0-9]+}}, %{{[0-9]+}}{{$}}
+uop.kernel @split {
+  %c2 = uop.const 2 : si32
+  %c4 = uop.const 4 : si32
+  %c8 = uop.const 8 : si32
+  %g = uop.range %c2 axis 0 global : si32
+  %u = uop.range %c4 axis 1 upcast : si32
+  %out = uop.define_global 0 : !uop.ptr<f32, 16>
+  %in = uop.define_global 1 : !uop.ptr<f32, 16>
+  %base = uop.mul %g, %c8 : si32
+  %i = uop.add %base, %u : si32
+  %p = uop.index %in[%i] : !uop.ptr<f32, 16>, si32
+  %x = uop.load %p : !uop.ptr<f32, 16>
+  %j = uop.add %i, %c2 : si32
+  %q = uop.index %out[%j] : !uop.ptr<f32, 16>, si32
+  %st = uop.store %q, %x : !uop.ptr<f32, 16>
+  uop.sink %st
+}
+
+// Not folded: loads under different gates (j < n for a variable n depends
+// on the upcast axis) and stores two elements apart.
+// CHECK-LABEL: uop.kernel @no_fold
+// CHECK-NOT: vector
+// CHECK: uop.sink %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}{{$}}
+uop.kernel @no_fold {
+  %c2 = uop.const 2 : si32
+  %c4 = uop.const 4 : si32
+  %n = uop.define_var "n" [1, 8] : si32
+  %z = uop.const 0.0 : f32
+  %g = uop.range %c2 axis 0 global : si32
+  %u = uop.range %c4 axis 1 upcast : si32
+  %out = uop.define_global 0 : !uop.ptr<f32, 16>
+  %in = uop.define_global 1 : !uop.ptr<f32, 8>
+  %g4 = uop.mul %g, %c4 : si32
+  %j = uop.add %g4, %u : si32
+  %ok = uop.cmplt %j, %n : si32
+  %p = uop.index %in[%j] gate %ok : i1 : !uop.ptr<f32, 8>, si32
+  %x = uop.load %p alt %z : f32 : !uop.ptr<f32, 8>
+  %i = uop.mul %j, %c2 : si32
+  %q = uop.index %out[%i] : !uop.ptr<f32, 16>, si32
+  %st = uop.store %q, %x : !uop.ptr<f32, 16>
+  uop.sink %st
+}
+
+// Gates that canonicalize to one value fold (as a conv's padding checks do):
+// with g in [0, 2), 4g+1 < 5, 4g+2 < 5 and 4g+3 < 5 are all g < 1, and
+// 4g < 5 is always true. Lanes 1-3 share a gate, but lane 1 (4g+1) is odd:
+// it stays scalar and lanes 2-3 are one gated vector load of 2 (split by
+// alignment). The stores are two elements apart.
+// CHECK-LABEL: uop.kernel @fold_shared_gate
+// CHECK: %[[G:.*]] = uop.cmplt
+// CHECK: uop.load %{{.*}} alt %{{.*}} : f32 : !uop.ptr<f32, 8>
+// CHECK: %[[P:.*]] = uop.index %{{.*}} gate %[[G]] : i1
+// CHECK: uop.cast %[[P]] : !uop.ptr<f32, 8> -> !uop.ptr<vector<2xf32>, 4>
+// CHECK: uop.load %{{.*}} alt %{{.*}} : vector<2xf32> : !uop.ptr<vector<2xf32>, 4>
+// CHECK-NOT: vector<2xf32>, 4>
+// CHECK: uop.sink
+uop.kernel @fold_shared_gate {
+  %c2 = uop.const 2 : si32
+  %c4 = uop.const 4 : si32
+  %c5 = uop.const 5 : si32
+  %z = uop.const 0.0 : f32
+  %g = uop.range %c2 axis 0 global : si32
+  %u = uop.range %c4 axis 1 upcast : si32
+  %out = uop.define_global 0 : !uop.ptr<f32, 16>
+  %in = uop.define_global 1 : !uop.ptr<f32, 8>
+  %g4 = uop.mul %g, %c4 : si32
+  %j = uop.add %g4, %u : si32
+  %ok = uop.cmplt %j, %c5 : si32
+  %p = uop.index %in[%j] gate %ok : i1 : !uop.ptr<f32, 8>, si32
+  %x = uop.load %p alt %z : f32 : !uop.ptr<f32, 8>
+  %i = uop.mul %j, %c2 : si32
+  %q = uop.index %out[%i] : !uop.ptr<f32, 16>, si32
+  %st = uop.store %q, %x : !uop.ptr<f32, 16>
+  uop.sink %st
+}
+
+// An unroll axis: the lanes' loads are one vector load, which the horizontal
+// REDUCE takes whole.
+// CHECK-LABEL: uop.kernel @unrolled
+// CHECK: %[[X:.*]] = uop.load %{{.*}} : !uop.ptr<vector<4xf32>, 4>
+// CHECK-COUNT-4: uop.gep %[[X]]
+// CHECK: uop.reduce add %{{.*}} [%{{.*}} : si32] : vector<4xf32> -> f32
+uop.kernel @unrolled {
+  %c4 = uop.const 4 : si32
+  %k = uop.range %c4 axis 1 reduce : si32
+  %u = uop.range %c4 axis 2 unroll : si32
+  %out = uop.define_global 0 : !uop.ptr<f32, 1>
+  %in = uop.define_global 1 : !uop.ptr<f32, 16>
+  %k4 = uop.mul %k, %c4 : si32
+  %i = uop.add %k4, %u : si32
+  %p = uop.index %in[%i] : !uop.ptr<f32, 16>, si32
+  %x = uop.load %p : !uop.ptr<f32, 16>
+  %s = uop.reduce add %x [%k, %u : si32, si32] : f32
+  %c0 = uop.const 0 : si32
+  %q = uop.index %out[%c0] : !uop.ptr<f32, 1>, si32
+  %st = uop.store %q, %s : !uop.ptr<f32, 1>
+  uop.sink %st
+}
