@@ -19,8 +19,11 @@ void mlir::uop::buildUOpToLLVMPipeline(OpPassManager &pm, const UOpToLLVMOptions
   addOptimizeStep(pm.nest<KernelOp>(), options);
   pm.addNestedPass<KernelOp>(createUOpLower());
   pm.addNestedPass<KernelOp>(createUOpExpand());
-  // CSE merges what the expander copied alike (a load two copies share
-  // becomes one, before a gate puts each behind its own branch).
+  // CSE merges what the expander copied alike, first so that canonicalize
+  // sees each expression once, then what canonicalize made alike (a load
+  // two copies share becomes one, before a gate puts each behind its own
+  // branch).
+  pm.addNestedPass<KernelOp>(createCSEPass());
   pm.addNestedPass<KernelOp>(createCanonicalizerPass());
   pm.addNestedPass<KernelOp>(createCSEPass());
   pm.addNestedPass<KernelOp>(createUOpDevectorize());

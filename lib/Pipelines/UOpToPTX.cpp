@@ -38,8 +38,10 @@ void mlir::uop::buildUOpToPTXPipeline(OpPassManager &pm, const UOpToPTXOptions &
   kernel.addPass(createUOpExpand());
   // tinygrad's symbolic rules before mapping (sizes of 1 fold away) and
   // after legalizing (the index math the mapping adds). CSE merges what the
-  // expander copied alike (a load two copies share becomes one, before a
-  // gate puts each behind its own branch).
+  // expander copied alike, first so that canonicalize sees each expression
+  // once, then what canonicalize made alike (a load two copies share becomes
+  // one, before a gate puts each behind its own branch).
+  kernel.addPass(createCSEPass());
   kernel.addPass(createCanonicalizerPass());
   kernel.addPass(createCSEPass());
   kernel.addPass(createUOpDevectorize());

@@ -35,7 +35,7 @@ struct UOpToLLVMOptions : public UOpOptimizeStepOptions<UOpToLLVMOptions> {
 
 /// uop kernels at any level (kernel AST or lowered) to the LLVM dialect for
 /// the host: uop-optimize (for the CPU: upcasts and unrolls only),
-/// uop-lower, uop-expand, canonicalize, CSE and uop-devectorize,
+/// uop-lower, uop-expand, CSE, canonicalize, CSE and uop-devectorize,
 /// convert-uop-to-scf, canonicalize and CSE, then the
 /// upstream conversions of scf/arith/math/func to LLVM. Each kernel becomes
 /// an llvm.func taking one pointer per buffer.
@@ -57,7 +57,7 @@ struct UOpToPTXOptions : public UOpOptimizeStepOptions<UOpToPTXOptions> {
 
 /// uop kernels (kernel AST or lowered) to PTX through the upstream gpu and
 /// nvvm dialects: uop-attach-target, then per kernel uop-optimize, uop-lower,
-/// uop-expand, canonicalize, CSE, uop-devectorize, uop-gpu-dims,
+/// uop-expand, CSE, canonicalize, CSE, uop-devectorize, uop-gpu-dims,
 /// uop-target-legalize, canonicalize;
 /// convert-uop-to-gpu; then scf-to-cf, nvvm-attach-target, convert-gpu-to-nvvm,
 /// reconcile-unrealized-casts and gpu-module-to-binary (format=isa). Each

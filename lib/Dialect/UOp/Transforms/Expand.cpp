@@ -90,9 +90,17 @@ private:
     return r;
   }
 
+  /// The integer constant `v` of `like`'s type, one per value, at the top
+  /// of the body (so copies of one expression share it).
   Value constantLike(Value like, int64_t v) {
     Type t = like.getType();
-    return ConstOp::create(b, like.getLoc(), t, b.getIntegerAttr(t, v));
+    Value &c = constants[{t, v}];
+    if (!c) {
+      OpBuilder top(b.getContext());
+      top.setInsertionPointToStart(&body);
+      c = ConstOp::create(top, like.getLoc(), t, b.getIntegerAttr(t, v));
+    }
+    return c;
   }
 
   /// For each combination of the values of `ranges` (sizes in `axes`, the
@@ -465,6 +473,7 @@ private:
   Block &body;
   OpBuilder b;
   DenseMap<int64_t, RangeOp> ranges;
+  DenseMap<std::pair<Type, int64_t>, Value> constants;
   // Each BARRIER expandBarrier has seen -> the one that replaces it.
   DenseMap<Value, Value> barrierFor;
   // Each REDUCE made side by side: the axes of its copies, and the copies.

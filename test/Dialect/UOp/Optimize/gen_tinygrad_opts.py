@@ -47,6 +47,7 @@ NOLOCALS is "NOLOCALS"; an opt without arg is "OP:axis".
 import argparse
 import json
 import os
+import re
 import sys
 import time
 import traceback
@@ -245,6 +246,9 @@ def run_heuristic(files):
             prg = get_program(k.get_optimized_ast(), r)
             assert prg.applied_opts is not None and ",".join(opt_str(o) for o in prg.applied_opts) == rec["opts"]
             rec["global_size"], rec["local_size"] = prg.global_size, prg.local_size
+            # vector memory instructions of tinygrad's PTX (ld/st .global/.shared .v2/.v4)
+            for kind in ("ld", "st"):
+              rec[f"ptx_vector_{kind}"] = len(re.findall(rf"\b{kind}\.(?:global|shared)[.\w]*\.v[24]\b", prg.src))
           except Exception as e:  # launch dims are optional: say why they are missing
             rec["launch_error"] = f"{type(e).__name__}: {e}"
             print(f"  launch dims failed {rname} {kname}: {rec['launch_error']}")
@@ -422,6 +426,8 @@ def main():
             "index of the node in the kernel JSON",
     "launch": "global_size/local_size: ProgramSpec of get_program(k.get_optimized_ast(), renderer) for ptx_sm80 "
               "(render only, no GPU); null for cpu (has_local False: tinygrad has no launch dims there)",
+    "ptx_vector": "ptx_vector_ld/ptx_vector_st: how many ld/st .global/.shared .v2/.v4 instructions the PTX "
+                  "source of that get_program has (ptx_sm80 only)",
     "renderers": {name: renderer_props(r) for name, r in RENDERERS.items()},
     "kernels": results,
   }
