@@ -59,7 +59,7 @@ for _v in ("DEBUG", "IMAGE", "BEAM", "NOOPT", "TC", "TC_SELECT", "TC_OPT", "AMX"
   os.environ.pop(_v, None)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+ROOT = os.path.abspath(os.path.join(HERE, "..", "..", "..", ".."))
 SHARED = os.path.join(os.path.dirname(ROOT), "shared")
 
 ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
