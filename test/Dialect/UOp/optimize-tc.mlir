@@ -49,10 +49,10 @@
 // One STORE per lane of C, at constant upcast indices; lanes 0-1 and 2-3
 // are consecutive elements of a row: two vector stores of 2 (tinygrad's
 // st.global.v2.f32).
-// EXPAND: %[[L0:.*]] = uop.gep %[[ACC]] [0]
-// EXPAND: %[[L1:.*]] = uop.gep %[[ACC]] [1]
-// EXPAND: %[[L2:.*]] = uop.gep %[[ACC]] [2]
-// EXPAND: %[[L3:.*]] = uop.gep %[[ACC]] [3]
+// EXPAND-DAG: %[[L0:.*]] = uop.gep %[[ACC]] [0]
+// EXPAND-DAG: %[[L1:.*]] = uop.gep %[[ACC]] [1]
+// EXPAND-DAG: %[[L2:.*]] = uop.gep %[[ACC]] [2]
+// EXPAND-DAG: %[[L3:.*]] = uop.gep %[[ACC]] [3]
 // EXPAND: %[[V01:.*]] = uop.vectorize %[[L0]], %[[L1]] : f32
 // EXPAND: uop.store %{{.*}}, %[[V01]] : !uop.ptr<vector<2xf32>, 64>
 // EXPAND: %[[V23:.*]] = uop.vectorize %[[L2]], %[[L3]] : f32

@@ -61,12 +61,12 @@ public:
     for (ReduceOp r : llvm::to_vector(body.getOps<ReduceOp>()))
       if (r.getSrc().getDefiningOp<WmmaOp>())
         sideBySide(r);
-    for (UnrollOp u : llvm::to_vector(body.getOps<UnrollOp>()))
-      if (!expandStores(u))
-        u.getResult().replaceAllUsesWith(lane(u));
     for (ReduceOp r : llvm::to_vector(body.getOps<ReduceOp>()))
       expandUnroll(r);
     expandUpcastStores();
+    for (UnrollOp u : llvm::to_vector(body.getOps<UnrollOp>()))
+      if (!u->use_empty()) // (under a store kept as a loop)
+        u.getResult().replaceAllUsesWith(lane(u));
     // (and the STOREs and BARRIERs that copies replaced)
     for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
       if (isOpTriviallyDead(&op) || (isa<StoreOp, BarrierOp>(op) && op.use_empty()))
@@ -118,13 +118,17 @@ private:
   }
 
   /// `v` with ranges replaced as `subst` says: the ops between are copied
-  /// where they depend on a replaced range, and shared where they do not.
+  /// where they depend on a replaced range, and shared where they do not;
+  /// an UNROLL whose axes all have constants is the lane they select.
   Value substitute(Value v, DenseMap<Value, Value> &subst) {
     if (Value known = subst.lookup(v))
       return known;
     Operation *op = v.getDefiningOp();
     if (!op || isa<RangeOp>(op))
       return subst[v] = v;
+    if (auto u = dyn_cast<UnrollOp>(op))
+      if (Value picked = pickLane(u, subst))
+        return subst[v] = picked;
     IRMapping map;
     bool changed = false;
     for (Value operand : op->getOperands()) {
@@ -303,6 +307,19 @@ private:
         newBarrier |= done != bar.getResult();
       }
     SmallVector<Value> ups = upcastRangesOf(ops, /*withUnroll=*/false);
+    for (Operation *op : ops) // (and the axes that pick an UNROLL's lane)
+      if (auto u = dyn_cast<UnrollOp>(op))
+        for (AxisSizesAttr unrolled : lanesOf(u).second)
+          for (size_t i = 0; i < unrolled.size(); ++i) {
+            Value r = range(unrolled.getAxis(i));
+            if (!r)
+              r = newRange(u.getLoc(), unrolled.getAxis(i), unrolled.getSize(i));
+            if (!llvm::is_contained(ups, r))
+              ups.push_back(r);
+          }
+    llvm::sort(ups, [](Value x, Value y) {
+      return x.getDefiningOp<RangeOp>().getAxis() < y.getDefiningOp<RangeOp>().getAxis();
+    });
     AxisSizesAttr axes = axesOf(ups);
     if (axes && axes.getProduct() > 256)
       return {};
@@ -381,60 +398,22 @@ private:
     return {{u.getSrc()}, {u.getAxes()}};
   }
 
-  /// Where only STOREs (through elementwise ops) use an UNROLL, each STORE
-  /// becomes one per combination of the UNROLL's axes, each storing its
-  /// lane, as tinygrad's expander does: no lane is picked at run time.
-  bool expandStores(UnrollOp u) {
+  /// The lane of an UNROLL that the constants `subst` has for its axes
+  /// select (of a REDUCE made side by side, its copy first); null when an
+  /// axis has no constant there.
+  Value pickLane(UnrollOp u, DenseMap<Value, Value> &subst) {
     auto [vectors, axesList] = lanesOf(u);
-    SmallVector<Value> rs;
-    SmallVector<int64_t> flat;
+    int64_t l = 0;
     for (AxisSizesAttr axes : axesList)
       for (size_t i = 0; i < axes.size(); ++i) {
-        rs.push_back(range(axes.getAxis(i)));
-        flat.append({axes.getAxis(i), axes.getSize(i)});
-        if (!rs.back())
-          return false;
+        Value r = range(axes.getAxis(i)), c = r ? subst.lookup(r) : Value();
+        std::optional<int64_t> value = c ? intConstOf(c) : std::nullopt;
+        if (!value)
+          return Value();
+        l = l * axes.getSize(i) + *value;
       }
-    auto allAxes = AxisSizesAttr::get(b.getContext(), flat);
-    SetVector<Operation *> stores;
-    SmallVector<Operation *> work(u->getUsers().begin(), u->getUsers().end());
-    llvm::SmallPtrSet<Operation *, 32> seen;
-    while (!work.empty()) {
-      Operation *op = work.pop_back_val();
-      if (!seen.insert(op).second)
-        continue;
-      if (auto store = dyn_cast<StoreOp>(op)) {
-        if (!store->hasOneUse() || !isa<SinkOp>(*store->user_begin()))
-          return false;
-        stores.insert(op);
-      } else if (isa<ReduceOp, SinkOp, WmmaOp, ContractOp, UnrollOp>(op) ||
-                 op->getNumRegions()) {
-        return false;
-      } else {
-        llvm::append_range(work, op->getUsers());
-      }
-    }
-    if (stores.empty())
-      return false;
-    SinkOp sink = cast<SinkOp>(*(*stores.begin())->user_begin());
-    b.setInsertionPoint(sink);
     int64_t lanes = u.getAxes().getProduct();
-    SmallVector<Value> roots;
-    for (Value root : sink.getSrcs()) {
-      if (!stores.contains(root.getDefiningOp())) {
-        roots.push_back(root);
-        continue;
-      }
-      for (auto [l, subst] : llvm::enumerate(constantsFor(rs, allAxes))) {
-        subst[u.getResult()] = GepOp::create(b, u.getLoc(), vectors[l / lanes],
-                                             b.getDenseI64ArrayAttr({(int64_t)(l % lanes)}));
-        roots.push_back(substitute(root, subst));
-      }
-    }
-    sink->setOperands(roots);
-    for (Operation *store : stores)
-      store->erase();
-    return true;
+    return GepOp::create(b, u.getLoc(), vectors[l / lanes], b.getDenseI64ArrayAttr({l % lanes}));
   }
 
   /// UNROLL: the lane the axes' ranges select, flat index sum(r * stride)

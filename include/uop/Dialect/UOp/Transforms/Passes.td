@@ -78,7 +78,7 @@ def UOpLower : Pass<"uop-lower", "::mlir::uop::KernelOp"> {
 }
 
 def UOpExpand : Pass<"uop-expand", "::mlir::uop::KernelOp"> {
-  let summary = "tinygrad's expander: upcast axes as copies, CONTRACT and UNROLL of a WMMA";
+  let summary = "tinygrad's expander: upcast and unroll axes as copies, CONTRACT and UNROLL of a WMMA";
   let description = [{
     Runs after `uop-lower`, on lowered kernels, as tinygrad's expander (seed
     001) does with upcast axes:
@@ -106,10 +106,10 @@ def UOpExpand : Pass<"uop-expand", "::mlir::uop::KernelOp"> {
       them, over the same ranges: the code generators put REDUCEs that share
       their ranges in one loop, so a K step issues all its WMMAs, as
       tinygrad's expander does;
-    - a STORE of an UNROLL (through elementwise ops) becomes one STORE per
-      lane, at constant upcast indices; any other use of an UNROLL gets the
-      lane the axes' ranges select (a GEP per lane and a WHERE chain, which
-      LLVM folds once it unrolls the upcast loops).
+    - in a STORE's copies, an UNROLL (of a WMMA's accumulator) is the GEP
+      of the lane its axes' constants select; an UNROLL under a store kept
+      as a loop gets the lane the axes' ranges select (a GEP per lane and a
+      WHERE chain, which LLVM folds once it unrolls the loops);
     - a REDUCE over unroll axes (upcast reduce axes) takes its source once
       per combination of their values (the first axis slowest): a
       horizontal REDUCE of that vector over its other ranges, which folds
