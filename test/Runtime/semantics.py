@@ -322,6 +322,36 @@ assert in_float != in_half, "the unrolled half case must tell the two roundings 
 case("reduce_half_unrolled", red.format(name="reduce_half_unrolled", t="f16", op="add", opts="UNROLL:0:0"),
      [("f16", None, in_float), ("f16", rh, None)], gpu_buffers=[("f16", None, in_half), ("f16", rh, None)])
 
+# Gated vector accesses (uop-devectorize): the four loads of a row share
+# their gate (row < 3), so they are one gated vector load, whose alt value
+# every lane gets where the gate is off; the four stores share theirs (row
+# != 1), one gated vector store, which leaves row 1 as it was.
+gated = """uop.kernel @gated_vectors {
+  %c1 = uop.const 1 : si32
+  %c3 = uop.const 3 : si32
+  %c4 = uop.const 4 : si32
+  %alt = uop.const -1.0 : f32
+  %g = uop.range %c4 axis 0 global : si32
+  %u = uop.range %c4 axis 1 upcast : si32
+  %o = uop.define_global 0 : !uop.ptr<f32, 16>
+  %i = uop.define_global 1 : !uop.ptr<f32, 16>
+  %row = uop.mul %g, %c4 : si32
+  %idx = uop.add %row, %u : si32
+  %in_row = uop.cmplt %g, %c3 : si32
+  %p = uop.index %i[%idx] gate %in_row : i1 : !uop.ptr<f32, 16>, si32
+  %x = uop.load %p alt %alt : f32 : !uop.ptr<f32, 16>
+  %y = uop.add %x, %x : f32
+  %keep = uop.cmpne %g, %c1 : si32
+  %q = uop.index %o[%idx] gate %keep : i1 : !uop.ptr<f32, 16>, si32
+  %st = uop.store %q, %y : !uop.ptr<f32, 16>
+  uop.sink %st
+}
+"""
+gx = [float(v) for v in range(1, 17)]
+g_out = [7.0] * 16
+g_want = [g_out[k] if k // 4 == 1 else (2 * gx[k] if k // 4 < 3 else -2.0) for k in range(16)]
+case("gated_vectors", gated, [("f32", g_out, g_want), ("f32", gx, None)])
+
 # Two reduces over the same range, one inside the other's source (a lowered
 # kernel: the AST level cannot broadcast a reduce back). The inner REDUCE
 # runs to completion before the outer loop needs it, once per row:

@@ -283,13 +283,21 @@ private:
     if (failed(a))
       return failure();
     addr = *a;
-    if (auto index = ptr.getDefiningOp<IndexOp>(); index && index.getGate()) {
+    if (IndexOp index = getIndexOfPointer(ptr); index && index.getGate()) {
       FailureOr<Value> g = emit(index.getGate());
       if (failed(g))
         return failure();
       gate = *g;
     }
     return success();
+  }
+
+  /// The alignment of a LOAD/STORE of `t`: the element's for a vector where
+  /// buffers are not known 16-byte aligned, else the type's own (0).
+  unsigned alignment(Type t) {
+    if (!isa<VectorType>(t) || hooks.buffersAligned)
+      return 0;
+    return (getScalarType(types.storage(t)).getIntOrFloatBitWidth() + 7) / 8;
   }
 
   /// LOAD, behind `scf.if` when gated: the alt value (or 0) where the gate is off.
@@ -309,7 +317,7 @@ private:
     Type t = load.getType();
     Location loc = load.getLoc();
     auto read = [&](OpBuilder &ob) {
-      Value raw = LLVM::LoadOp::create(ob, loc, types.storage(t), addr);
+      Value raw = LLVM::LoadOp::create(ob, loc, types.storage(t), addr, alignment(t));
       return Semantics(ob, loc, types).fromStorage(raw, t);
     };
     OpBuilder &ob = at();
@@ -345,7 +353,7 @@ private:
     Location loc = store.getLoc();
     auto write = [&](OpBuilder &ob) {
       Value raw = Semantics(ob, loc, types).toStorage(*value, t);
-      LLVM::StoreOp::create(ob, loc, raw, addr);
+      LLVM::StoreOp::create(ob, loc, raw, addr, alignment(t));
     };
     OpBuilder &ob = at();
     if (!gate) {
@@ -461,6 +469,7 @@ private:
   FailureOr<Value> accumulateIntoWmma(ReduceOp reduce, Value acc) {
     auto wmma = reduce.getSrc().getDefiningOp<WmmaOp>();
     if (!wmma || reduce.getKind() != ReduceKind::add || !hooks.targetOp ||
+        reduce.getType() != wmma.getType() ||
         !matchPattern(wmma.getC(), m_AnyZeroFloat()))
       return Value();
     FailureOr<Value> a = emit(wmma.getA()), b = emit(wmma.getB());

@@ -22,6 +22,10 @@ struct EmitterHooks {
   /// for ops it leaves to the emitter.
   std::function<std::optional<FailureOr<Value>>(Operation *op, ValueRange operands, OpBuilder &b)>
       targetOp;
+  /// Whether buffers are 16-byte aligned (a GPU's are), so that a vector
+  /// LOAD/STORE (from uop-devectorize) may assume the alignment of its size;
+  /// otherwise it is emitted with its element's alignment.
+  bool buffersAligned = false;
 };
 
 /// The number of buffer arguments: one past the largest DEFINE_GLOBAL index.

@@ -160,6 +160,7 @@ struct ConvertUOpToGPUPass : mlir::uop::impl::ConvertUOpToGPUBase<ConvertUOpToGP
     b.setInsertionPointToEnd(entry);
     gpu::ReturnOp::create(b, loc);
     EmitterHooks hooks;
+    hooks.buffersAligned = true; // (CUDA allocations are 256-byte aligned)
     TargetAttr target = TargetAttr::lookup(kernel);
     hooks.targetOp = [target, &types](Operation *op, ValueRange operands,
                                       OpBuilder &b) -> std::optional<FailureOr<Value>> {

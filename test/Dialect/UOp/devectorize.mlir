@@ -167,3 +167,55 @@ uop.kernel @unrolled {
   %st = uop.store %q, %s : !uop.ptr<f32, 1>
   uop.sink %st
 }
+
+// Not folded: s0 and s2 write consecutive elements, but s1, between them,
+// may write s2's element (another gate): a vector store at s0's place would
+// let s1's write land last.
+// CHECK-LABEL: uop.kernel @write_order
+// CHECK-NOT: vector
+// CHECK: uop.sink %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}{{$}}
+uop.kernel @write_order {
+  %c1 = uop.const 1 : si32
+  %c2 = uop.const 2 : si32
+  %c4 = uop.const 4 : si32
+  %a = uop.const 1.0 : f32
+  %b = uop.const 2.0 : f32
+  %c = uop.const 3.0 : f32
+  %g = uop.range %c4 axis 0 global : si32
+  %out = uop.define_global 0 : !uop.ptr<f32, 8>
+  %x = uop.mul %g, %c2 : si32
+  %x1 = uop.add %x, %c1 : si32
+  %ok = uop.cmplt %g, %c2 : si32
+  %p1 = uop.index %out[%x1] : !uop.ptr<f32, 8>, si32
+  %p0 = uop.index %out[%x] : !uop.ptr<f32, 8>, si32
+  %s0 = uop.store %p1, %a : !uop.ptr<f32, 8>
+  %s1 = uop.store %p0, %b gate %ok : i1 : !uop.ptr<f32, 8>
+  %s2 = uop.store %p0, %c : !uop.ptr<f32, 8>
+  uop.sink %s0, %s1, %s2
+}
+
+// Folded in place: the vector store of s0 and s2 takes s0's place; s1 (to
+// another buffer) keeps its place between them.
+// CHECK-LABEL: uop.kernel @fold_in_place
+// CHECK: %[[S1:.*]] = uop.store %{{.*}} : !uop.ptr<f32, 4>
+// CHECK: %[[V:.*]] = uop.store %{{.*}} : !uop.ptr<vector<2xf32>, 4>
+// CHECK: uop.sink %[[V]], %[[S1]]{{$}}
+uop.kernel @fold_in_place {
+  %c1 = uop.const 1 : si32
+  %c2 = uop.const 2 : si32
+  %c4 = uop.const 4 : si32
+  %a = uop.const 1.0 : f32
+  %b = uop.const 2.0 : f32
+  %g = uop.range %c4 axis 0 global : si32
+  %out = uop.define_global 0 : !uop.ptr<f32, 8>
+  %other = uop.define_global 1 : !uop.ptr<f32, 4>
+  %x = uop.mul %g, %c2 : si32
+  %x1 = uop.add %x, %c1 : si32
+  %p0 = uop.index %out[%x] : !uop.ptr<f32, 8>, si32
+  %p1 = uop.index %out[%x1] : !uop.ptr<f32, 8>, si32
+  %po = uop.index %other[%g] : !uop.ptr<f32, 4>, si32
+  %s0 = uop.store %p0, %a : !uop.ptr<f32, 8>
+  %s1 = uop.store %po, %b : !uop.ptr<f32, 4>
+  %s2 = uop.store %p1, %b : !uop.ptr<f32, 8>
+  uop.sink %s0, %s1, %s2
+}

@@ -101,3 +101,26 @@ uop.kernel @unrolled_whole {
   %st = uop.store %q, %s : !uop.ptr<f32, 1>
   uop.sink %st
 }
+
+// A store kept as a loop (512 copies would be too many) of an UNROLL: the
+// UNROLL picks its lane by its axis's range, which uop-expand makes (at the
+// top of the body, so that it comes before its uses).
+// CHECK-LABEL: uop.kernel @unroll_in_a_loop
+// CHECK: %[[R:.*]] = uop.range %{{.*}} axis 2 upcast
+// CHECK: uop.cmpeq %[[R]]
+// CHECK: uop.where
+// SCF-LABEL: func.func @unroll_in_a_loop
+// SCF: scf.for
+// SCF: scf.for
+uop.kernel @unroll_in_a_loop {
+  %c512 = uop.const 512 : si32
+  %u = uop.range %c512 axis 1 upcast : si32
+  %out = uop.define_global 0 : !uop.ptr<f32, 512>
+  %one = uop.const 1.0 : f32
+  %two = uop.const 2.0 : f32
+  %v = uop.vectorize %one, %two, %one, %two : f32
+  %w = uop.unroll %v axes <(2, 4)> : vector<4xf32>
+  %q = uop.index %out[%u] : !uop.ptr<f32, 512>, si32
+  %st = uop.store %q, %w : !uop.ptr<f32, 512>
+  uop.sink %st
+}

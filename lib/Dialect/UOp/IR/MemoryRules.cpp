@@ -18,7 +18,7 @@ OpFoldResult IndexOp::fold(FoldAdaptor) {
 namespace {
 
 bool gateIsFalse(Value ptr) {
-  auto index = ptr.getDefiningOp<IndexOp>();
+  IndexOp index = getIndexOfPointer(ptr);
   return index && index.getGate() && isScalarDType(index.getGate().getType()) &&
          isConst(index.getGate(), 0);
 }

@@ -285,6 +285,15 @@ LogicalResult IndexOp::verify() {
   return success();
 }
 
+IndexOp mlir::uop::getIndexOfPointer(Value ptr) {
+  while (auto cast = ptr.getDefiningOp<CastOp>())
+    if (isa<PtrType>(cast.getSrc().getType()))
+      ptr = cast.getSrc();
+    else
+      return IndexOp();
+  return ptr.getDefiningOp<IndexOp>();
+}
+
 LogicalResult LoadOp::verify() {
   if (Value alt = getAlt(); alt && alt.getType() != getType())
     return emitOpError() << "alt value must have the loaded type " << getType() << ", got "

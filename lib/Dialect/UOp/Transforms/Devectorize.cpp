@@ -25,18 +25,25 @@ using namespace mlir::uop;
 
 namespace {
 
-/// `stores` (operands of the SINK or of a BARRIER) with the folded ones in
-/// place of their lanes; the replaced stores are erased.
+/// The operands of the SINK or of a BARRIER with their stores folded, each
+/// vector store where its earliest lane was, the rest in their order.
 SmallVector<Value> foldStoreOperands(OpBuilder &b, OperandRange operands) {
-  SmallVector<Value> stores, others;
-  for (Value v : operands) {
-    auto store = v.getDefiningOp<StoreOp>();
-    (store && store->hasOneUse() ? stores : others).push_back(v);
-  }
+  SmallVector<Value> stores;
+  for (Value v : operands)
+    if (auto store = v.getDefiningOp<StoreOp>(); store && store->hasOneUse())
+      stores.push_back(v);
   if (stores.size() < 2)
     return SmallVector<Value>(operands);
-  SmallVector<Value> out = foldStores(b, stores);
-  llvm::append_range(out, others);
+  SmallVector<Value> folded = foldStores(b, stores), out;
+  size_t next = 0;
+  for (Value v : operands) {
+    if (next < stores.size() && v == stores[next]) {
+      if (Value replacement = folded[next++])
+        out.push_back(replacement);
+      continue;
+    }
+    out.push_back(v);
+  }
   return out;
 }
 

@@ -81,10 +81,14 @@ private:
   }
 
   /// A new upcast range (for an UNROLL over an axis nothing else uses).
+  /// (At the top of the body: it must come before every use, wherever the
+  /// builder is.)
   Value newRange(Location loc, int64_t axis, int64_t size) {
     Type i32 = IntegerType::get(b.getContext(), 32, IntegerType::Signed);
-    Value end = ConstOp::create(b, loc, i32, b.getIntegerAttr(i32, size));
-    auto r = RangeOp::create(b, loc, i32, end, b.getI64IntegerAttr(axis),
+    OpBuilder top(b.getContext());
+    top.setInsertionPointToStart(&body);
+    Value end = ConstOp::create(top, loc, i32, top.getIntegerAttr(i32, size));
+    auto r = RangeOp::create(top, loc, i32, end, top.getI64IntegerAttr(axis),
                              AxisKindAttr::get(b.getContext(), AxisKind::upcast));
     ranges[axis] = r;
     return r;
@@ -297,6 +301,13 @@ private:
   /// copies. Empty where the store stays as it is (no upcast axes, or more
   /// than 256 copies: a loop).
   SmallVector<Value> expandStore(StoreOp store) {
+    auto known = copiesOf.find(store);
+    if (known != copiesOf.end()) // (a store two BARRIERs wait for)
+      return known->second;
+    return copiesOf[store] = copyStore(store);
+  }
+
+  SmallVector<Value> copyStore(StoreOp store) {
     SetVector<Operation *> ops = cone(store.getResult());
     DenseMap<Value, Value> barriers; // each BARRIER on the way -> the one to use
     bool newBarrier = false;
@@ -453,6 +464,8 @@ private:
   OpBuilder b;
   DenseMap<int64_t, RangeOp> ranges;
   DenseMap<std::pair<Type, int64_t>, Value> constants;
+  // Each STORE expandStore has seen -> its copies (none: kept as it is).
+  DenseMap<Operation *, SmallVector<Value>> copiesOf;
   // Each BARRIER expandBarrier has seen -> the one that replaces it.
   DenseMap<Value, Value> barrierFor;
   // Each REDUCE made side by side: the axes of its copies, and the copies.

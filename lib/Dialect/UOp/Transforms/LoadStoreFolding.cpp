@@ -111,7 +111,7 @@ std::optional<Access> accessOf(Value lane) {
   }
   auto index = ptr.getDefiningOp<IndexOp>();
   if (!index || !isa_and_present<DefineGlobalOp, DefineLocalOp>(index.getBuf().getDefiningOp()) ||
-      isa<VectorType>(cast<PtrType>(ptr.getType()).getValueType()))
+      getVCount(ptr.getType()) != 1 || isa<VectorType>(cast<PtrType>(ptr.getType()).getValueType()))
     return std::nullopt;
   return Access{index, index.getGate(), other, deps};
 }
@@ -119,33 +119,43 @@ std::optional<Access> accessOf(Value lane) {
 /// The lanes split into chunks, as tinygrad's expand_index groups them (one
 /// buffer and gate, a constant distance apart) and split_load_store splits
 /// a group's runs of consecutive elements (the widest aligned chunk first).
-/// Each chunk lists its lanes in element order; a lane that folds with
-/// nothing is a chunk of its own. Chunks are ordered by their first lane.
-SmallVector<SmallVector<unsigned>> chunksOf(ArrayRef<Value> lanes) {
+struct Chunking {
+  /// Each chunk's lanes in element order, the chunks by their first lane; a
+  /// lane that folds with nothing is a chunk of its own.
+  SmallVector<SmallVector<unsigned>> chunks;
+  /// Each lane's group (-1: not foldable) and element offset in it.
+  SmallVector<int> groupOf;
+  SmallVector<int64_t> offsetOf;
+};
+
+Chunking chunksOf(ArrayRef<Value> lanes) {
   SmallVector<std::optional<Access>> access = llvm::map_to_vector(lanes, accessOf);
   struct Group {
     unsigned rep;
     std::map<int64_t, unsigned> at; // element offset from rep's -> lane
   };
   SmallVector<Group> groups;
-  SmallVector<SmallVector<unsigned>> chunks;
+  Chunking c;
+  c.groupOf.assign(lanes.size(), -1);
+  c.offsetOf.assign(lanes.size(), 0);
   for (unsigned i = 0; i < lanes.size(); ++i) {
     std::optional<Access> a = access[i];
-    Group *group = nullptr;
-    std::optional<int64_t> offset;
-    for (Group &g : groups) {
-      Access r = *access[g.rep];
+    for (auto [g, group] : llvm::enumerate(groups)) {
+      Access r = *access[group.rep];
+      std::optional<int64_t> offset;
       if (a && r.index.getBuf() == a->index.getBuf() && r.gate == a->gate && r.other == a->other &&
-          r.deps == a->deps &&
-          (offset = delta(r.index.getIdx(), a->index.getIdx()))) {
-        group = &g;
+          r.deps == a->deps && (offset = delta(r.index.getIdx(), a->index.getIdx()))) {
+        c.groupOf[i] = g;
+        c.offsetOf[i] = *offset;
         break;
       }
     }
-    if (!a || (group && !group->at.emplace(*offset, i).second))
-      chunks.push_back({i}); // (not foldable, or a second lane at one element)
-    else if (!group)
-      groups.push_back({i, {{0, i}}});
+    if (a && c.groupOf[i] < 0) {
+      c.groupOf[i] = groups.size();
+      groups.push_back({i, {}});
+    }
+    if (!a || !groups[c.groupOf[i]].at.emplace(c.offsetOf[i], i).second)
+      c.chunks.push_back({i}); // (not foldable, or a second lane at one element)
   }
   for (Group &g : groups) {
     Type elem = cast<PtrType>(access[g.rep]->index.getType()).getValueType();
@@ -161,15 +171,15 @@ SmallVector<SmallVector<unsigned>> chunksOf(ArrayRef<Value> lanes) {
             w = c;
             break;
           }
-        chunks.emplace_back(run.begin() + p, run.begin() + p + w);
+        c.chunks.emplace_back(run.begin() + p, run.begin() + p + w);
         p += w;
       }
     }
   }
-  llvm::sort(chunks, [](const SmallVector<unsigned> &x, const SmallVector<unsigned> &y) {
+  llvm::sort(c.chunks, [](const SmallVector<unsigned> &x, const SmallVector<unsigned> &y) {
     return *llvm::min_element(x) < *llvm::min_element(y);
   });
-  return chunks;
+  return c;
 }
 
 /// `ptr` (to one element) cast to a pointer to `w` elements from there.
@@ -185,7 +195,7 @@ Value vectorPtr(OpBuilder &b, Location loc, Value ptr, int64_t w) {
 
 SmallVector<Value> mlir::uop::foldLoads(OpBuilder &b, ArrayRef<Value> lanes) {
   SmallVector<Value> out(lanes);
-  for (ArrayRef<unsigned> chunk : chunksOf(lanes)) {
+  for (ArrayRef<unsigned> chunk : chunksOf(lanes).chunks) {
     if (chunk.size() == 1)
       continue;
     auto first = lanes[chunk[0]].getDefiningOp<LoadOp>();
@@ -204,20 +214,36 @@ SmallVector<Value> mlir::uop::foldLoads(OpBuilder &b, ArrayRef<Value> lanes) {
 }
 
 SmallVector<Value> mlir::uop::foldStores(OpBuilder &b, ArrayRef<Value> stores) {
-  SmallVector<Value> out;
-  for (ArrayRef<unsigned> chunk : chunksOf(stores)) {
-    auto first = stores[chunk[0]].getDefiningOp<StoreOp>();
-    if (chunk.size() == 1) {
-      out.push_back(first);
+  SmallVector<Value> out(stores);
+  Chunking c = chunksOf(stores);
+  for (ArrayRef<unsigned> chunk : c.chunks) {
+    if (chunk.size() == 1)
       continue;
-    }
+    auto first = stores[chunk[0]].getDefiningOp<StoreOp>();
+    // The vector store takes the place of the chunk's earliest store: no
+    // store between its lanes may write one of their elements, or which
+    // write lands last would change.
+    unsigned lo = *llvm::min_element(chunk), hi = *llvm::max_element(chunk);
+    IndexOp index = getIndexOfPointer(first.getPtr());
+    auto mayOverlap = [&](unsigned k) {
+      if (llvm::is_contained(chunk, k))
+        return false;
+      if (c.groupOf[k] == c.groupOf[chunk[0]])
+        return llvm::any_of(chunk, [&](unsigned j) { return c.offsetOf[j] == c.offsetOf[k]; });
+      IndexOp other = getIndexOfPointer(stores[k].getDefiningOp<StoreOp>().getPtr());
+      return !other || other.getBuf() == index.getBuf();
+    };
+    if (llvm::any_of(llvm::seq(lo + 1, hi), mayOverlap))
+      continue;
     Location loc = first.getLoc();
     SmallVector<Value> values = llvm::map_to_vector(
         chunk, [&](unsigned i) { return stores[i].getDefiningOp<StoreOp>().getValue(); });
     auto type = VectorType::get({(int64_t)chunk.size()}, first.getValue().getType());
     Value vec = b.createOrFold<VectorizeOp>(loc, type, values);
-    out.push_back(StoreOp::create(b, loc, vectorPtr(b, loc, first.getPtr(), chunk.size()), vec,
-                                  first.getGate(), Value()));
+    for (unsigned lane : chunk)
+      out[lane] = Value();
+    out[lo] = StoreOp::create(b, loc, vectorPtr(b, loc, first.getPtr(), chunk.size()), vec,
+                              first.getGate(), Value());
   }
   return out;
 }

@@ -20,8 +20,10 @@ std::optional<int64_t> intConstOf(Value v);
 SmallVector<Value> foldLoads(OpBuilder &b, ArrayRef<Value> lanes);
 
 /// STOREs (results of uop.store) folded into vector STOREs of a VECTORIZE of
-/// their values, created at `b`'s insertion point: the stores that replace
-/// them, each folded one where its first lane was.
+/// their values, created at `b`'s insertion point: for each store, what
+/// replaces it: itself, or for a folded chunk's earliest store the vector
+/// store and for its others null. A chunk is not folded where a store
+/// between its lanes may write one of their elements.
 SmallVector<Value> foldStores(OpBuilder &b, ArrayRef<Value> stores);
 
 } // namespace uop

@@ -17,4 +17,11 @@
 #define GET_OP_CLASSES
 #include "uop/Dialect/UOp/IR/UOpOps.h.inc"
 
+namespace mlir::uop {
+/// The INDEX a LOAD/STORE pointer is, or is a pointer cast of (a vector
+/// access, as uop-devectorize makes them): its gate guards the access.
+/// Null for any other pointer.
+IndexOp getIndexOfPointer(Value ptr);
+} // namespace mlir::uop
+
 #endif
