@@ -18,7 +18,10 @@ def ConvertUOpToSCF : Pass<"convert-uop-to-scf", "::mlir::ModuleOp"> {
     iter_arg, started from the identity (0, 1, or the dtype's lowest value);
     every other op is emitted once, in the innermost loop among the ranges it
     depends on, so loop-invariant work is hoisted by construction. A gated
-    LOAD/STORE is an `scf.if` (a gated-off load gives its alt value, or 0).
+    STORE is an `scf.if`; a gated LOAD gives its alt value (or 0) where the
+    gate is off, without a branch where the buffer's size is known (it reads
+    the buffer's first elements there instead and selects), else as an
+    `scf.if`.
 
     Values follow tinygrad's semantics (docs/semantics.md): integer ops wrap;
     IDIV/MOD truncate toward zero, with x/0 = x%0 = 0; shifts by the width or

@@ -325,6 +325,19 @@ private:
       return read(ob);
     if (!alt)
       alt = Semantics(ob, loc, types).zero(t);
+    // Without a branch where the buffer's first elements can be read in its
+    // place: the address is the buffer's start where the gate is off, and
+    // the value there the alt (tinygrad's PTX predicates the load instead).
+    IndexOp index = getIndexOfPointer(load.getPtr());
+    auto buf = index ? dyn_cast<PtrType>(index.getBuf().getType()) : PtrType();
+    if (buf && buf.getSize() >= getVCount(t)) {
+      FailureOr<Value> base = emit(index.getBuf());
+      if (failed(base))
+        return failure();
+      OpBuilder &sb = at();
+      addr = LLVM::SelectOp::create(sb, loc, gate, addr, *base);
+      return arith::SelectOp::create(sb, loc, gate, read(sb), alt).getResult();
+    }
     auto ifOp = scf::IfOp::create(ob, loc, TypeRange{types.compute(t)}, gate,
                                   /*addThenBlock=*/true, /*addElseBlock=*/true);
     OpBuilder tb = ifOp.getThenBodyBuilder(), eb = ifOp.getElseBodyBuilder();

@@ -115,16 +115,15 @@ uop.kernel @reduce_two_axes {
 
 // -----
 
-// Gates: a gated load is scf.if yielding the alt value where the gate is
-// off; a gated store is scf.if with no else.
+// Gates: a gated load reads, without a branch, the buffer's first element
+// where the gate is off and takes the alt value there (select); a gated
+// store is scf.if with no else.
 // CHECK-LABEL: func.func @gates
 // CHECK: %[[G:.*]] = arith.cmpi slt, %[[I:.*]], %{{.*}} : i32
-// CHECK: %[[V:.*]] = scf.if %[[G]] -> (f32) {
-// CHECK:   %[[L:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f32
-// CHECK:   scf.yield %[[L]] : f32
-// CHECK: } else {
-// CHECK:   scf.yield %[[ALT:.*]] : f32
-// CHECK: }
+// CHECK: %[[P:.*]] = llvm.getelementptr %arg1[%[[I]]]
+// CHECK: %[[A:.*]] = llvm.select %[[G]], %[[P]], %arg1 : i1, !llvm.ptr
+// CHECK: %[[L:.*]] = llvm.load %[[A]] : !llvm.ptr -> f32
+// CHECK: %[[V:.*]] = arith.select %[[G]], %[[L]], %{{.*}} : f32
 // CHECK: scf.if %[[G]] {
 // CHECK:   llvm.store %[[V]], %{{.*}} : f32, !llvm.ptr
 // CHECK: }
@@ -139,6 +138,34 @@ uop.kernel @gates {
   %alt = uop.const 0.5 : f32
   %x = uop.load %p alt %alt : f32 : !uop.ptr<f32, 4>
   %q = uop.index %out[%r] gate %g : i1 : !uop.ptr<f32, 8>, si32
+  %st = uop.store %q, %x : !uop.ptr<f32, 8>
+  uop.sink %st
+}
+
+// -----
+
+// Where the buffer's size is not known, the gated load is scf.if yielding
+// the alt value where the gate is off.
+// CHECK-LABEL: func.func @gate_unknown_size
+// CHECK: %[[G:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : i32
+// CHECK: %[[V:.*]] = scf.if %[[G]] -> (f32) {
+// CHECK:   %[[L:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f32
+// CHECK:   scf.yield %[[L]] : f32
+// CHECK: } else {
+// CHECK:   scf.yield %{{.*}} : f32
+// CHECK: }
+// CHECK: llvm.store %[[V]]
+uop.kernel @gate_unknown_size {
+  %c8 = uop.const 8 : si32
+  %c4 = uop.const 4 : si32
+  %r = uop.range %c8 axis 0 global : si32
+  %out = uop.define_global 0 : !uop.ptr<f32, 8>
+  %in = uop.define_global 1 : !uop.ptr<f32, ?>
+  %g = uop.cmplt %r, %c4 : si32
+  %p = uop.index %in[%r] gate %g : i1 : !uop.ptr<f32, ?>, si32
+  %alt = uop.const 0.5 : f32
+  %x = uop.load %p alt %alt : f32 : !uop.ptr<f32, ?>
+  %q = uop.index %out[%r] : !uop.ptr<f32, 8>, si32
   %st = uop.store %q, %x : !uop.ptr<f32, 8>
   uop.sink %st
 }
