@@ -1,9 +1,11 @@
-//===- Expand.cpp - uop-expand: upcast axes, CONTRACT and UNROLL ----------===//
+//===- Expand.cpp - uop-expand: upcast and unroll axes as copies ----------===//
 //
 // tinygrad's expander (codegen/expander.py, seed 001) on lowered kernels:
-// stores copied per upcast value (register tiles), and around a WMMA its
-// sources as vectors over their fragment axes, its result a vector
-// accumulator whose lanes go back to the upcast axes. See Passes.td.
+// stores copied per upcast value (register tiles, grouped reduces too), a
+// reduce's source copied per unroll value (a horizontal reduce), and around
+// a WMMA its sources as vectors over their fragment axes, its result a
+// vector accumulator whose lanes go back to the upcast axes. Folding the
+// copies' loads and stores is uop-devectorize's. See Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
