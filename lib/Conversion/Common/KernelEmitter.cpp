@@ -300,7 +300,8 @@ private:
     return (getScalarType(types.storage(t)).getIntOrFloatBitWidth() + 7) / 8;
   }
 
-  /// LOAD, behind `scf.if` when gated: the alt value (or 0) where the gate is off.
+  /// LOAD; gated, the alt value (or 0) where the gate is off: a select, or
+  /// `scf.if` where the buffer's size is not known.
   FailureOr<Value> emitLoad(LoadOp load) {
     for (Value dep : load.getDeps()) // what must happen first (a BARRIER)
       if (failed(emit(dep)))
