@@ -25,8 +25,6 @@ using namespace mlir::uop::shape::detail;
 
 namespace {
 
-using Bounds = std::pair<int64_t, int64_t>; // [lo, hi], both included
-
 bool hasZero(ArrayRef<int64_t> xs) { return llvm::is_contained(xs, 0); }
 
 Shape rowMajor(ArrayRef<int64_t> shape) {

@@ -1,7 +1,8 @@
 //===- Symbolic.h - matching and building helpers for the rewrite rules ---===//
 //
-// Private to the dialect library: what tinygrad's UPat.cvar and the UOp
-// operators give its symbolic rules, for folders and patterns here.
+// Private to the dialect library and its passes: what tinygrad's UPat.cvar
+// and the UOp operators give its symbolic rules, for folders and patterns
+// here (and the constants uop-expand and uop-devectorize read).
 //
 //===----------------------------------------------------------------------===//
 #ifndef UOP_LIB_DIALECT_UOP_IR_SYMBOLIC_H

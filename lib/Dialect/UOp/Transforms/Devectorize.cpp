@@ -69,28 +69,22 @@ struct UOpDevectorizePass : mlir::uop::impl::UOpDevectorizeBase<UOpDevectorizePa
       }
 
     // Stores: the SINK's, and those each BARRIER waits for.
-    SmallVector<Operation *> replaced;
     auto refold = [&](Operation *user) {
-      SmallVector<Value> before(user->getOperands());
       b.setInsertionPoint(user);
       SmallVector<Value> after = foldStoreOperands(b, user->getOperands());
-      if (after == before)
-        return;
-      user->setOperands(after);
-      for (Value v : before)
-        if (v.use_empty())
-          replaced.push_back(v.getDefiningOp());
-      changed = true;
+      if (!llvm::equal(after, user->getOperands())) {
+        user->setOperands(after);
+        changed = true;
+      }
     };
     for (BarrierOp barrier : llvm::to_vector(body.getOps<BarrierOp>()))
       refold(barrier);
     refold(sink);
     if (!changed)
       return;
-    for (Operation *store : replaced)
-      store->erase();
+    // (the folded lanes: loads, and stores nothing waits for any more)
     for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
-      if (isOpTriviallyDead(&op))
+      if (isOpTriviallyDead(&op) || (isa<StoreOp>(op) && op.use_empty()))
         op.erase();
     if (!sortTopologically(&body)) {
       kernel.emitOpError() << "uop-devectorize made a cycle (an internal error)";

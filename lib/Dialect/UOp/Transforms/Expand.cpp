@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LoadStoreFolding.h"
+#include "../IR/Symbolic.h"
 
 #include "uop/Dialect/UOp/Transforms/Passes.h"
 
@@ -26,6 +26,7 @@ namespace mlir::uop {
 
 using namespace mlir;
 using namespace mlir::uop;
+using mlir::uop::sym::intConst;
 
 namespace {
 
@@ -47,7 +48,8 @@ SmallVector<SmallVector<int64_t>> combinations(AxisSizesAttr axes) {
 
 class Expander {
 public:
-  explicit Expander(KernelOp kernel) : body(kernel.getBodyBlock()), b(kernel.getContext()) {
+  explicit Expander(KernelOp kernel)
+      : body(kernel.getBodyBlock()), b(kernel.getContext()), top(OpBuilder::atBlockBegin(&body)) {
     for (RangeOp r : body.getOps<RangeOp>())
       ranges[r.getAxis()] = r;
   }
@@ -82,13 +84,10 @@ private:
     return r ? r.getResult() : Value();
   }
 
-  /// A new upcast range (for an UNROLL over an axis nothing else uses).
-  /// (At the top of the body: it must come before every use, wherever the
-  /// builder is.)
+  /// A new upcast range (for an UNROLL over an axis nothing else uses), at
+  /// the top of the body: it must come before every use.
   Value newRange(Location loc, int64_t axis, int64_t size) {
     Type i32 = IntegerType::get(b.getContext(), 32, IntegerType::Signed);
-    OpBuilder top(b.getContext());
-    top.setInsertionPointToStart(&body);
     Value end = ConstOp::create(top, loc, i32, top.getIntegerAttr(i32, size));
     auto r = RangeOp::create(top, loc, i32, end, top.getI64IntegerAttr(axis),
                              AxisKindAttr::get(b.getContext(), AxisKind::upcast));
@@ -101,11 +100,8 @@ private:
   Value constantLike(Value like, int64_t v) {
     Type t = like.getType();
     Value &c = constants[{t, v}];
-    if (!c) {
-      OpBuilder top(b.getContext());
-      top.setInsertionPointToStart(&body);
+    if (!c)
       c = ConstOp::create(top, like.getLoc(), t, b.getIntegerAttr(t, v));
-    }
     return c;
   }
 
@@ -395,7 +391,7 @@ private:
     SmallVector<int64_t> flat;
     for (Value v : ranges) {
       auto r = v.getDefiningOp<RangeOp>();
-      std::optional<int64_t> size = intConstOf(r.getEnd());
+      std::optional<int64_t> size = intConst(r.getEnd());
       if (!size)
         return {};
       flat.append({(int64_t)r.getAxis(), *size});
@@ -420,11 +416,16 @@ private:
     for (AxisSizesAttr axes : axesList)
       for (size_t i = 0; i < axes.size(); ++i) {
         Value r = range(axes.getAxis(i)), c = r ? subst.lookup(r) : Value();
-        std::optional<int64_t> value = c ? intConstOf(c) : std::nullopt;
+        std::optional<int64_t> value = c ? intConst(c) : std::nullopt;
         if (!value)
           return Value();
         l = l * axes.getSize(i) + *value;
       }
+    return laneAt(u, vectors, l);
+  }
+
+  /// Lane `l` of an UNROLL, counting across the vectors lanesOf gives.
+  Value laneAt(UnrollOp u, ArrayRef<Value> vectors, int64_t l) {
     int64_t lanes = u.getAxes().getProduct();
     return GepOp::create(b, u.getLoc(), vectors[l / lanes], b.getDenseI64ArrayAttr({l % lanes}));
   }
@@ -450,20 +451,17 @@ private:
         idx = idx ? AddOp::create(b, loc, r.getType(), idx, term).getResult() : term;
         stride *= axes.getSize(i);
       }
-    int64_t lanes = u.getAxes().getProduct();
-    auto at = [&](int64_t l) {
-      return GepOp::create(b, loc, vectors[l / lanes], b.getDenseI64ArrayAttr({l % lanes}));
-    };
-    Value result = at(stride - 1);
+    Value result = laneAt(u, vectors, stride - 1);
     for (int64_t l = stride - 2; l >= 0; --l) {
       Value is = CmpEqOp::create(b, loc, b.getI1Type(), idx, constantLike(idx, l));
-      result = WhereOp::create(b, loc, u.getType(), is, at(l), result);
+      result = WhereOp::create(b, loc, u.getType(), is, laneAt(u, vectors, l), result);
     }
     return result;
   }
 
   Block &body;
   OpBuilder b;
+  OpBuilder top; // at the top of the body, for the shared constants and new ranges
   DenseMap<int64_t, RangeOp> ranges;
   DenseMap<std::pair<Type, int64_t>, Value> constants;
   // Each STORE expandStore has seen -> its copies (none: kept as it is).

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoadStoreFolding.h"
+#include "../IR/Symbolic.h"
 
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 
@@ -23,22 +24,16 @@
 
 using namespace mlir;
 using namespace mlir::uop;
-
-std::optional<int64_t> mlir::uop::intConstOf(Value v) {
-  if (auto c = v.getDefiningOp<ConstOp>())
-    if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
-      return i.getValue().getSExtValue();
-  return std::nullopt;
-}
+using mlir::uop::sym::intConst;
 
 /// `v` as base + constant: (x, c) for x + c, (null, c) for a constant,
 /// (v, 0) otherwise.
 static std::pair<Value, int64_t> splitConstant(Value v) {
   if (auto add = v.getDefiningOp<AddOp>())
     for (int k : {1, 0})
-      if (std::optional<int64_t> c = intConstOf(add->getOperand(k)))
+      if (std::optional<int64_t> c = intConst(add->getOperand(k)))
         return {add->getOperand(1 - k), *c};
-  if (std::optional<int64_t> c = intConstOf(v))
+  if (std::optional<int64_t> c = intConst(v))
     return {Value(), *c};
   return {v, 0};
 }
@@ -63,8 +58,8 @@ static std::optional<int64_t> delta(Value a, Value b) {
   }
   if (isa<MulOp>(x))
     for (int k : {0, 1})
-      if (std::optional<int64_t> c = intConstOf(x->getOperand(k));
-          c && c == intConstOf(y->getOperand(k)))
+      if (std::optional<int64_t> c = intConst(x->getOperand(k));
+          c && c == intConst(y->getOperand(k)))
         if (std::optional<int64_t> d = delta(x->getOperand(1 - k), y->getOperand(1 - k)))
           return *d * *c;
   return std::nullopt;
@@ -72,7 +67,7 @@ static std::optional<int64_t> delta(Value a, Value b) {
 
 /// A number that divides every value of `v` (0: v is 0).
 static int64_t factor(Value v) {
-  if (std::optional<int64_t> c = intConstOf(v))
+  if (std::optional<int64_t> c = intConst(v))
     return std::abs(*c);
   if (isa_and_present<AddOp>(v.getDefiningOp()))
     return std::gcd(factor(v.getDefiningOp()->getOperand(0)),

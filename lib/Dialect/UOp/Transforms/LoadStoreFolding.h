@@ -5,14 +5,9 @@
 
 #include "mlir/IR/Value.h"
 
-#include <optional>
-
 namespace mlir {
 class OpBuilder;
 namespace uop {
-
-/// The value of a uop.const of an integer dtype.
-std::optional<int64_t> intConstOf(Value v);
 
 /// LOADs (results of uop.load) folded into vector LOADs through a pointer
 /// cast, created at `b`'s insertion point: for each lane, the value that
