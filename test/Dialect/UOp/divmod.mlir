@@ -1,4 +1,4 @@
-// tinygrad's div_and_mod_folding (lib/Dialect/UOp/IR/DivMod.cpp) with C's
+// tinygrad's div_and_mod_folding (lib/Dialect/UOp/IR/DivModRules.cpp) with C's
 // truncating division: each step firing, and not firing where the dividend
 // can be negative (Python's and C's division differ) or the sum can wrap.
 // RUN: uop-opt %s --canonicalize="test-convergence=true" | FileCheck %s
@@ -131,4 +131,30 @@ func.func @wrapping_term() -> (si32, si32) {
   %d = uop.idiv %x, %big : si32
   %m = uop.mod %x, %big : si32
   return %d, %m : si32, si32
+}
+
+// A constant that c changes is a change (tinygrad's something_changed):
+// (x+30)%30 -> x%30 and (x+30)//30 -> x//30 + 1 for x >= 0; kept for an n
+// that can be negative, where C's division differs.
+// CHECK-LABEL: func.func @constant_term
+// CHECK-DAG: %[[C1:.*]] = uop.const 1 : si32
+// CHECK-DAG: %[[C30:.*]] = uop.const 30 : si32
+// CHECK-DAG: %[[X:.*]] = uop.define_var "x"
+// CHECK-DAG: %[[M:.*]] = uop.mod %[[X]], %[[C30]] : si32
+// CHECK-DAG: %[[Q:.*]] = uop.idiv %[[X]], %[[C30]] : si32
+// CHECK-DAG: %[[D:.*]] = uop.add %[[Q]], %[[C1]] : si32
+// CHECK-DAG: %[[N:.*]] = uop.define_var "n"
+// CHECK-DAG: %[[NS:.*]] = uop.add %[[N]], %[[C30]] : si32
+// CHECK-DAG: %[[MN:.*]] = uop.mod %[[NS]], %[[C30]] : si32
+// CHECK: return %[[M]], %[[D]], %[[MN]] :
+func.func @constant_term() -> (si32, si32, si32) {
+  %x = uop.define_var "x" [0, 100] : si32
+  %n = uop.define_var "n" [-100, 100] : si32
+  %c30 = uop.const 30 : si32
+  %s = uop.add %x, %c30 : si32
+  %m = uop.mod %s, %c30 : si32
+  %d = uop.idiv %s, %c30 : si32
+  %sn = uop.add %n, %c30 : si32
+  %mn = uop.mod %sn, %c30 : si32
+  return %m, %d, %mn : si32, si32, si32
 }

@@ -1,6 +1,6 @@
 //===- MemoryRules.cpp - tinygrad's gated INDEX, LOAD and STORE folding ---===//
 
-#include "Symbolic.h"
+#include "Rules.h"
 
 using namespace mlir;
 using namespace mlir::uop;

@@ -9,6 +9,8 @@
 #include "uop/Dialect/UOp/IR/ShapeTracker.h"
 #include "ShapeTrackerIndex.h"
 
+#include "uop/Dialect/UOp/Utils/IntMath.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include <algorithm>
@@ -82,12 +84,13 @@ std::optional<Mask> reshapeMask(const std::optional<Mask> &mask, ArrayRef<int64_
   };
   int64_t currStride = 1, oldDim = nextOld(), newDim = nextNew();
   std::pair<int64_t, int64_t> m = nextMask();
+  // Python's // and % (view.py's): an empty mask (0, 0) gives r - 1 = -1.
   while (out.size() < newShape.size()) {
     auto [l, r] = m;
     int64_t nextStride = newDim * currStride;
     if (oldDim == nextStride) {
       // Split finished: copy the mask and move on to the next old dimension.
-      out.push_back({floorDiv(l, currStride), floorDiv(r - 1, currStride) + 1});
+      out.push_back({floordiv(l, currStride), floordiv(r - 1, currStride) + 1});
       currStride = 1;
       oldDim = nextOld();
       newDim = nextNew();
@@ -97,10 +100,10 @@ std::optional<Mask> reshapeMask(const std::optional<Mask> &mask, ArrayRef<int64_
       if (oldDim % nextStride != 0)
         return std::nullopt;
       if ((l % nextStride != 0 || r % nextStride != 0) &&
-          floorDiv(l, nextStride) != floorDiv(r - 1, nextStride))
+          floordiv(l, nextStride) != floordiv(r - 1, nextStride))
         return std::nullopt;
       out.push_back(
-          {floorMod(l, nextStride) / currStride, floorMod(r - 1, nextStride) / currStride + 1});
+          {floormod(l, nextStride) / currStride, floormod(r - 1, nextStride) / currStride + 1});
       currStride = nextStride;
       newDim = nextNew();
     } else {
@@ -143,15 +146,6 @@ View resize(const View &v, ArrayRef<std::pair<int64_t, int64_t>> arg,
 }
 
 } // namespace
-
-// Python's // and %, which view.py's mask arithmetic relies on for negative
-// operands (an empty mask (0, 0) gives r - 1 = -1).
-int64_t shape::detail::floorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
-}
-int64_t shape::detail::floorMod(int64_t a, int64_t b) { return a - floorDiv(a, b) * b; }
-int64_t shape::detail::ceilDiv(int64_t a, int64_t b) { return -floorDiv(-a, b); }
 
 /// View.minify: the view with its mergeable dimensions merged, when that
 /// reshape is possible.

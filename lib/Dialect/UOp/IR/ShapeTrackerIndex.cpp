@@ -1,12 +1,21 @@
 //===- ShapeTrackerIndex.cpp - tinygrad's simplified view index -----------===//
 //
 // realStrides and axisIsMasked read tinygrad's simplified index expression
-// (views_to_indexed_uops). Instead of the symbolic rewriter, a small affine simplifier builds that
-// expression as sum(coefficient * atom) + constant, where an atom is an axis
-// (a RANGE) or a division or modulo that could not be removed, and applies
-// tinygrad's div/mod, comparison and valid-narrowing rules to it. Where it is
-// weaker than tinygrad it keeps an atom, so a stride comes out unknown
+// (views_to_indexed_uops). A small affine simplifier builds that expression
+// as sum(coefficient * atom) + constant, where an atom is an axis (a RANGE)
+// or a division or modulo that could not be removed, and applies tinygrad's
+// div/mod, comparison and valid-narrowing rules to it. Where it is weaker
+// than tinygrad it keeps an atom, so a stride comes out unknown
 // (std::nullopt) rather than wrong.
+//
+// Why not uop IR and the dialect's canonicalizer: the optimizer asks for
+// the strides of every buffer's ShapeTracker at each step of tinygrad's
+// heuristic, so this runs many times per kernel and must not build ops and
+// run a greedy rewrite each time; and it must reproduce tinygrad's own
+// simplifier, whose div/mod folding (CORRECT_DIVMOD_FOLDING=0, its default)
+// is not a valid rewrite of C's division of negative values, which the
+// dialect's rules must be. The div/mod folding itself is the one algorithm
+// of Utils/DivModFolding.h, on this form (LinForm).
 //
 // tinygrad's rules match nodes of a tree, not sums: like terms combine only
 // when neighbours, and uop_given_valid finds a sum only where it is a node.
@@ -16,6 +25,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "ShapeTrackerIndex.h"
+
+#include "uop/Dialect/UOp/Utils/DivModFolding.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
@@ -158,7 +169,10 @@ private:
   Lin recombine(Lin x, const Lin &a, const Lin &b);
   Lin div(const Lin &x, int64_t c);
   Lin mod(const Lin &x, int64_t c);
+  /// tinygrad's div_and_mod_folding (DivModFolding.h): nullopt when it
+  /// leaves x // c or x % c as it is.
   std::optional<Lin> divMod(const Lin &x, int64_t c, bool isMod);
+  struct LinForm;
   Truth simplifyClause(Clause &cl);
   Stmt simplifyStmt(Stmt s);
   Lin substitute(const Lin &x, const Lin &from, const Lin &to, std::map<unsigned, Lin> &memo);
@@ -352,142 +366,64 @@ Lin IndexSimplifier::mod(const Lin &x, int64_t c) {
   return makeAtom(Kind::Mod, x, c);
 }
 
-/// tinygrad's div_and_mod_folding (with CORRECT_DIVMOD_FOLDING off, its
-/// default): nullopt when it leaves x // c or x % c as it is.
-std::optional<Lin> IndexSimplifier::divMod(const Lin &x, int64_t c, bool isMod) {
-  Bounds xb = bounds(x);
-  if (xb.first / c == xb.second / c) {
-    int64_t q = xb.first / c;
-    return isMod ? x - Lin::constant(q * c) : Lin::constant(q);
-  }
+/// DivModFolding.h's form for the affine index: what tinygrad's simplifier
+/// does (CORRECT_DIVMOD_FOLDING off, its default), on Lin sums.
+struct IndexSimplifier::LinForm {
+  using Expr = Lin;
+  static constexpr bool kCorrectDivMod = false;
+  IndexSimplifier &s;
 
-  // Each term is f * v with f its constant factor; a modulo by a multiple of
-  // c inside a modulo by c is replaced by its dividend.
-  struct Term {
-    int64_t f;
-    Lin v;
-    int64_t q, r;
-  };
-  SmallVector<Term> terms;
-  int64_t gcd = c, smallestDiv = 1, cnst = 0;
-  bool changed = false;
-  for (auto [id, k] : x.terms) {
-    Lin u = Lin::atom(id, k);
-    if (isMod && k == 1 && atoms[id].kind == Kind::Mod && atoms[id].arg % c == 0) {
-      u = atoms[id].inner;
-      changed = true;
-    }
-    int64_t f;
-    if (auto s = u.single())
-      f = s->second;
-    else if (u.isConstant())
-      f = u.c;
-    else {
-      f = std::abs(u.c);
-      for (auto t : u.terms)
-        f = std::gcd(f, t.second);
-    }
-    int64_t q = floorDiv(f, c), r = floorMod(f, c);
-    if (r == 0 || (isMod && r != f))
-      changed = true;
-    if (u.isConstant()) {
-      if (r != f)
-        changed = true;
-      cnst += f;
-      continue;
-    }
+  static VRange vrange(Bounds b) { return {b.first, b.second}; }
+  std::optional<VRange> range(const Lin &x) { return vrange(s.bounds(x)); }
+  /// One term per atom (coefficient included), then the constant.
+  SmallVector<Lin> summands(const Lin &x) {
+    SmallVector<Lin> out;
+    for (auto [id, k] : x.terms)
+      out.push_back(Lin::atom(id, k));
+    if (x.c != 0)
+      out.push_back(Lin::constant(x.c));
+    return out;
+  }
+  std::optional<int64_t> constant(const Lin &u) {
+    return u.isConstant() ? std::optional<int64_t>(u.c) : std::nullopt;
+  }
+  std::optional<std::pair<Lin, int64_t>> modOf(const Lin &u) {
+    std::optional<unsigned> a = u.asAtom();
+    if (!a || s.atoms[*a].kind != Kind::Mod)
+      return std::nullopt;
+    return std::make_pair(s.atoms[*a].inner, s.atoms[*a].arg);
+  }
+  int64_t constFactor(const Lin &u) {
+    if (auto t = u.single())
+      return t->second;
+    if (u.isConstant())
+      return u.c;
+    int64_t f = std::abs(u.c);
+    for (auto t : u.terms)
+      f = std::gcd(f, t.second);
+    return f;
+  }
+  Lin divides(const Lin &u, int64_t f) {
     Lin v = Lin::constant(u.c / f);
     for (auto t : u.terms)
       v.terms[t.first] = t.second / f;
-    if (f > 1 && c % f == 0 && (smallestDiv == 1 || smallestDiv > f))
-      smallestDiv = f;
-    gcd = std::gcd(r, gcd);
-    terms.push_back({f, std::move(v), q, r});
+    return v;
   }
-  if (x.c != 0) {
-    int64_t r = floorMod(x.c, c);
-    if (r == 0 || r != x.c)
-      changed = true;
-    cnst += x.c;
+  std::optional<VRange> dividedRange(const Lin &u, int64_t f) {
+    return vrange(s.bounds(divides(u, f)));
   }
+  bool fits(const Lin &, __int128, __int128) { return true; } // no dtype: no wrap
+  Lin constantLike(const Lin &, int64_t c) { return Lin::constant(c); }
+  Lin add(const Lin &x, const Lin &y) { return x + y; }
+  Lin add(const Lin &x, int64_t c) { return x + Lin::constant(c); }
+  Lin mul(const Lin &x, int64_t c) { return x * c; }
+  Lin div(const Lin &x, int64_t c) { return s.div(x, c); }
+  Lin mod(const Lin &x, int64_t c) { return s.mod(x, c); }
+};
 
-  // One term taking two values: a line through both results.
-  if (terms.size() == 1) {
-    Bounds vb = bounds(terms[0].v);
-    if (vb.second - vb.first == 1) {
-      auto at = [&](int64_t v) {
-        int64_t n = terms[0].f * v + cnst;
-        return isMod ? n % c : n / c;
-      };
-      int64_t y1 = at(vb.first), y2 = at(vb.second);
-      return (terms[0].v - Lin::constant(vb.first)) * (y2 - y1) + Lin::constant(y1);
-    }
-  }
-
-  // Reduce the factors modulo c (to the nearest multiple); if what is left
-  // stays within one multiple of c, the quotient and remainder are affine.
-  SmallVector<int64_t> rems;
-  Lin rem = Lin::constant(floorMod(cnst, c));
-  Bounds rb{rem.c, rem.c};
-  for (const Term &t : terms) {
-    int64_t s = std::abs(t.r) <= std::abs(t.r - c) ? t.r : t.r - c;
-    rems.push_back(s);
-    rem += t.v * s;
-    Bounds tb = scaled(bounds(t.v), s);
-    rb.first += tb.first;
-    rb.second += tb.second;
-  }
-  if (floorDiv(rb.first, c) == floorDiv(rb.second, c) &&
-      llvm::all_of(terms, [](const Term &t) { return t.f > 0; })) {
-    int64_t k = floorDiv(rb.first, c);
-    if (isMod)
-      return rem - Lin::constant(k * c);
-    Lin out = Lin::constant((cnst - floorMod(cnst, c) + k * c) / c);
-    for (auto [t, s] : llvm::zip(terms, rems))
-      out += t.v * ((t.f - s) / c);
-    return out;
-  }
-
-  // A common factor of everything divides out.
-  if (int64_t g = std::gcd(gcd, cnst); g != 1) {
-    Lin nx = Lin::constant(cnst / g);
-    for (const Term &t : terms)
-      nx += t.v * (t.f / g);
-    return isMod ? mod(nx, c / g) * g : div(nx, c / g);
-  }
-
-  if (gcd != 1)
-    changed = true;
-  if (!changed) {
-    if (!isMod && 1 < smallestDiv && smallestDiv < c)
-      if (std::optional<Lin> nx = divMod(x, smallestDiv, /*isMod=*/false))
-        return div(*nx, c / smallestDiv);
-    return std::nullopt;
-  }
-  // Split the multiples of c out of the quotient (or drop them from the
-  // remainder).
-  Lin quo = Lin::constant(floorDiv(cnst, c));
-  Lin rest = Lin::constant(floorDiv(floorMod(cnst, c), gcd));
-  Bounds restB{rest.c, rest.c};
-  for (const Term &t : terms) {
-    int64_t k;
-    if (!isMod && t.r != 0) {
-      k = t.f / gcd;
-    } else {
-      k = t.r / gcd;
-      quo += t.v * t.q;
-    }
-    rest += t.v * k;
-    Bounds tb = scaled(bounds(t.v), k);
-    restB.first += tb.first;
-    restB.second += tb.second;
-  }
-  // C and Python division differ for negative dividends: leave those.
-  if ((xb.first < 0 || restB.first < 0) && !terms.empty())
-    return std::nullopt;
-  if (isMod)
-    return mod(rest, c / gcd) * gcd + Lin::constant(floorMod(cnst, gcd));
-  return div(rest, c / gcd) + quo;
+std::optional<Lin> IndexSimplifier::divMod(const Lin &x, int64_t c, bool isMod) {
+  LinForm form{*this};
+  return divAndModFolding(form, x, c, isMod);
 }
 
 /// The comparison rules of tinygrad's symbolic on `e < k` (and on the
@@ -514,12 +450,12 @@ Truth IndexSimplifier::simplifyClause(Clause &cl) {
       }
       if (f > 1 && cl.k > 0) {
         cl.e = Lin::atom(id);
-        cl.k = ceilDiv(cl.k, f);
+        cl.k = ceildiv(cl.k, f);
         continue;
       }
       if (f < -1 && cl.k <= 0) {
         cl.e = Lin::atom(id, -1);
-        cl.k = -floorDiv(cl.k, f);
+        cl.k = -floordiv(cl.k, f);
         continue;
       }
     }

@@ -15,11 +15,6 @@
 
 namespace mlir::uop::shape::detail {
 
-/// Python's //, % and ceiling division.
-int64_t floorDiv(int64_t a, int64_t b);
-int64_t floorMod(int64_t a, int64_t b);
-int64_t ceilDiv(int64_t a, int64_t b);
-
 /// View.minify: the view with its mergeable dimensions merged.
 View minify(const View &v);
 

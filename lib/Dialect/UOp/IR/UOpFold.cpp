@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Symbolic.h"
+#include "Rules.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 
 #include "mlir/IR/Builders.h"

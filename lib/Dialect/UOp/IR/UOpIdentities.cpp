@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Symbolic.h"
+#include "Rules.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 

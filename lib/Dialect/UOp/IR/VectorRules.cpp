@@ -1,6 +1,6 @@
 //===- VectorRules.cpp - tinygrad's gep_pushing: GEP and VECTORIZE --------===//
 
-#include "Symbolic.h"
+#include "Rules.h"
 
 using namespace mlir;
 using namespace mlir::uop;

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Symbolic.h"
+#include "Rules.h"
 
 using namespace mlir;
 using namespace mlir::uop;

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../IR/Symbolic.h"
+#include "uop/Dialect/UOp/Utils/Symbolic.h"
 
 #include "uop/Dialect/UOp/Transforms/Passes.h"
 

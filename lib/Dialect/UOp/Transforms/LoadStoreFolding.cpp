@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoadStoreFolding.h"
-#include "../IR/Symbolic.h"
+#include "uop/Dialect/UOp/Utils/Symbolic.h"
 
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 

@@ -1,15 +1,18 @@
-//===- Symbolic.h - matching and building helpers for the rewrite rules ---===//
+//===- Symbolic.h - reading and building index arithmetic -------*- C++ -*-===//
 //
-// Private to the dialect library and its passes: what tinygrad's UPat.cvar
-// and the UOp operators give its symbolic rules, for folders and patterns
-// here (and the constants uop-expand and uop-devectorize read).
+// What tinygrad's UPat.cvar, UOp operators and symbolic helpers (split_uop,
+// const_factor, divides) give its rewrite rules, on uop values: the
+// dialect's folders and canonicalization patterns use it, and so do passes
+// that read constants or build index math (uop-lower, uop-expand,
+// uop-devectorize). Implemented in the UOpUtils library (lib/Dialect/UOp/Utils).
 //
 //===----------------------------------------------------------------------===//
-#ifndef UOP_LIB_DIALECT_UOP_IR_SYMBOLIC_H
-#define UOP_LIB_DIALECT_UOP_IR_SYMBOLIC_H
+#ifndef UOP_DIALECT_UOP_UTILS_SYMBOLIC_H
+#define UOP_DIALECT_UOP_UTILS_SYMBOLIC_H
 
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 #include "uop/Dialect/UOp/IR/UOpRanges.h"
+#include "uop/Dialect/UOp/Utils/IntMath.h"
 
 #include "mlir/IR/PatternMatch.h"
 
@@ -34,12 +37,6 @@ std::optional<double> floatConst(Value v);
 bool isConst(Value v, double c);
 /// Whether `c` is representable in the integer dtype `t`.
 bool fits(Type t, int64_t c);
-/// C's truncating division and remainder, and Python's flooring ones.
-int64_t cdiv(int64_t a, int64_t b);
-int64_t cmod(int64_t a, int64_t b);
-int64_t floordiv(int64_t a, int64_t b);
-int64_t floormod(int64_t a, int64_t b);
-
 /// Builds uop ops of `v`'s dtype at a rewriter's insertion point.
 class Build {
 public:
@@ -87,19 +84,6 @@ std::optional<VRange> dividedRange(Value x, int64_t c);
 /// dtype (integer + and * are modular), whatever wraps inside a term; the
 /// terms' own (wrapping) ranges would hide a wrapped term, e.g. r * 2^30.
 std::optional<Interval> idealRange(Value x);
-
-/// The self-folding rules (x+0, x*1, x//x, ...) and vmin == vmax, for an
-/// ALU or comparison op whose sources are not all constants.
-OpFoldResult foldIdentity(Operation *op);
-/// Whether every value of dtype `a` converts to `b` and back unchanged.
-bool castRoundTrips(Type a, Type b);
-
-/// Patterns of the dialect's canonicalizer, by source file.
-void populateSymbolicPatterns(RewritePatternSet &patterns);
-void populateDivModPatterns(RewritePatternSet &patterns);
-void populateVectorPatterns(RewritePatternSet &patterns);
-void populateMemoryPatterns(RewritePatternSet &patterns);
-void populateViewPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::uop::sym
 

@@ -1,4 +1,4 @@
-//===- Symbolic.cpp - tinygrad's symbolic rules as canonicalization patterns ===//
+//===- SymbolicRules.cpp - tinygrad's symbolic rules as canonicalization patterns
 //
 // The rules of tinygrad's uop/symbolic.py that look deeper than one op, in
 // its order: bool ALU, constant collection, combining terms, comparisons,
@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Symbolic.h"
+#include "Rules.h"
 
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
 

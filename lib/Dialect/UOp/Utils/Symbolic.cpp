@@ -1,6 +1,6 @@
-//===- SymbolicUtils.cpp - matching and building helpers for the rules ----===//
+//===- Symbolic.cpp - reading and building index arithmetic ---------------===//
 
-#include "Symbolic.h"
+#include "uop/Dialect/UOp/Utils/Symbolic.h"
 
 #include "mlir/IR/Matchers.h"
 
@@ -59,14 +59,6 @@ bool sym::rangeFits(Type t, __int128 lo, __int128 hi) {
   };
   return fitsOne(lo) && fitsOne(hi);
 }
-
-int64_t sym::cdiv(int64_t a, int64_t b) { return a / b; }
-int64_t sym::cmod(int64_t a, int64_t b) { return a % b; }
-int64_t sym::floordiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-int64_t sym::floormod(int64_t a, int64_t b) { return a - floordiv(a, b) * b; }
 
 Value Build::cst(Type t, int64_t v) {
   // v modulo the dtype: the rules' constants wrap as the IR's arithmetic does
