@@ -2,8 +2,8 @@
 
 #include "uop/Runtime/CPUTarget.h"
 
-#include "HostJIT.h"
-#include "Timing.h"
+#include "uop/Runtime/HostJIT.h"
+#include "uop/Support/Timing.h"
 
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 #include "uop/Pipelines/Pipelines.h"
@@ -12,7 +12,6 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/Pass/PassManager.h"
 
-#include <chrono>
 
 using namespace mlir;
 using namespace mlir::uop;
@@ -28,7 +27,7 @@ FailureOr<std::unique_ptr<CPUKernel>> CPUKernel::compile(ModuleOp module, String
     if (other != kernel)
       other.erase();
 
-  auto start = std::chrono::steady_clock::now();
+  auto start = Clock::now();
   PassManager pm(module.getContext());
   buildUOpToLLVMPipeline(pm);
   if (failed(pm.run(module)))
@@ -40,7 +39,7 @@ FailureOr<std::unique_ptr<CPUKernel>> CPUKernel::compile(ModuleOp module, String
   if (!func)
     return emitError(module.getLoc()) << "the pipeline did not produce llvm.func @" << name;
 
-  start = std::chrono::steady_clock::now();
+  start = Clock::now();
   FailureOr<std::unique_ptr<ExecutionEngine>> engine = createHostJIT(module);
   if (failed(engine))
     return failure();

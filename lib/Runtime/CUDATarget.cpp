@@ -9,7 +9,7 @@
 
 #include "uop/Runtime/CUDATarget.h"
 
-#include "Timing.h"
+#include "uop/Support/Timing.h"
 
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
@@ -21,7 +21,6 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/ScopeExit.h"
 
-#include <chrono>
 #include <cstdlib>
 #include <dlfcn.h>
 #include <type_traits>
@@ -167,7 +166,7 @@ LogicalResult CUDADevice::launch(StringRef ptx, StringRef entry, Dim3 grid, Dim3
 
   std::string image = ptx.str(); // NUL-terminated
   std::string entryName = entry.str();
-  auto start = std::chrono::steady_clock::now();
+  auto start = Clock::now();
   if (CUresult r = api.cuModuleLoadData(&module, image.c_str()))
     return fail("cuModuleLoadData", r);
   CUfunction function = nullptr;
@@ -189,7 +188,7 @@ LogicalResult CUDADevice::launch(StringRef ptx, StringRef entry, Dim3 grid, Dim3
   SmallVector<void *> params;
   for (CUdeviceptr &p : pointers)
     params.push_back(&p);
-  start = std::chrono::steady_clock::now();
+  start = Clock::now();
   if (CUresult r = api.cuLaunchKernel(function, grid.x, grid.y, grid.z, block.x, block.y, block.z,
                                       /*sharedMemBytes=*/0, /*stream=*/nullptr, params.data(),
                                       /*extra=*/nullptr))
@@ -217,7 +216,7 @@ std::string mlir::uop::chipForComputeCapability(MLIRContext *ctx, int major, int
 
 FailureOr<std::unique_ptr<CUDAKernel>> CUDAKernel::compile(ModuleOp module, StringRef name,
                                                            StringRef chip, CompileTimes *times) {
-  auto start = std::chrono::steady_clock::now();
+  auto start = Clock::now();
   for (KernelOp other : llvm::make_early_inc_range(module.getOps<KernelOp>()))
     if (other.getSymName() != name)
       other.erase();

@@ -1,6 +1,6 @@
 //===- HostJIT.cpp - LLVM-dialect modules JIT-compiled for the host -------===//
 
-#include "HostJIT.h"
+#include "uop/Runtime/HostJIT.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"

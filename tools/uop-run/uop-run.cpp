@@ -23,6 +23,7 @@
 #include "uop/Runtime/CUDATarget.h"
 #include "uop/Runtime/HostBuffers.h"
 #include "uop/Runtime/SimTarget.h"
+#include "uop/Support/Timing.h"
 #include "uop/Target/Tinygrad/TinygradJSON.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -45,10 +46,11 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 
-#include <chrono>
 #include <cmath>
 
 using namespace mlir;
+using mlir::uop::Clock;
+using mlir::uop::msSince;
 namespace cl = llvm::cl;
 
 namespace {
@@ -81,11 +83,6 @@ cl::opt<bool> exact("exact", cl::desc("Compare floats bit for bit too (NaN match
                                       "instead of the per-dtype tolerance"));
 
 constexpr int kPass = 0, kMismatch = 1, kBadInput = 2, kFault = 3;
-
-using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 std::unique_ptr<llvm::MemoryBuffer> readFile(StringRef path) {
   std::string err;

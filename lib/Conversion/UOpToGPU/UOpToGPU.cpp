@@ -9,7 +9,7 @@
 #include "uop/Conversion/Passes.h"
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 
-#include "../Common/KernelEmitter.h"
+#include "uop/Conversion/Common/KernelEmitter.h"
 #include "WmmaToNVVM.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

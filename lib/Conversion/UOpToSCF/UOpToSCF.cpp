@@ -7,7 +7,7 @@
 
 #include "uop/Conversion/Passes.h"
 
-#include "../Common/KernelEmitter.h"
+#include "uop/Conversion/Common/KernelEmitter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

@@ -14,10 +14,10 @@
 #include "Mma.h"
 
 #include "uop/Conversion/NVVMToSim/SimABI.h"
+#include "uop/Support/Timing.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
-#include <chrono>
 #include <cmath>
 #include <csetjmp>
 #include <cstring>
@@ -444,7 +444,7 @@ llvm::StringMap<void *> mlir::uop::sim::abiSymbols() {
 }
 
 LogicalResult mlir::uop::sim::launch(const LaunchSpec &spec, SimStats &stats, std::string &error) {
-  auto start = std::chrono::steady_clock::now();
+  auto start = Clock::now();
   Executor e(spec);
   e.fibers = spec.needsFibers;
   e.threads.resize(e.fibers ? spec.block.count() : 1);
@@ -481,8 +481,7 @@ LogicalResult mlir::uop::sim::launch(const LaunchSpec &spec, SimStats &stats, st
         stats.threads += spec.block.count();
       }
   active = outer;
-  stats.ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  stats.ms = msSince(start);
   if (failed(result))
     error = e.error;
   return result;

@@ -2,8 +2,8 @@
 
 #include "uop/Runtime/SimTarget.h"
 
-#include "../HostJIT.h"
-#include "../Timing.h"
+#include "uop/Runtime/HostJIT.h"
+#include "uop/Support/Timing.h"
 #include "Executor.h"
 
 #include "uop/Conversion/NVVMToSim/SimABI.h"
@@ -21,7 +21,6 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 
-#include <chrono>
 
 using namespace mlir;
 using namespace mlir::uop;
@@ -61,7 +60,7 @@ SimKernel::~SimKernel() = default;
 FailureOr<std::unique_ptr<SimKernel>> SimKernel::compile(ModuleOp module, StringRef name,
                                                          StringRef chip, CompileTimes *times) {
   MLIRContext *ctx = module.getContext();
-  auto start = std::chrono::steady_clock::now();
+  auto start = Clock::now();
   if (failed(lowerToGPULevel(module, name, chip)))
     return failure();
   FailureOr<GPUKernel> kernel = findGPUKernel(module, name, "the simulator");
@@ -103,7 +102,7 @@ FailureOr<std::unique_ptr<SimKernel>> SimKernel::compile(ModuleOp module, String
   for (auto g : host->getOps<LLVM::GlobalOp>())
     globals.push_back({g.getSymName().str(), int64_t(layout.getTypeSize(g.getGlobalType()))});
 
-  start = std::chrono::steady_clock::now();
+  start = Clock::now();
   FailureOr<std::unique_ptr<ExecutionEngine>> engine = createHostJIT(*host);
   if (failed(engine))
     return failure();

@@ -8,6 +8,7 @@
 
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 #include "uop/Dialect/UOp/Transforms/Passes.h"
+#include "uop/Dialect/UOp/Utils/Symbolic.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -24,12 +25,13 @@ using namespace mlir::uop;
 namespace {
 
 /// Builds tinygrad's (idx, valid) for a ShapeTracker at the builder's
-/// insertion point. A null `valid` means "always valid".
+/// insertion point, in si32 (tinygrad's dtypes.int). A null `valid` means
+/// "always valid".
 class Indexer {
 public:
   Indexer(OpBuilder &b, Location loc)
-      : b(b), loc(loc), i32(IntegerType::get(b.getContext(), 32, IntegerType::Signed)),
-        i1(b.getI1Type()) {}
+      : b(b), loc(loc), build(b, loc),
+        i32(IntegerType::get(b.getContext(), 32, IntegerType::Signed)) {}
 
   std::pair<Value, Value> index(ShapeTrackerAttr st, ArrayRef<Value> ranges) {
     ArrayRef<ViewAttr> views = st.getViews();
@@ -41,20 +43,14 @@ public:
     return {idx, valid};
   }
 
-  Value constant(int64_t v) {
-    return ConstOp::create(b, loc, i32, b.getIntegerAttr(i32, v));
-  }
+  Value constant(int64_t v) { return build.cst(i32, v); }
 
   Value both(Value valid, Value cond) {
-    return valid ? AndOp::create(b, loc, i1, valid, cond) : cond;
+    return valid ? AndOp::create(b, loc, b.getI1Type(), valid, cond) : cond;
   }
-  Value eq(Value x, int64_t c) { return CmpEqOp::create(b, loc, i1, x, constant(c)); }
+  Value eq(Value x, int64_t c) { return CmpEqOp::create(b, loc, x, constant(c)); }
 
 private:
-  Value add(Value x, Value y) { return AddOp::create(b, loc, i32, x, y); }
-  Value mul(Value x, int64_t c) { return c == 1 ? x : MulOp::create(b, loc, i32, x, constant(c)); }
-  Value lt(Value x, int64_t c) { return CmpLtOp::create(b, loc, i1, x, constant(c)); }
-
   /// View.to_indexed_uops: offset + sum(idx * stride) over dims that move,
   /// validity from the mask bounds that cut anything.
   std::pair<Value, Value> viewIndex(ViewAttr v, ArrayRef<Value> idxs, Value valid) {
@@ -62,17 +58,17 @@ private:
     for (auto [i, sh] : llvm::enumerate(v.getShape())) {
       int64_t st = v.getStrides()[i];
       if (sh != 1 && st != 0)
-        idx = add(idx, mul(idxs[i], st));
+        idx = build.add(idx, build.mul(idxs[i], st));
       if (!v.hasMask())
         continue;
       int64_t lo = v.getMask()[2 * i], hi = v.getMask()[2 * i + 1];
       if (lo != 0) { // idx >= lo is !(idx < lo)
-        Value notBelow = CmpNeOp::create(b, loc, i1, lt(idxs[i], lo),
-                                         ConstOp::create(b, loc, i1, b.getBoolAttr(true)));
+        Value notBelow = CmpNeOp::create(b, loc, build.lt(idxs[i], lo),
+                                         ConstOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true)));
         valid = both(valid, notBelow);
       }
       if (hi != sh)
-        valid = both(valid, lt(idxs[i], hi));
+        valid = both(valid, build.lt(idxs[i], hi));
     }
     return {idx, valid};
   }
@@ -82,8 +78,8 @@ private:
     SmallVector<Value> idxs(shape.size());
     int64_t acc = 1;
     for (int64_t i = shape.size() - 1; i >= 0; --i) {
-      Value q = acc == 1 ? flat : IDivOp::create(b, loc, i32, flat, constant(acc));
-      idxs[i] = ModOp::create(b, loc, i32, q, constant(shape[i]));
+      Value q = acc == 1 ? flat : build.idiv(flat, acc);
+      idxs[i] = build.mod(q, shape[i]);
       acc *= shape[i];
     }
     return idxs;
@@ -91,7 +87,8 @@ private:
 
   OpBuilder &b;
   Location loc;
-  Type i32, i1;
+  sym::Build build;
+  Type i32;
 };
 
 struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {

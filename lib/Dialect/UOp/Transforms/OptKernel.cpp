@@ -2,6 +2,8 @@
 
 #include "OptKernel.h"
 
+#include "uop/Dialect/UOp/Utils/AstShapes.h"
+
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
@@ -23,32 +25,6 @@ ViewOp viewOf(Operation &op) {
   return {};
 }
 
-/// UOp.shape of a kernel AST value: from the VIEWs through the ops.
-class Shapes {
-public:
-  Shape of(Value v) {
-    if (auto it = memo.find(v); it != memo.end())
-      return it->second;
-    Operation *op = v.getDefiningOp();
-    Shape s;
-    if (auto view = dyn_cast_or_null<ViewOp>(op)) {
-      s = Shape(view.getShape());
-    } else if (ViewOp view = op ? viewOf(*op) : ViewOp()) {
-      s = Shape(view.getShape());
-    } else if (op) {
-      for (Value operand : op->getOperands())
-        if (s = of(operand); !s.empty())
-          break;
-      if (auto r = dyn_cast<ReduceAxisOp>(op); r && !s.empty())
-        for (int64_t a : r.getAxes())
-          s[a] = 1;
-    }
-    return memo[v] = s;
-  }
-
-private:
-  DenseMap<Value, Shape> memo;
-};
 } // namespace
 
 int64_t OptKernel::firstReduce() const {
@@ -89,14 +65,20 @@ std::optional<OptKernel> OptKernel::create(KernelOp kernel, const OptTarget &tar
   }
   for (ViewOp v : k.bufViews)
     k.sts.push_back(ShapeTracker::fromAttr(v.getSt()));
-  Shapes shapes;
+  FailureOr<AstShapes> shapes = AstShapes::infer(body);
+  if (failed(shapes))
+    return std::nullopt;
+  auto shapeOf = [&](Value v) {
+    const SmallVector<int64_t> *s = shapes->lookup(v);
+    return s ? Shape(*s) : Shape();
+  };
   for (ReduceAxisOp r : k.reduceops) {
-    k.sts.push_back(ShapeTracker::fromShape(shapes.of(r.getResult())));
+    k.sts.push_back(ShapeTracker::fromShape(shapeOf(r.getResult())));
     // The source's st: its own view when it is a buffer op (real strides).
     Operation *src = r.getSrc().getDefiningOp();
     ViewOp srcView = src ? viewOf(*src) : ViewOp();
     k.sts.push_back(srcView ? ShapeTracker::fromAttr(srcView.getSt())
-                            : ShapeTracker::fromShape(shapes.of(r.getSrc())));
+                            : ShapeTracker::fromShape(shapeOf(r.getSrc())));
   }
   for (const ShapeTracker &st : k.sts)
     if (st.rank() != k.sts[0].rank()) {

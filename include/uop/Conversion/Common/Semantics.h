@@ -5,8 +5,8 @@
 // are placed (KernelEmitter.cpp). See docs/semantics.md.
 //
 //===----------------------------------------------------------------------===//
-#ifndef UOP_LIB_CONVERSION_COMMON_SEMANTICS_H
-#define UOP_LIB_CONVERSION_COMMON_SEMANTICS_H
+#ifndef UOP_CONVERSION_COMMON_SEMANTICS_H
+#define UOP_CONVERSION_COMMON_SEMANTICS_H
 
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 

@@ -5,10 +5,10 @@
 // host function) and convert-uop-to-gpu (a gpu.func).
 //
 //===----------------------------------------------------------------------===//
-#ifndef UOP_LIB_CONVERSION_COMMON_KERNELEMITTER_H
-#define UOP_LIB_CONVERSION_COMMON_KERNELEMITTER_H
+#ifndef UOP_CONVERSION_COMMON_KERNELEMITTER_H
+#define UOP_CONVERSION_COMMON_KERNELEMITTER_H
 
-#include "Semantics.h"
+#include "uop/Conversion/Common/Semantics.h"
 
 #include <functional>
 #include <optional>
