@@ -22,6 +22,8 @@ config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%cxx", config.cxx_compiler))
 # The corpus lives beside the project (../shared/corpus); tests fail loudly without it.
 config.substitutions.append(("%corpus", os.path.join(os.path.dirname(config.uop_src_root), "shared", "corpus")))
+# tinygrad itself at the corpus's commit (../shared/tinygrad), for tests that read its source.
+config.substitutions.append(("%tinygrad", os.path.join(os.path.dirname(config.uop_src_root), "shared", "tinygrad")))
 config.substitutions.append(("%python", sys.executable))
 # The CUDA driver stand-in (test/Runtime/CUDA/standin_driver.cpp), for UOP_CUDA_DRIVER.
 config.substitutions.append(("%cuda_standin", config.cuda_standin))

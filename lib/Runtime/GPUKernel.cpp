@@ -2,6 +2,8 @@
 
 #include "uop/Runtime/GPUKernel.h"
 
+#include "uop/Dialect/UOp/IR/UOpDialect.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
@@ -20,7 +22,7 @@ std::optional<Dim3> dims(Attribute a) {
 
 FailureOr<std::pair<Dim3, Dim3>> mlir::uop::getLaunchDims(ModuleOp module, Operation *kernelFunc,
                                                           StringRef name) {
-  if (auto launch = module->getAttrOfType<DictionaryAttr>("uop.launch"))
+  if (DictionaryAttr launch = UOpDialect::LaunchAttrHelper(module.getContext()).getAttr(module))
     if (auto entry = launch.getAs<DictionaryAttr>(name)) {
       std::optional<Dim3> grid = dims(entry.get("grid")), block = dims(entry.get("block"));
       if (!grid || !block)

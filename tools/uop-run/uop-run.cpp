@@ -227,7 +227,7 @@ FailureOr<double> runOnCPU(ModuleOp module, StringRef name, std::vector<uop::Hos
 /// Compiles for the GPU and runs on the SIMT simulator.
 FailureOr<double> runOnSim(ModuleOp module, StringRef name, std::vector<uop::HostBuffer> &buffers,
                            StringRef jsonPath, uop::CompileTimes &times) {
-  std::string simChip = chip.empty() ? std::string("sm_80") : std::string(chip);
+  std::string simChip = chip.empty() ? uop::TargetAttr::kDefaultChip.str() : std::string(chip);
   FailureOr<std::unique_ptr<uop::SimKernel>> compiled =
       uop::SimKernel::compile(module, name, simChip, &times);
   if (failed(compiled))
@@ -345,7 +345,8 @@ int run(MLIRContext &ctx) {
     return kBadInput;
   }
   if (opts.getNumOccurrences() || noOpt)
-    kernel->setAttr("uop.opts", StringAttr::get(&ctx, noOpt ? std::string() : opts.getValue()));
+    uop::UOpDialect::OptsAttrHelper(&ctx).setAttr(
+        kernel, StringAttr::get(&ctx, noOpt ? std::string() : opts.getValue()));
   Location loc = FileLineColLoc::get(&ctx, jsonPath, 1, 1);
   std::vector<uop::HostBuffer> buffers;
   if (failed(uop::loadHostBuffers(data->buffers, buffers, loc)))

@@ -9,6 +9,9 @@
 //       runs the uop-to-ptx pipeline and writes each kernel's PTX: one
 //       kernel's PTX is a file ptxas takes as is; with several, each starts
 //       with a `// ----- kernel NAME` line, or goes to DIR/NAME.ptx
+//   uop-translate --list-tinygrad-ops
+//       every uop op with its tinygrad name and tinygrad's groups (GroupOp)
+//       it is in, from the op definitions: `uop.add ADD ALU Binary ...`
 //
 // Bad input is a diagnostic with file:line:col and exit code 2.
 //
@@ -39,7 +42,7 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 namespace {
-enum class Action { None, ImportTinygrad, ExportTinygrad, ExportPTX };
+enum class Action { None, ImportTinygrad, ExportTinygrad, ExportPTX, ListTinygradOps };
 
 cl::opt<Action>
     action(cl::desc("Translation:"), cl::init(Action::None),
@@ -48,9 +51,11 @@ cl::opt<Action>
                       clEnumValN(Action::ExportTinygrad, "export-tinygrad",
                                  "uop module -> tinygrad kernel JSON"),
                       clEnumValN(Action::ExportPTX, "export-ptx",
-                                 "uop module or tinygrad kernel JSON files -> PTX (uop-to-ptx)")));
-cl::opt<std::string> chip("chip", cl::desc("--export-ptx: GPU architecture (sm_75 ... sm_90a)"),
-                          cl::init("sm_80"));
+                                 "uop module or tinygrad kernel JSON files -> PTX (uop-to-ptx)"),
+                      clEnumValN(Action::ListTinygradOps, "list-tinygrad-ops",
+                                 "each uop op's tinygrad name and GroupOp groups")));
+cl::opt<std::string> chip("chip", cl::desc("--export-ptx: GPU architecture (sm_XX)"),
+                          cl::init(mlir::uop::TargetAttr::kDefaultChip.str()));
 cl::opt<unsigned> optLevel("opt-level", cl::desc("--export-ptx: LLVM optimization level"),
                            cl::init(3));
 cl::opt<std::string> ptxOpts("opts",
@@ -61,7 +66,7 @@ cl::opt<bool> noOpt("no-opt", cl::desc("--export-ptx: apply no opts (tinygrad's 
 cl::opt<std::string> ptxDir("ptx-dir",
                             cl::desc("--export-ptx: write each kernel to DIR/<kernel>.ptx"),
                             cl::value_desc("dir"));
-cl::list<std::string> inputs(cl::Positional, cl::desc("<inputs>"), cl::OneOrMore);
+cl::list<std::string> inputs(cl::Positional, cl::desc("<inputs>"), cl::ZeroOrMore);
 cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"),
                                 cl::value_desc("file"), cl::init("-"));
 
@@ -127,6 +132,41 @@ bool parseMLIR(MLIRContext &ctx, const std::string &path, ParsedFile &file) {
   return static_cast<bool>(file.module);
 }
 
+int listTinygradOps(MLIRContext &ctx, llvm::raw_ostream &os) {
+  auto groups = [](RegisteredOperationName op) {
+    std::pair<bool, StringRef> in[] = {
+        {op.hasTrait<uop::GroupOp::ALU>(), "ALU"},
+        {op.hasTrait<uop::GroupOp::Unary>(), "Unary"},
+        {op.hasTrait<uop::GroupOp::Binary>(), "Binary"},
+        {op.hasTrait<uop::GroupOp::Ternary>(), "Ternary"},
+        {op.hasTrait<uop::GroupOp::Commutative>(), "Commutative"},
+        {op.hasTrait<uop::GroupOp::Associative>(), "Associative"},
+        {op.hasTrait<uop::GroupOp::Idempotent>(), "Idempotent"},
+        {op.hasTrait<uop::GroupOp::UnsafePad>(), "UnsafePad"},
+        {op.hasTrait<uop::GroupOp::Irreducible>(), "Irreducible"},
+        {op.hasTrait<uop::GroupOp::Movement>(), "Movement"},
+        {op.hasInterface<uop::BufferOpInterface>(), "Buffer"},
+    };
+    SmallVector<StringRef> out;
+    for (auto [has, name] : in)
+      if (has)
+        out.push_back(name);
+    return out;
+  };
+  auto ops = llvm::to_vector(
+      ctx.getRegisteredOperationsByDialect(uop::UOpDialect::getDialectNamespace()));
+  llvm::sort(ops, [](RegisteredOperationName a, RegisteredOperationName b) {
+    return a.getStringRef() < b.getStringRef();
+  });
+  for (RegisteredOperationName op : ops) {
+    os << op.getStringRef() << " " << uop::getTinygradOpName(op).value_or("-");
+    for (StringRef g : groups(op))
+      os << " " << g;
+    os << "\n";
+  }
+  return 0;
+}
+
 int exportTinygrad(MLIRContext &ctx, llvm::raw_ostream &os) {
   if (inputs.size() != 1) {
     llvm::errs() << "error: --export-tinygrad takes one .mlir file\n";
@@ -186,7 +226,7 @@ int exportPTX(MLIRContext &ctx, llvm::raw_ostream &os) {
   if (failed(pm.run(*module)))
     return 1;
 
-  auto launch = (*module)->getAttrOfType<DictionaryAttr>("uop.launch");
+  DictionaryAttr launch = uop::UOpDialect::LaunchAttrHelper(&ctx).getAttr(*module);
   SmallVector<gpu::BinaryOp> binaries(module->getOps<gpu::BinaryOp>());
   if (binaries.empty()) {
     emitError(module->getLoc()) << "no kernel to compile";
@@ -231,6 +271,12 @@ int main(int argc, char **argv) {
                     "--export-ptx)\n";
     return kBadInput;
   }
+  if ((action == Action::ListTinygradOps) != inputs.empty()) {
+    llvm::errs() << "error: "
+                 << (inputs.empty() ? "no input files" : "--list-tinygrad-ops takes no input")
+                 << "\n";
+    return kBadInput;
+  }
   if (action != Action::ExportPTX && (ptxOpts.getNumOccurrences() || noOpt)) {
     llvm::errs() << "error: --opts and --no-opt go with --export-ptx\n";
     return kBadInput;
@@ -253,7 +299,8 @@ int main(int argc, char **argv) {
   }
   int rc = action == Action::ImportTinygrad   ? importTinygrad(ctx, output->os())
            : action == Action::ExportTinygrad ? exportTinygrad(ctx, output->os())
-                                              : exportPTX(ctx, output->os());
+           : action == Action::ExportPTX      ? exportPTX(ctx, output->os())
+                                              : listTinygradOps(ctx, output->os());
   if (rc == 0)
     output->keep();
   return rc;

@@ -7,6 +7,8 @@
 #ifndef UOP_PIPELINES_PIPELINES_H
 #define UOP_PIPELINES_PIPELINES_H
 
+#include "uop/Dialect/UOp/IR/UOpAttrs.h"
+
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
@@ -44,8 +46,8 @@ void buildUOpToLLVMPipeline(OpPassManager &pm, const UOpToLLVMOptions &options =
 struct UOpToPTXOptions : public UOpOptimizeStepOptions<UOpToPTXOptions> {
   PassOptions::Option<std::string> chip{
       *this, "chip",
-      llvm::cl::desc("GPU architecture: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a"),
-      llvm::cl::init("sm_80")};
+      llvm::cl::desc("GPU architecture (sm_XX); an unknown one is an error listing the known ones"),
+      llvm::cl::init(TargetAttr::kDefaultChip.str())};
   PassOptions::Option<unsigned> optLevel{
       *this, "O", llvm::cl::desc("LLVM optimization level (0-3)"), llvm::cl::init(3)};
   PassOptions::Option<bool> toBinary{

@@ -11,6 +11,7 @@
 
 #include "uop/Conversion/NVVMToSim/SimABI.h"
 #include "uop/Conversion/Passes.h"
+#include "uop/Dialect/UOp/IR/UOpDialect.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
@@ -90,8 +91,9 @@ public:
     SmallVector<Attribute> siteAttrs;
     for (const std::string &s : sites)
       siteAttrs.push_back(b.getStringAttr(s));
-    table->setAttr(sim::kSitesAttr, b.getArrayAttr(siteAttrs));
-    table->setAttr(sim::kSharedAttr, b.getDenseI64ArrayAttr(sharedLayout));
+    UOpDialect::SimSitesAttrHelper(b.getContext()).setAttr(table, b.getArrayAttr(siteAttrs));
+    UOpDialect::SimSharedAttrHelper(b.getContext())
+        .setAttr(table, b.getDenseI64ArrayAttr(sharedLayout));
   }
 
 private:

@@ -115,7 +115,8 @@ struct ConvertUOpToGPUPass : mlir::uop::impl::ConvertUOpToGPUBase<ConvertUOpToGP
 
     Builder b(&getContext());
     SmallVector<NamedAttribute> launch;
-    if (auto old = module->getAttrOfType<DictionaryAttr>("uop.launch"))
+    UOpDialect::LaunchAttrHelper launchAttr(&getContext());
+    if (DictionaryAttr old = launchAttr.getAttr(module))
       llvm::append_range(launch, old.getValue());
     for (KernelOp kernel : kernels) {
       LaunchDims dims;
@@ -125,7 +126,7 @@ struct ConvertUOpToGPUPass : mlir::uop::impl::ConvertUOpToGPUBase<ConvertUOpToGP
       launch.push_back(b.getNamedAttr(kernel.getSymName(), dims.attr(b)));
       kernel.erase();
     }
-    module->setAttr("uop.launch", b.getDictionaryAttr(launch));
+    launchAttr.setAttr(module, b.getDictionaryAttr(launch));
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), b.getUnitAttr());
   }
 

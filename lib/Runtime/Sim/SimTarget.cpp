@@ -91,9 +91,9 @@ FailureOr<std::unique_ptr<SimKernel>> SimKernel::compile(ModuleOp module, String
   k->numArgs = kernel->numBuffers;
   k->gridDims = kernel->grid;
   k->blockDims = kernel->block;
-  for (Attribute s : (*host)->getAttrOfType<ArrayAttr>(sim::kSitesAttr))
+  for (Attribute s : UOpDialect::SimSitesAttrHelper(ctx).getAttr(*host))
     k->sites.push_back(cast<StringAttr>(s).str());
-  ArrayRef<int64_t> shared = (*host)->getAttrOfType<DenseI64ArrayAttr>(sim::kSharedAttr);
+  ArrayRef<int64_t> shared = UOpDialect::SimSharedAttrHelper(ctx).getAttr(*host);
   for (size_t i = 0; i + 1 < shared.size(); i += 2)
     k->shared.push_back({shared[i], shared[i + 1]});
   k->needsFibers = host->lookupSymbol(sim::kBarrierFn) || host->lookupSymbol(sim::kMmaFn);

@@ -2,9 +2,12 @@
 
 #include "DTypes.h"
 
+#include "uop/Dialect/UOp/IR/UOpOps.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
+using namespace mlir::uop;
 using namespace mlir::uop::tinygrad;
 
 namespace {
@@ -51,19 +54,36 @@ StringRef mlir::uop::tinygrad::nameOfScalar(Type t) {
   return "";
 }
 
-ArrayRef<GenericOp> mlir::uop::tinygrad::genericOps() {
-  static const GenericOp table[] = {
-      {"EXP2", "uop.exp2", 1},   {"LOG2", "uop.log2", 1},       {"SIN", "uop.sin", 1},
-      {"SQRT", "uop.sqrt", 1},   {"RECIP", "uop.recip", 1},     {"NEG", "uop.neg", 1},
-      {"CAST", "uop.cast", 1},   {"BITCAST", "uop.bitcast", 1}, {"ADD", "uop.add", 2},
-      {"SUB", "uop.sub", 2},     {"MUL", "uop.mul", 2},         {"FDIV", "uop.fdiv", 2},
-      {"IDIV", "uop.idiv", 2},   {"MOD", "uop.mod", 2},         {"MAX", "uop.max", 2},
-      {"POW", "uop.pow", 2},     {"SHL", "uop.shl", 2},         {"SHR", "uop.shr", 2},
-      {"AND", "uop.and", 2},     {"OR", "uop.or", 2},           {"XOR", "uop.xor", 2},
-      {"CMPLT", "uop.cmplt", 2}, {"CMPNE", "uop.cmpne", 2},     {"CMPEQ", "uop.cmpeq", 2},
-      {"WHERE", "uop.where", 3}, {"MULACC", "uop.mulacc", 3},
-  };
-  return table;
+namespace {
+/// The operand count of a generic op, from its ODS traits; 0 if it is not one.
+unsigned genericOperands(RegisteredOperationName op) {
+  if (!op.hasTrait<GroupOp::ALU>() && op.getTypeID() != TypeID::get<CastOp>() &&
+      op.getTypeID() != TypeID::get<BitcastOp>())
+    return 0;
+  if (op.hasTrait<OpTrait::OneOperand>())
+    return 1;
+  if (op.hasTrait<OpTrait::NOperands<2>::Impl>())
+    return 2;
+  if (op.hasTrait<OpTrait::NOperands<3>::Impl>())
+    return 3;
+  return 0;
+}
+} // namespace
+
+std::optional<GenericOp> mlir::uop::tinygrad::lookupGenericOp(MLIRContext *ctx, StringRef name) {
+  for (RegisteredOperationName op : ctx->getRegisteredOperationsByDialect(
+           UOpDialect::getDialectNamespace()))
+    if (std::optional<StringRef> n = getTinygradOpName(op); n && *n == name)
+      if (unsigned numSrcs = genericOperands(op))
+        return GenericOp{op, numSrcs};
+  return std::nullopt;
+}
+
+StringRef mlir::uop::tinygrad::genericOpName(Operation *op) {
+  std::optional<RegisteredOperationName> name = op->getRegisteredInfo();
+  if (!name || !genericOperands(*name))
+    return "";
+  return getTinygradOpName(*name).value_or("");
 }
 
 std::string mlir::uop::tinygrad::kernelName(const llvm::json::Object &obj) {

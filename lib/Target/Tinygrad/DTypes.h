@@ -2,6 +2,7 @@
 #ifndef UOP_LIB_TARGET_TINYGRAD_DTYPES_H
 #define UOP_LIB_TARGET_TINYGRAD_DTYPES_H
 
+#include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/Types.h"
 #include "llvm/Support/JSON.h"
 
@@ -14,14 +15,17 @@ Type scalarFromName(MLIRContext *ctx, StringRef name);
 /// The inverse; empty if `t` is not a tinygrad scalar.
 StringRef nameOfScalar(Type t);
 
-/// tinygrad op names of the ops built generically (sources and dtype only).
-/// Each entry: the JSON op, the uop op, and how many sources it takes.
+/// An op tinygrad's JSON gives as [op, dtype, null, sources], built from its
+/// sources and dtype alone: the ALU ops (GroupOp.ALU), CAST and BITCAST.
 struct GenericOp {
-  StringRef tinygrad;
-  StringRef uop;
+  OperationName uop;
   unsigned numSrcs;
 };
-ArrayRef<GenericOp> genericOps();
+/// The generic op tinygrad calls `name` ("ADD"), from the uop ops' tinygrad
+/// names (TinygradOpInterface); std::nullopt for any other name.
+std::optional<GenericOp> lookupGenericOp(MLIRContext *ctx, StringRef name);
+/// `op`'s tinygrad name if it is a generic op, else empty.
+StringRef genericOpName(Operation *op);
 
 /// The kernel's name from a corpus JSON's "case" and "kernel" fields,
 /// "<case>_k<kernel>"; empty if either is missing.

@@ -117,9 +117,7 @@ LogicalResult mlir::uop::exportTinygradKernel(KernelOp kernel, llvm::raw_ostream
                              {"axes", intsJSON(r.getAxes())}};
         })
         .Default([&](Operation *o) {
-          for (const tinygrad::GenericOp &g : tinygrad::genericOps())
-            if (g.uop == o->getName().getStringRef())
-              name = g.tinygrad.str();
+          name = tinygrad::genericOpName(o).str();
           known = !name.empty();
         });
     if (!known)

@@ -235,12 +235,10 @@ FailureOr<Value> KernelImporter::buildOp(size_t i, StringRef op, Type type, cons
     return d << " source" << (hi == 1 ? "" : "s") << ", got " << srcs.size();
   };
 
-  for (const tinygrad::GenericOp &g : tinygrad::genericOps()) {
-    if (g.tinygrad != op)
-      continue;
-    if (failed(expectSrcs(g.numSrcs, g.numSrcs)))
+  if (std::optional<tinygrad::GenericOp> g = tinygrad::lookupGenericOp(ctx, op)) {
+    if (failed(expectSrcs(g->numSrcs, g->numSrcs)))
       return failure();
-    OperationState state(loc, g.uop);
+    OperationState state(loc, g->uop);
     state.addOperands(srcs);
     state.addTypes(type);
     return b.create(state)->getResult(0);

@@ -34,9 +34,8 @@ inline constexpr const char *kAllocaFn = "__uopsim_alloca";
 /// thread that reaches it stops with an error.
 inline constexpr const char *kUnsupportedFn = "__uopsim_unsupported";
 
-/// Module attributes the pass writes for the runtime.
-inline constexpr const char *kSitesAttr = "uop.sim_sites";   // [string]
-inline constexpr const char *kSharedAttr = "uop.sim_shared"; // array<i64: bytes, align, ...>
+// The pass writes the module attributes uop.sim_sites and uop.sim_shared
+// for the runtime (declared with the uop dialect's attributes, UOpBase.td).
 
 /// The special registers, numbered for kSRegFn.
 enum class SReg : int32_t {

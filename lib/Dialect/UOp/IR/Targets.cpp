@@ -10,6 +10,7 @@
 #include "uop/Dialect/UOp/IR/TensorCores.h"
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
+#include "uop/Dialect/UOp/IR/UOpOps.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -23,11 +24,6 @@ namespace {
 constexpr llvm::StringLiteral kChips[] = {"sm_75", "sm_80", "sm_86", "sm_87",
                                           "sm_89", "sm_90", "sm_90a"};
 
-// The ALU ops a target may list, by mnemonic.
-constexpr llvm::StringLiteral kAluOps[] = {"exp2", "log2",  "sin",   "sqrt",  "recip", "neg",
-                                           "add",  "sub",   "mul",   "fdiv",  "idiv",  "mod",
-                                           "max",  "pow",   "and",   "or",    "xor",   "shl",
-                                           "shr",  "cmplt", "cmpne", "cmpeq", "where", "mulacc"};
 // The ops PTX has an approximate instruction for.
 constexpr llvm::StringLiteral kApproxOps[] = {"exp2", "log2", "sin", "sqrt", "recip"};
 // PTXRenderer.supports_half: the rest is computed in f32.
@@ -35,6 +31,13 @@ constexpr llvm::StringLiteral kPTXHalfOps[] = {"exp2", "add", "mul", "max", "cmp
 
 bool contains(ArrayRef<llvm::StringLiteral> list, StringRef s) {
   return llvm::is_contained(list, s);
+}
+
+/// Whether `mnemonic` names one of tinygrad's ALU ops (GroupOp.ALU).
+bool isAluOp(MLIRContext *ctx, StringRef mnemonic) {
+  std::optional<RegisteredOperationName> op =
+      RegisteredOperationName::lookup((UOpDialect::getDialectNamespace() + "." + mnemonic).str(), ctx);
+  return op && op->hasTrait<GroupOp::ALU>();
 }
 
 bool contains(ArrayRef<StringAttr> list, StringRef s) {
@@ -109,6 +112,8 @@ TargetAttr TargetAttr::getForChip(MLIRContext *ctx, StringRef chip) {
                          strings(ctx, kApproxOps));
 }
 
+ArrayRef<llvm::StringLiteral> TargetAttr::getKnownChips() { return kChips; }
+
 std::string TargetAttr::unknownChipMessage(StringRef chip) {
   std::string out = ("unknown GPU arch '" + chip + "' (known: ").str();
   llvm::raw_string_ostream os(out);
@@ -120,10 +125,11 @@ std::string TargetAttr::unknownChipMessage(StringRef chip) {
 TargetAttr TargetAttr::lookup(Operation *op, bool emitErrors) {
   for (Operation *p = op; p; p = p->getParentOp())
     if (auto module = dyn_cast<ModuleOp>(p))
-      if (auto target = module->getAttrOfType<TargetAttr>(kModuleAttrName))
+      if (TargetAttr target = UOpDialect::TargetAttrHelper(op->getContext()).getAttr(module))
         return target;
   if (emitErrors)
-    op->emitError() << "no GPU target: the module needs a `" << kModuleAttrName
+    op->emitError() << "no GPU target: the module needs a `"
+                    << UOpDialect::TargetAttrHelper::getNameStr()
                     << "` attribute (run uop-attach-target)";
   return {};
 }
@@ -152,7 +158,7 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, S
       return emitError() << "tensor core " << tc << " needs sm_" << d->minSM << " or later";
   }
   for (StringAttr op : halfOps)
-    if (!contains(kAluOps, op.getValue()))
+    if (!isAluOp(op.getContext(), op.getValue()))
       return emitError() << "half_ops: '" << op.getValue() << "' is not a uop ALU op";
   for (StringAttr op : approxOps)
     if (!contains(kApproxOps, op.getValue()))

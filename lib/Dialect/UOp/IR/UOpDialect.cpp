@@ -5,6 +5,8 @@
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 #include "uop/Dialect/UOp/IR/UOpTypes.h"
 
+#include "mlir/IR/BuiltinOps.h"
+
 using namespace mlir;
 using namespace mlir::uop;
 
@@ -18,4 +20,48 @@ void UOpDialect::initialize() {
       >();
   registerTypes();
   registerAttributes();
+}
+
+// The discardable attributes UOpBase.td declares: each on the op it belongs
+// to, with its type.
+LogicalResult UOpDialect::verifyOperationAttribute(Operation *op, NamedAttribute attr) {
+  StringRef name = attr.getName().strref();
+  Attribute value = attr.getValue();
+  auto expect = [&](bool ok, StringRef what) -> LogicalResult {
+    if (ok)
+      return success();
+    return op->emitError() << "'" << name << "' must be " << what;
+  };
+  bool onModule = isa<ModuleOp>(op), onKernel = isa<KernelOp>(op);
+  if (name == TargetAttrHelper::getNameStr())
+    return expect(onModule && isa<TargetAttr>(value), "a #uop.target on a builtin.module");
+  if (name == KernelInfoAttrHelper::getNameStr())
+    return expect(onKernel && isa<KernelInfoAttr>(value), "a #uop.kernel_info on a uop.kernel");
+  if (name == OptsAttrHelper::getNameStr())
+    return expect(onKernel && isa<StringAttr>(value), "a string of opts on a uop.kernel");
+  if (name == LaunchAttrHelper::getNameStr()) {
+    auto dims = [](Attribute a) {
+      auto arr = dyn_cast_or_null<DenseI32ArrayAttr>(a);
+      return arr && arr.size() == 3 && llvm::all_of(arr.asArrayRef(), [](int32_t d) { return d > 0; });
+    };
+    auto kernels = dyn_cast<DictionaryAttr>(value);
+    bool ok = onModule && kernels && llvm::all_of(kernels, [&](NamedAttribute k) {
+                auto entry = dyn_cast<DictionaryAttr>(k.getValue());
+                return entry && entry.size() == 2 && dims(entry.get("grid")) &&
+                       dims(entry.get("block"));
+              });
+    return expect(ok, "a dictionary on a builtin.module of {grid, block} per kernel, each an "
+                      "array<i32: x, y, z> of positive sizes");
+  }
+  if (name == SimSitesAttrHelper::getNameStr())
+    return expect(onModule && isa<ArrayAttr>(value) &&
+                      llvm::all_of(cast<ArrayAttr>(value), llvm::IsaPred<StringAttr>),
+                  "an array of strings on a builtin.module");
+  if (name == SimSharedAttrHelper::getNameStr())
+    return expect(onModule && isa<DenseI64ArrayAttr>(value) &&
+                      cast<DenseI64ArrayAttr>(value).size() % 2 == 0,
+                  "an array<i64: bytes, alignment, ...> on a builtin.module");
+  return op->emitError() << "unknown uop attribute '" << name
+                         << "' (uop.target, uop.launch, uop.opts, uop.kernel_info, "
+                            "uop.sim_sites, uop.sim_shared)";
 }

@@ -37,6 +37,25 @@ static void printReduceTypes(OpAsmPrinter &p, Operation *, Type src, Type result
 
 #define GET_OP_CLASSES
 #include "uop/Dialect/UOp/IR/UOpOps.cpp.inc"
+#include "uop/Dialect/UOp/IR/UOpInterfaces.cpp.inc"
+
+Value mlir::uop::detail::findViewOperand(Operation *op) {
+  for (Value v : op->getOperands())
+    if (v.getDefiningOp<ViewOp>())
+      return v;
+  return {};
+}
+
+std::optional<StringRef> mlir::uop::getTinygradOpName(RegisteredOperationName op) {
+  if (auto *iface = op.getInterface<TinygradOpInterface>())
+    return iface->getTinygradName();
+  return std::nullopt;
+}
+
+ViewOp BufferOpInterface::getView() {
+  Value v = getViewValue();
+  return v ? v.getDefiningOp<ViewOp>() : ViewOp();
+}
 
 namespace {
 /// Every value in `ranges` must come from a uop.range.
@@ -615,8 +634,8 @@ std::string WmmaOp::getTensorCoreName() {
   std::string s = "WMMA";
   for (int64_t x : d)
     s += "_" + std::to_string(x);
-  return s + "_" + getTinygradName(getScalarType(getA().getType())) + "_" +
-         getTinygradName(getScalarType(getC().getType()));
+  return s + "_" + uop::getTinygradName(getScalarType(getA().getType())) + "_" +
+         uop::getTinygradName(getScalarType(getC().getType()));
 }
 
 LogicalResult WmmaOp::verify() {

@@ -24,9 +24,10 @@ struct UOpAttachTargetPass : mlir::uop::impl::UOpAttachTargetBase<UOpAttachTarge
     }
     // A module's own target for this chip (its limits, its tensor cores)
     // is kept; the chip's defaults replace a target for another chip.
-    auto own = module->getAttrOfType<TargetAttr>(TargetAttr::kModuleAttrName);
+    UOpDialect::TargetAttrHelper attr(&getContext());
+    TargetAttr own = attr.getAttr(module);
     if (!own || own.getChip() != chip)
-      module->setAttr(TargetAttr::kModuleAttrName, target);
+      attr.setAttr(module, target);
   }
 };
 } // namespace

@@ -175,7 +175,7 @@ FailureOr<SmallVector<Value>> groupedDims(DimsBuilder &db, StringRef prefix, Dim
 /// NOLOCALS: the global axes index threads directly (SPECIAL idxN, the
 /// global thread index).
 bool dontUseLocals(KernelOp kernel) {
-  auto info = kernel->getAttrOfType<KernelInfoAttr>(KernelInfoAttr::kKernelAttrName);
+  KernelInfoAttr info = UOpDialect::KernelInfoAttrHelper(kernel.getContext()).getAttr(kernel);
   return info && info.getDontUseLocals();
 }
 

@@ -108,7 +108,7 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
     llvm::SmallSet<int64_t, 8> reduced;
     for (ReduceAxisOp r : body.getOps<ReduceAxisOp>())
       reduced.insert(r.getAxes().begin(), r.getAxes().end());
-    auto info = kernel->getAttrOfType<KernelInfoAttr>(KernelInfoAttr::kKernelAttrName);
+    KernelInfoAttr info = UOpDialect::KernelInfoAttrHelper(&getContext()).getAttr(kernel);
 
     OpBuilder b(&body, body.begin());
     Indexer top(b, kernel.getLoc());

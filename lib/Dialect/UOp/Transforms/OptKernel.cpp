@@ -14,17 +14,11 @@ using shape::Shape;
 using shape::ShapeTracker;
 
 namespace {
-
 /// The VIEW a buffer op reads its shape from (tinygrad's st_arg).
 ViewOp viewOf(Operation &op) {
-  if (!isa<LoadOp, StoreOp, ValidOp, ShapedConstOp, DefineVarOp>(op))
-    return {};
-  for (Value v : op.getOperands())
-    if (auto view = v.getDefiningOp<ViewOp>())
-      return view;
-  return {};
+  auto buffer = dyn_cast<BufferOpInterface>(op);
+  return buffer ? buffer.getView() : ViewOp();
 }
-
 } // namespace
 
 int64_t OptKernel::firstReduce() const {

@@ -25,7 +25,7 @@ struct UOpOptimizePass : mlir::uop::impl::UOpOptimizeBase<UOpOptimizePass> {
 
   void runOnOperation() override {
     KernelOp kernel = getOperation();
-    if (kernel->hasAttr(KernelInfoAttr::kKernelAttrName) ||
+    if (UOpDialect::KernelInfoAttrHelper(&getContext()).isAttrPresent(kernel) ||
         kernel.getBodyBlock().getOps<ViewOp>().empty())
       return; // already optimized, or lowered
     OptTarget target = OptTarget::get(TargetAttr::lookup(kernel, /*emitErrors=*/false));
@@ -36,7 +36,7 @@ struct UOpOptimizePass : mlir::uop::impl::UOpOptimizeBase<UOpOptimizePass> {
     // The kernel's own opts (even none) come first, then the option's.
     SmallVector<Opt> toApply;
     StringRef text = opts;
-    auto own = kernel->getAttrOfType<StringAttr>("uop.opts");
+    StringAttr own = UOpDialect::OptsAttrHelper(&getContext()).getAttr(kernel);
     if (own)
       text = own.getValue();
     if (own || !text.trim().empty()) {

@@ -93,7 +93,7 @@ void OptKernel::writeBack() {
     for (Operation &op : llvm::make_early_inc_range(llvm::reverse(kernel.getBodyBlock())))
       if (isOpTriviallyDead(&op))
         op.erase();
-  kernel->setAttr(KernelInfoAttr::kKernelAttrName,
-                  KernelInfoAttr::get(ctx, target.hasLocal ? gd : 0, localDims + groupForReduces,
-                                      upcasted, dontUseLocals, printOpts(appliedOpts)));
+  UOpDialect::KernelInfoAttrHelper(ctx).setAttr(
+      kernel, KernelInfoAttr::get(ctx, target.hasLocal ? gd : 0, localDims + groupForReduces,
+                                  upcasted, dontUseLocals, printOpts(appliedOpts)));
 }

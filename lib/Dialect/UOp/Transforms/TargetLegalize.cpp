@@ -60,15 +60,14 @@ struct HalfInF32 : RewritePattern {
       : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx), target(target) {}
 
   LogicalResult matchAndRewrite(Operation *op, PatternRewriter &b) const override {
-    if (op->getNumResults() != 1 || !isa<UOpDialect>(op->getDialect()))
+    if (!op->hasTrait<GroupOp::ALU>())
       return failure();
     Type t = op->getResult(0).getType(), s = getScalarType(t);
-    StringRef name = op->getName().stripDialect();
-    if (!isAlu(name) || !(s.isF16() || s.isBF16()))
+    if (!(s.isF16() || s.isBF16()))
       return failure();
     // f16: what the target lists; bf16: PTX has no bf16 arithmetic before
     // sm_90, so everything but the select.
-    if (s.isF16() ? target.isHalfOp(name) : name == "where")
+    if (s.isF16() ? target.isHalfOp(op->getName().stripDialect()) : isa<WhereOp>(op))
       return failure();
     Location loc = op->getLoc();
     Type f32 = withScalarType(t, b.getF32Type());
@@ -82,13 +81,6 @@ struct HalfInF32 : RewritePattern {
     Operation *wide = b.create(state);
     b.replaceOpWithNewOp<CastOp>(op, t, wide->getResult(0));
     return success();
-  }
-
-  static bool isAlu(StringRef name) {
-    static const llvm::StringLiteral alu[] = {"exp2", "log2", "sin",   "sqrt",  "recip",
-                                              "neg",  "add",  "sub",   "mul",   "fdiv",
-                                              "max",  "pow",  "where", "mulacc"};
-    return llvm::is_contained(alu, name);
   }
 
   TargetAttr target;

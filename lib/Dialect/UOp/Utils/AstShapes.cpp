@@ -39,12 +39,9 @@ FailureOr<AstShapes> AstShapes::infer(Block &body) {
                                 << str(*s);
       common = s;
     }
-    if (isa<LoadOp, StoreOp, ValidOp, ShapedConstOp, DefineVarOp>(op)) {
-      for (Value v : op.getOperands())
-        if (auto view = v.getDefiningOp<ViewOp>()) {
-          setAll(op, SmallVector<int64_t>(view.getShape()));
-          break;
-        }
+    if (auto buffer = dyn_cast<BufferOpInterface>(op)) {
+      if (ViewOp view = buffer.getView())
+        setAll(op, SmallVector<int64_t>(view.getShape()));
       continue;
     }
     if (auto assign = dyn_cast<AssignOp>(op)) {

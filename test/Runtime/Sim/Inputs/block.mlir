@@ -2,6 +2,7 @@
 // tests in ../sim-block.test: one that needs shared memory and the barrier to
 // be right, and one per fault the simulator must catch. Buffers: 0 = out
 // (f32[65]), 1 = in (f32[64], 0..63).
+// A bad launch entry is in bad-launch.mlir: a module with one does not verify.
 module attributes {gpu.container_module, uop.launch = {
     reverse = {grid = array<i32: 1, 1, 1>, block = array<i32: 64, 1, 1>},
     oob_global = {grid = array<i32: 1, 1, 1>, block = array<i32: 64, 1, 1>},
@@ -10,8 +11,7 @@ module attributes {gpu.container_module, uop.launch = {
     mma_partial_warp = {grid = array<i32: 1, 1, 1>, block = array<i32: 16, 1, 1>},
     mma_lane_exit = {grid = array<i32: 1, 1, 1>, block = array<i32: 32, 1, 1>},
     unsupported = {grid = array<i32: 1, 1, 1>, block = array<i32: 4, 1, 1>},
-    shared_fresh = {grid = array<i32: 2, 1, 1>, block = array<i32: 1, 1, 1>},
-    bad_launch = {grid = array<i32: 0, 1, 1>, block = array<i32: 1, 1, 1>}}} {
+    shared_fresh = {grid = array<i32: 2, 1, 1>, block = array<i32: 1, 1, 1>}}} {
 
   // out[0] = sum(in); out[1 + t] = in[63 - t], read back from shared memory
   // another thread wrote: wrong without a working barrier (each thread would
@@ -160,13 +160,6 @@ module attributes {gpu.container_module, uop.launch = {
       %v = llvm.load %s : !llvm.ptr<3> -> f32
       %p = llvm.getelementptr %out[%b] : (!llvm.ptr, i32) -> !llvm.ptr, f32
       llvm.store %v, %p : f32, !llvm.ptr
-      llvm.return
-    }
-  }
-
-  // A grid of 0 blocks in uop.launch: rejected before anything runs.
-  gpu.module @bad_launch {
-    llvm.func @bad_launch(%out: !llvm.ptr, %in: !llvm.ptr) {
       llvm.return
     }
   }

@@ -144,11 +144,13 @@ def UOp_TargetAttr : UOp_Attr<"Target", "target"> {
   let extraClassDeclaration = [{
     /// The chip's defaults, or null for an unknown chip.
     static TargetAttr getForChip(::mlir::MLIRContext *ctx, ::llvm::StringRef chip);
+    /// The chips the PTX path knows, oldest first: sm_75 ... sm_90a.
+    static ::llvm::ArrayRef<::llvm::StringLiteral> getKnownChips();
+    /// The chip the tools and pipelines compile for when none is given.
+    static constexpr ::llvm::StringLiteral kDefaultChip = "sm_80";
     /// The error for a chip getForChip does not know, listing those it does:
     /// "unknown GPU arch 'sm_42' (known: sm_75, sm_80, ...)".
     static std::string unknownChipMessage(::llvm::StringRef chip);
-    /// The attribute name a module carries its target under: `uop.target`.
-    static constexpr ::llvm::StringLiteral kModuleAttrName = "uop.target";
     /// The target of the module around `op`, or null (with an error on `op`
     /// when `emitErrors`) if it has none.
     static TargetAttr lookup(::mlir::Operation *op, bool emitErrors = true);
@@ -177,10 +179,6 @@ def UOp_KernelInfoAttr : UOp_Attr<"KernelInfo", "kernel_info"> {
   let parameters = (ins "int64_t":$global_dims, "int64_t":$local_dims, "int64_t":$upcasted,
                         "bool":$dont_use_locals, StringRefParameter<"applied opts">:$opts);
   let assemblyFormat = "`<` struct(params) `>`";
-  let extraClassDeclaration = [{
-    /// The attribute name a kernel carries its info under: `uop.kernel_info`.
-    static constexpr ::llvm::StringLiteral kKernelAttrName = "uop.kernel_info";
-  }];
 }
 
 #endif // UOP_ATTRS_TD

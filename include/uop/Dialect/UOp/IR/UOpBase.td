@@ -45,6 +45,25 @@ def UOp_Dialect : Dialect {
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
+  // The attributes the dialect's passes put on ops of other dialects (and on
+  // uop.kernel), each declared once here: `uop.<name>`.
+  let discardableAttrs = (ins
+    // builtin.module: the GPU target (uop-attach-target).
+    "::mlir::uop::TargetAttr":$target,
+    // builtin.module: {kernel name: {grid, block}} (convert-uop-to-gpu).
+    "::mlir::DictionaryAttr":$launch,
+    // uop.kernel: the opts to apply instead of the heuristic ("" for none).
+    "::mlir::StringAttr":$opts,
+    // uop.kernel: what uop-optimize decided (uop-lower reads it).
+    "::mlir::uop::KernelInfoAttr":$kernel_info,
+    // builtin.module (convert-nvvm-to-sim): the source location of each
+    // simulated memory access, by site number.
+    "::mlir::ArrayAttr":$sim_sites,
+    // builtin.module (convert-nvvm-to-sim): (bytes, alignment) of each
+    // shared-memory array.
+    "::mlir::DenseI64ArrayAttr":$sim_shared
+  );
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerTypes();
     void registerAttributes();

@@ -3,6 +3,8 @@
 #define UOP_DIALECT_UOP_IR_UOPDIALECT_H
 
 #include "mlir/IR/Dialect.h"
+#include "mlir/IR/Operation.h"
+#include "uop/Dialect/UOp/IR/UOpAttrs.h"
 
 #include "uop/Dialect/UOp/IR/UOpOpsDialect.h.inc"
 

@@ -12,7 +12,17 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
+#include "uop/Dialect/UOp/IR/UOpTraits.h"
 #include "uop/Dialect/UOp/IR/UOpTypes.h"
+
+namespace mlir::uop {
+class ViewOp;
+namespace detail {
+/// BufferOpInterface's default: the first operand a uop.view defines.
+Value findViewOperand(Operation *op);
+} // namespace detail
+} // namespace mlir::uop
+#include "uop/Dialect/UOp/IR/UOpInterfaces.h.inc"
 
 #define GET_OP_CLASSES
 #include "uop/Dialect/UOp/IR/UOpOps.h.inc"
@@ -22,6 +32,9 @@ namespace mlir::uop {
 /// access, as uop-devectorize makes them): its gate guards the access.
 /// Null for any other pointer.
 IndexOp getIndexOfPointer(Value ptr);
+/// tinygrad's name of a registered uop op (TinygradOpInterface), or
+/// std::nullopt for an op that is not a UOp.
+std::optional<StringRef> getTinygradOpName(RegisteredOperationName op);
 } // namespace mlir::uop
 
 #endif

@@ -13,14 +13,22 @@
 include "uop/Dialect/UOp/IR/UOpBase.td"
 include "uop/Dialect/UOp/IR/UOpTypes.td"
 include "uop/Dialect/UOp/IR/UOpAttrs.td"
+include "uop/Dialect/UOp/IR/UOpInterfaces.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/InferIntRangeInterface.td"
 
-class UOp_Op<string mnemonic, list<Trait> traits = []>
-    : Op<UOp_Dialect, mnemonic, traits>;
+// A tinygrad UOp: `tinygradName` is its member of tinygrad's Ops.
+class UOp_Op<string mnemonic, list<Trait> traits = [],
+             string tinygradName = !toupper(mnemonic)>
+    : Op<UOp_Dialect, mnemonic,
+         !listconcat(traits, [DeclareOpInterfaceMethods<UOp_TinygradOpInterface>])> {
+  let extraClassDefinition = [{
+    ::llvm::StringRef $cppClass::getTinygradName() { return "}] # tinygradName # [{"; }
+  }];
+}
 
 // tinygrad's vmin/vmax: integer (and bool) results have a value range, given
 // through MLIR's interface so upstream range analysis and our rewrite rules
@@ -43,7 +51,8 @@ def UOp_ValueOrPtr : AnyTypeOf<[UOp_Value, UOp_AnyPtr]>;
 // Kernel container and SINK
 //===----------------------------------------------------------------------===//
 
-def UOp_KernelOp : UOp_Op<"kernel", [Symbol, IsolatedFromAbove, SingleBlock]> {
+// Not a UOp: holds one kernel AST (tinygrad's KERNEL op holds more).
+def UOp_KernelOp : Op<UOp_Dialect, "kernel", [Symbol, IsolatedFromAbove, SingleBlock]> {
   let summary = "one kernel AST: a symbol whose body ends in uop.sink";
   let description = [{
     Holds one tinygrad kernel AST (the `ast` of a ScheduleItem): buffers are
@@ -143,7 +152,8 @@ def UOp_DefineRegOp : UOp_Op<"define_reg", [Pure, AllTypesMatch<["init", "result
   let hasVerifier = 1;
 }
 
-def UOp_DefineVarOp : UOp_Op<"define_var", [Pure, UOp_IntRange]> {
+def UOp_DefineVarOp : UOp_Op<"define_var", [Pure, UOp_IntRange, UOp_GroupIrreducible,
+    DeclareOpInterfaceMethods<UOp_BufferOpInterface>]> {
   let summary = "DEFINE_VAR: a symbolic integer with inclusive bounds";
   let description = [{
     tinygrad's DEFINE_VAR (arg: (name, min, max)).
@@ -158,7 +168,7 @@ def UOp_DefineVarOp : UOp_Op<"define_var", [Pure, UOp_IntRange]> {
   let hasVerifier = 1;
 }
 
-def UOp_SpecialOp : UOp_Op<"special", [Pure, UOp_IntRange]> {
+def UOp_SpecialOp : UOp_Op<"special", [Pure, UOp_IntRange, UOp_GroupIrreducible]> {
   let summary = "SPECIAL: a grid or block index";
   let description = [{
     tinygrad's SPECIAL (arg: (name, size)): `gidxN` is the block index and
@@ -184,7 +194,8 @@ def UOp_SpecialOp : UOp_Op<"special", [Pure, UOp_IntRange]> {
   }];
 }
 
-def UOp_RangeOp : UOp_Op<"range", [Pure, UOp_IntRange, AllTypesMatch<["end", "result"]>]> {
+def UOp_RangeOp : UOp_Op<"range", [Pure, UOp_IntRange, UOp_GroupIrreducible,
+    AllTypesMatch<["end", "result"]>]> {
   let summary = "RANGE: a loop index in [0, end)";
   let description = [{
     tinygrad's RANGE: source the end, arg the axis number; the kind says what
@@ -228,7 +239,7 @@ def UOp_ViewOp : UOp_Op<"view", [Pure]> {
   }];
 }
 
-def UOp_ValidOp : UOp_Op<"valid", [Pure]> {
+def UOp_ValidOp : UOp_Op<"valid", [Pure, DeclareOpInterfaceMethods<UOp_BufferOpInterface>]> {
   let summary = "VALID: true where the index is inside every mask of the view";
   let description = [{
     tinygrad's VALID(VIEW): a bool with the view's shape.
@@ -244,7 +255,7 @@ def UOp_ValidOp : UOp_Op<"valid", [Pure]> {
 }
 
 class UOp_MovementOp<string mnemonic, list<Trait> traits = []>
-    : UOp_Op<mnemonic, !listconcat(traits, [Pure])> {
+    : UOp_Op<mnemonic, !listconcat(traits, [Pure, UOp_GroupMovement])> {
   let results = (outs UOp_Tensor:$result);
   let hasVerifier = 1;
 }
@@ -346,6 +357,7 @@ def UOp_IndexOp : UOp_Op<"index", [Pure, InferTypeOpAdaptor]> {
 }
 
 def UOp_LoadOp : UOp_Op<"load", [MemoryEffects<[MemRead]>, AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<UOp_BufferOpInterface>,
     TypesMatchWith<"result is the value type of the pointer", "ptr", "result",
                    "::llvm::cast<::mlir::uop::PtrType>($_self).getValueType()">]> {
   let summary = "LOAD: read through a pointer (a VIEW of a buffer, or an INDEX)";
@@ -369,6 +381,7 @@ def UOp_LoadOp : UOp_Op<"load", [MemoryEffects<[MemRead]>, AttrSizedOperandSegme
 }
 
 def UOp_StoreOp : UOp_Op<"store", [MemoryEffects<[MemWrite]>, AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<UOp_BufferOpInterface>,
     TypesMatchWith<"value is the value type of the pointer", "ptr", "value",
                    "::llvm::cast<::mlir::uop::PtrType>($_self).getValueType()">]> {
   let summary = "STORE: write a value through a pointer";
@@ -457,8 +470,9 @@ def UOp_CopyOp : UOp_Op<"copy", [Pure, SameOperandsAndResultType]> {
 // ALU
 //===----------------------------------------------------------------------===//
 
-class UOp_UnaryOp<string mnemonic, Type type, string tgName>
-    : UOp_Op<mnemonic, [Pure, SameOperandsAndResultType, UOp_IntRange]> {
+class UOp_UnaryOp<string mnemonic, Type type, string tgName, list<Trait> traits = []>
+    : UOp_Op<mnemonic, !listconcat(traits, [Pure, SameOperandsAndResultType, UOp_IntRange,
+                                            UOp_GroupALU, UOp_GroupUnary])> {
   let summary = tgName # " (elementwise, one source)";
   let description = "tinygrad's " # tgName # ".\n\n```mlir\n%y = uop." # mnemonic #
                     " %x : f32\n```";
@@ -468,15 +482,16 @@ class UOp_UnaryOp<string mnemonic, Type type, string tgName>
   let hasFolder = 1;
 }
 
-def UOp_Exp2Op  : UOp_UnaryOp<"exp2", UOp_FloatLike, "EXP2">;
-def UOp_Log2Op  : UOp_UnaryOp<"log2", UOp_FloatLike, "LOG2">;
+def UOp_Exp2Op  : UOp_UnaryOp<"exp2", UOp_FloatLike, "EXP2", [UOp_GroupUnsafePad]>;
+def UOp_Log2Op  : UOp_UnaryOp<"log2", UOp_FloatLike, "LOG2", [UOp_GroupUnsafePad]>;
 def UOp_SinOp   : UOp_UnaryOp<"sin", UOp_FloatLike, "SIN">;
 def UOp_SqrtOp  : UOp_UnaryOp<"sqrt", UOp_FloatLike, "SQRT">;
-def UOp_RecipOp : UOp_UnaryOp<"recip", UOp_FloatLike, "RECIP">;
+def UOp_RecipOp : UOp_UnaryOp<"recip", UOp_FloatLike, "RECIP", [UOp_GroupUnsafePad]>;
 def UOp_NegOp   : UOp_UnaryOp<"neg", UOp_Value, "NEG">;
 
 class UOp_BinaryOp<string mnemonic, Type type, string tgName, list<Trait> traits = []>
-    : UOp_Op<mnemonic, !listconcat(traits, [Pure, SameOperandsAndResultType, UOp_IntRange])> {
+    : UOp_Op<mnemonic, !listconcat(traits, [Pure, SameOperandsAndResultType, UOp_IntRange,
+                                            UOp_GroupALU, UOp_GroupBinary])> {
   let summary = tgName # " (elementwise, two sources of one dtype)";
   let description = "tinygrad's " # tgName # ".\n\n```mlir\n%z = uop." # mnemonic #
                     " %x, %y : f32\n```";
@@ -486,23 +501,31 @@ class UOp_BinaryOp<string mnemonic, Type type, string tgName, list<Trait> traits
   let hasFolder = 1;
 }
 
-def UOp_AddOp  : UOp_BinaryOp<"add", UOp_Value, "ADD", [Commutative]>;
+def UOp_AddOp  : UOp_BinaryOp<"add", UOp_Value, "ADD",
+    [Commutative, UOp_GroupCommutative, UOp_GroupAssociative]>;
 def UOp_SubOp  : UOp_BinaryOp<"sub", UOp_Value, "SUB">;
-def UOp_MulOp  : UOp_BinaryOp<"mul", UOp_Value, "MUL", [Commutative]>;
+def UOp_MulOp  : UOp_BinaryOp<"mul", UOp_Value, "MUL",
+    [Commutative, UOp_GroupCommutative, UOp_GroupAssociative]>;
 def UOp_FDivOp : UOp_BinaryOp<"fdiv", UOp_FloatLike, "FDIV">;
 // tinygrad's IDIV truncates toward zero, MOD's sign follows the dividend (C semantics).
-def UOp_IDivOp : UOp_BinaryOp<"idiv", UOp_IntLike, "IDIV">;
+def UOp_IDivOp : UOp_BinaryOp<"idiv", UOp_IntLike, "IDIV", [UOp_GroupUnsafePad]>;
 def UOp_ModOp  : UOp_BinaryOp<"mod", UOp_IntLike, "MOD">;
-// Not Commutative: tinygrad's CPU backends render MAX as `a < b ? b : a`, so
-// max(nan, 1) is nan but max(1, nan) is 1, and reordering would change NaN results.
-def UOp_MaxOp  : UOp_BinaryOp<"max", UOp_Value, "MAX">;
-def UOp_PowOp  : UOp_BinaryOp<"pow", UOp_FloatLike, "POW">;
-def UOp_AndOp  : UOp_BinaryOp<"and", UOp_IntOrBoolLike, "AND", [Commutative]>;
-def UOp_OrOp   : UOp_BinaryOp<"or", UOp_IntOrBoolLike, "OR", [Commutative]>;
-def UOp_XorOp  : UOp_BinaryOp<"xor", UOp_IntOrBoolLike, "XOR", [Commutative]>;
+// Not MLIR's Commutative (tinygrad's group has it): tinygrad's CPU backends
+// render MAX as `a < b ? b : a`, so max(nan, 1) is nan but max(1, nan) is 1,
+// and reordering would change NaN results.
+def UOp_MaxOp  : UOp_BinaryOp<"max", UOp_Value, "MAX",
+    [UOp_GroupCommutative, UOp_GroupAssociative, UOp_GroupIdempotent]>;
+def UOp_PowOp  : UOp_BinaryOp<"pow", UOp_FloatLike, "POW", [UOp_GroupUnsafePad]>;
+def UOp_AndOp  : UOp_BinaryOp<"and", UOp_IntOrBoolLike, "AND",
+    [Commutative, UOp_GroupCommutative, UOp_GroupAssociative, UOp_GroupIdempotent]>;
+def UOp_OrOp   : UOp_BinaryOp<"or", UOp_IntOrBoolLike, "OR",
+    [Commutative, UOp_GroupCommutative, UOp_GroupAssociative, UOp_GroupIdempotent]>;
+def UOp_XorOp  : UOp_BinaryOp<"xor", UOp_IntOrBoolLike, "XOR",
+    [Commutative, UOp_GroupCommutative]>;
 
 class UOp_ShiftOp<string mnemonic, string tgName>
-    : UOp_Op<mnemonic, [Pure, UOp_IntRange, AllTypesMatch<["lhs", "result"]>]> {
+    : UOp_Op<mnemonic, [Pure, UOp_IntRange, UOp_GroupALU, UOp_GroupBinary,
+                        AllTypesMatch<["lhs", "result"]>]> {
   let summary = tgName # " (shift; the amount has the value's dtype or is uint)";
   let description = "tinygrad's " # tgName # ". The shift amount has the shifted " #
     "value's type, or is `ui32` (of the same shape).\n\n```mlir\n%z = uop." # mnemonic #
@@ -519,6 +542,7 @@ def UOp_ShrOp : UOp_ShiftOp<"shr", "SHR">;
 
 class UOp_CmpOp<string mnemonic, string tgName, list<Trait> traits = []>
     : UOp_Op<mnemonic, !listconcat(traits, [Pure, SameTypeOperands, UOp_IntRange,
+        UOp_GroupALU, UOp_GroupBinary,
         TypesMatchWith<"result is bool of the operands' shape", "lhs", "result",
                        "::mlir::uop::getBoolLike($_self)">])> {
   let summary = tgName # " (comparison: two sources of one dtype, bool result)";
@@ -531,10 +555,11 @@ class UOp_CmpOp<string mnemonic, string tgName, list<Trait> traits = []>
 }
 
 def UOp_CmpLtOp : UOp_CmpOp<"cmplt", "CMPLT">;
-def UOp_CmpNeOp : UOp_CmpOp<"cmpne", "CMPNE", [Commutative]>;
-def UOp_CmpEqOp : UOp_CmpOp<"cmpeq", "CMPEQ", [Commutative]>;
+def UOp_CmpNeOp : UOp_CmpOp<"cmpne", "CMPNE", [Commutative, UOp_GroupCommutative]>;
+def UOp_CmpEqOp : UOp_CmpOp<"cmpeq", "CMPEQ", [Commutative, UOp_GroupCommutative]>;
 
-def UOp_WhereOp : UOp_Op<"where", [Pure, UOp_IntRange, AllTypesMatch<["lhs", "rhs", "result"]>,
+def UOp_WhereOp : UOp_Op<"where", [Pure, UOp_IntRange, UOp_GroupALU, UOp_GroupTernary,
+    AllTypesMatch<["lhs", "rhs", "result"]>,
     TypesMatchWith<"condition is bool of the result's shape", "result", "cond",
                    "::mlir::uop::getBoolLike($_self)">]> {
   let summary = "WHERE: select lhs where cond is true, else rhs";
@@ -549,7 +574,8 @@ def UOp_WhereOp : UOp_Op<"where", [Pure, UOp_IntRange, AllTypesMatch<["lhs", "rh
   let hasFolder = 1;
 }
 
-def UOp_MulAccOp : UOp_Op<"mulacc", [Pure, SameOperandsAndResultType]> {
+def UOp_MulAccOp : UOp_Op<"mulacc", [Pure, SameOperandsAndResultType, UOp_GroupALU,
+    UOp_GroupTernary]> {
   let summary = "MULACC: a * b + c";
   let description = [{
     ```mlir
@@ -594,7 +620,8 @@ def UOp_BitcastOp : UOp_Op<"bitcast", [Pure]> {
   let hasFolder = 1;
 }
 
-def UOp_ConstOp : UOp_Op<"const", [Pure, ConstantLike, UOp_IntRange, AllTypesMatch<["value", "result"]>]> {
+def UOp_ConstOp : UOp_Op<"const", [Pure, ConstantLike, UOp_IntRange, UOp_GroupIrreducible,
+    DeclareOpInterfaceMethods<UOp_BufferOpInterface>, AllTypesMatch<["value", "result"]>]> {
   let summary = "CONST: a constant";
   let description = [{
     tinygrad's CONST without a source. The value is a scalar attribute of the
@@ -621,7 +648,9 @@ def UOp_ConstOp : UOp_Op<"const", [Pure, ConstantLike, UOp_IntRange, AllTypesMat
   }];
 }
 
-def UOp_ShapedConstOp : UOp_Op<"shaped_const", [Pure, AllTypesMatch<["value", "result"]>]> {
+def UOp_ShapedConstOp : UOp_Op<"shaped_const", [Pure, UOp_GroupIrreducible,
+    DeclareOpInterfaceMethods<UOp_BufferOpInterface>, AllTypesMatch<["value", "result"]>],
+    "CONST"> {
   let summary = "CONST(VIEW): a constant over the shape of a source-less VIEW";
   let description = [{
     tinygrad's CONST with a VIEW source, as kernel ASTs have it: the constant

@@ -166,8 +166,9 @@ def UOpAttachTarget : Pass<"uop-attach-target", "::mlir::ModuleOp"> {
     ```
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
-           "The GPU architecture: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a">
+    Option<"chip", "chip", "std::string",
+           /*default=*/"::mlir::uop::TargetAttr::kDefaultChip.str()",
+           "The GPU architecture (sm_XX); an unknown one is an error listing the known ones">
   ];
   let dependentDialects = ["::mlir::uop::UOpDialect"];
 }
