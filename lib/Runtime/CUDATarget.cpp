@@ -239,9 +239,7 @@ FailureOr<std::unique_ptr<CUDAKernel>> CUDAKernel::compile(ModuleOp module, Stri
   k->blockDims = kernel->block;
 
   PassManager toBinary(module.getContext());
-  GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = "isa"; // PTX text
-  toBinary.addPass(createGpuModuleToBinaryPass(binary));
+  buildGPUToBinaryStage(toBinary);
   if (failed(toBinary.run(module)))
     return failure();
   auto bin = module.lookupSymbol<gpu::BinaryOp>(name);

@@ -220,7 +220,7 @@ int exportPTX(MLIRContext &ctx, llvm::raw_ostream &os) {
   uop::UOpToPTXOptions options;
   options.chip = chip;
   options.optLevel = optLevel;
-  options.optimize = !noOpt;
+  options.heuristic = !noOpt;
   options.opts = ptxOpts;
   uop::buildUOpToPTXPipeline(pm, options);
   if (failed(pm.run(*module)))

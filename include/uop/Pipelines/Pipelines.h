@@ -1,7 +1,13 @@
 //===- Pipelines.h - uop compilation pipelines ------------------*- C++ -*-===//
 //
-// The pipelines `uop-opt` registers, as functions for compilers that embed
-// the dialect: each fills an OpPassManager anchored on builtin.module.
+// The pipelines `uop-opt` registers, and the named stages they are made of,
+// as functions for compilers that embed the dialect (and for the runtime
+// targets, which run parts of them): each fills an OpPassManager anchored on
+// builtin.module.
+//
+//   uop-to-llvm = kernel codegen, host to LLVM
+//   uop-to-ptx  = uop-attach-target, kernel codegen, GPU mapping, GPU to
+//                 NVVM, GPU to binary
 //
 //===----------------------------------------------------------------------===//
 #ifndef UOP_PIPELINES_PIPELINES_H
@@ -14,20 +20,78 @@
 
 namespace mlir::uop {
 
-/// The options of both pipelines' first step, uop-optimize.
+//===----------------------------------------------------------------------===//
+// Stages
+//===----------------------------------------------------------------------===//
+
+/// What the kernel-codegen stage optimizes.
+struct KernelCodegenOptions {
+  /// Run uop-optimize (off: the kernels are taken as they are).
+  bool optimize = true;
+  /// Opts for every kernel without its own `uop.opts`, in tinygrad's notation.
+  std::string opts;
+  /// Without opts, apply tinygrad's heuristic; off is tinygrad's NOOPT=1
+  /// (uop-optimize still simplifies the shape, as tinygrad's Kernel does):
+  /// what the tools' --no-opt means.
+  bool heuristic = true;
+};
+
+/// On every uop.kernel: uop-optimize, uop-lower, uop-expand, CSE,
+/// canonicalize, CSE, uop-devectorize. Kernels at any level go in; lowered,
+/// expanded and devectorized kernels come out.
+void buildKernelCodegenStage(OpPassManager &pm, const KernelCodegenOptions &options);
+
+/// Lowered kernels to the LLVM dialect for the host: convert-uop-to-scf (f16
+/// and bf16 computed in f32 when `halfInF32`, as tinygrad's C backend
+/// does), canonicalize, CSE, then the upstream conversions of scf, arith,
+/// math, cf and func to LLVM. Each kernel becomes an llvm.func taking one
+/// pointer per buffer.
+void buildHostToLLVMStage(OpPassManager &pm, bool halfInF32 = true);
+
+/// Lowered kernels to gpu.modules for the module's #uop.target: on every
+/// kernel uop-gpu-dims, uop-target-legalize and canonicalize (tinygrad's
+/// symbolic rules on the index math the mapping adds), then
+/// convert-uop-to-gpu, canonicalize and CSE. The module's `uop.launch` gets
+/// each kernel's launch dimensions.
+void buildGPUMappingStage(OpPassManager &pm);
+
+/// gpu.modules to the NVVM and LLVM dialects, the IR the PTX is made from
+/// (and the simulator runs): scf-to-cf, nvvm-attach-target (`chip`, PTX 8.0,
+/// LLVM level `optLevel`), convert-gpu-to-nvvm (64-bit indices),
+/// reconcile-unrealized-casts.
+void buildGPUToNVVMStage(OpPassManager &pm, StringRef chip, unsigned optLevel = 3);
+
+/// gpu-module-to-binary with format=isa: each gpu.module becomes a
+/// gpu.binary whose object holds the PTX text.
+void buildGPUToBinaryStage(OpPassManager &pm);
+
+//===----------------------------------------------------------------------===//
+// Pipelines
+//===----------------------------------------------------------------------===//
+
+/// The options of both pipelines' kernel-codegen stage.
 template <typename Derived>
-struct UOpOptimizeStepOptions : public PassPipelineOptions<Derived> {
+struct UOpCodegenPipelineOptions : public PassPipelineOptions<Derived> {
   mlir::detail::PassOptions::Option<bool> optimize{
       *this, "optimize",
-      llvm::cl::desc("Run uop-optimize first: the opts below, else tinygrad's heuristic"),
+      llvm::cl::desc("Run uop-optimize first: the opts below, else tinygrad's heuristic; off "
+                     "takes the kernels as they are"),
       llvm::cl::init(true)};
   mlir::detail::PassOptions::Option<std::string> opts{
       *this, "opts",
-      llvm::cl::desc("Opts for every kernel in tinygrad's notation (uop-optimize's opts)"),
+      llvm::cl::desc("Opts for every kernel without its own uop.opts, in tinygrad's notation "
+                     "(uop-optimize's opts)"),
       llvm::cl::init("")};
+  mlir::detail::PassOptions::Option<bool> heuristic{
+      *this, "heuristic",
+      llvm::cl::desc("Without opts, apply tinygrad's heuristic; false is tinygrad's NOOPT "
+                     "(the tools' --no-opt)"),
+      llvm::cl::init(true)};
+
+  KernelCodegenOptions codegen() const { return {optimize, opts, heuristic}; }
 };
 
-struct UOpToLLVMOptions : public UOpOptimizeStepOptions<UOpToLLVMOptions> {
+struct UOpToLLVMOptions : public UOpCodegenPipelineOptions<UOpToLLVMOptions> {
   PassOptions::Option<bool> halfInF32{
       *this, "half-in-f32",
       llvm::cl::desc("Compute f16/bf16 in f32, rounding at casts, stores and accumulators "
@@ -36,14 +100,11 @@ struct UOpToLLVMOptions : public UOpOptimizeStepOptions<UOpToLLVMOptions> {
 };
 
 /// uop kernels at any level (kernel AST or lowered) to the LLVM dialect for
-/// the host: uop-optimize (for the CPU: upcasts and unrolls only),
-/// uop-lower, uop-expand, CSE, canonicalize, CSE and uop-devectorize,
-/// convert-uop-to-scf, canonicalize and CSE, then the
-/// upstream conversions of scf/arith/math/func to LLVM. Each kernel becomes
-/// an llvm.func taking one pointer per buffer.
+/// the host: the kernel-codegen stage (uop-optimize for the CPU: upcasts and
+/// unrolls only), then host to LLVM.
 void buildUOpToLLVMPipeline(OpPassManager &pm, const UOpToLLVMOptions &options = {});
 
-struct UOpToPTXOptions : public UOpOptimizeStepOptions<UOpToPTXOptions> {
+struct UOpToPTXOptions : public UOpCodegenPipelineOptions<UOpToPTXOptions> {
   PassOptions::Option<std::string> chip{
       *this, "chip",
       llvm::cl::desc("GPU architecture (sm_XX); an unknown one is an error listing the known ones"),
@@ -58,14 +119,11 @@ struct UOpToPTXOptions : public UOpOptimizeStepOptions<UOpToPTXOptions> {
 };
 
 /// uop kernels (kernel AST or lowered) to PTX through the upstream gpu and
-/// nvvm dialects: uop-attach-target, then per kernel uop-optimize, uop-lower,
-/// uop-expand, CSE, canonicalize, CSE, uop-devectorize, uop-gpu-dims,
-/// uop-target-legalize, canonicalize;
-/// convert-uop-to-gpu; then scf-to-cf, nvvm-attach-target, convert-gpu-to-nvvm,
-/// reconcile-unrealized-casts and gpu-module-to-binary (format=isa). Each
-/// kernel becomes a `gpu.binary` of its name whose object holds the PTX; the
-/// module's `uop.launch` has its launch dimensions. The context needs the
-/// NVVM target and the LLVM IR translations: see registerUOpPTXDependencies.
+/// nvvm dialects: uop-attach-target, the kernel-codegen stage, GPU mapping,
+/// GPU to NVVM and (with `toBinary`) GPU to binary. Each kernel becomes a
+/// `gpu.binary` of its name whose object holds the PTX; the module's
+/// `uop.launch` has its launch dimensions. The context needs the NVVM target
+/// and the LLVM IR translations: see registerUOpPTXDependencies.
 void buildUOpToPTXPipeline(OpPassManager &pm, const UOpToPTXOptions &options = {});
 
 /// Registers what buildUOpToPTXPipeline needs beyond the dialects it loads:

@@ -45,11 +45,7 @@ LogicalResult lowerToGPULevel(ModuleOp module, StringRef name, StringRef chip) {
     module.walk([&](gpu::GPUFuncOp) { hasGPUFuncs = true; });
     if (!hasGPUFuncs)
       return success();
-    pm.addPass(createSCFToControlFlowPass());
-    ConvertGpuOpsToNVVMOpsOptions toNVVM;
-    toNVVM.indexBitwidth = 64;
-    pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(toNVVM));
-    pm.addPass(createReconcileUnrealizedCastsPass());
+    buildGPUToNVVMStage(pm, chip);
   }
   return pm.run(module);
 }

@@ -34,8 +34,9 @@ def UOpOptimize : Pass<"uop-optimize", "::mlir::uop::KernelOp"> {
     buffer (each thread's partial sum stored, loaded back and reduced over
     the group), and a `#uop.kernel_info` attribute with the role of each
     axis, which `uop-lower` reads. A kernel that already has one, or is
-    lowered, is left alone. Tensor cores (`TC`) are not implemented yet,
-    nor grouping in a kernel with more than one reduce.
+    lowered, is left alone. `TC` (tensor cores) makes the reduce a WMMA
+    over the tensor core's axes (docs/optimize.md). Grouping (GROUP,
+    GROUPTOP) a kernel with more than one reduce is refused.
   }];
   let options = [
     Option<"opts", "opts", "std::string", /*default=*/"",

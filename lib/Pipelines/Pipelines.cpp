@@ -1,0 +1,74 @@
+//===- Pipelines.cpp - uop-to-llvm and uop-to-ptx, from the stages --------===//
+
+#include "uop/Pipelines/Pipelines.h"
+
+#include "uop/Dialect/UOp/Transforms/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+
+using namespace mlir;
+using namespace mlir::uop;
+
+void mlir::uop::buildUOpToLLVMPipeline(OpPassManager &pm, const UOpToLLVMOptions &options) {
+  buildKernelCodegenStage(pm, options.codegen());
+  buildHostToLLVMStage(pm, options.halfInF32);
+}
+
+void mlir::uop::buildUOpToPTXPipeline(OpPassManager &pm, const UOpToPTXOptions &options) {
+  UOpAttachTargetOptions attach;
+  attach.chip = options.chip;
+  pm.addPass(createUOpAttachTarget(attach));
+  buildKernelCodegenStage(pm, options.codegen());
+  buildGPUMappingStage(pm);
+  buildGPUToNVVMStage(pm, options.chip, options.optLevel);
+  if (options.toBinary)
+    buildGPUToBinaryStage(pm);
+}
+
+void mlir::uop::registerUOpPTXDependencies(DialectRegistry &registry) {
+  // convert-gpu-to-nvvm converts the other dialects through their
+  // ConvertToLLVMPatternInterface.
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  registerConvertNVVMToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+}
+
+void mlir::uop::registerUOpPipelines() {
+  PassPipelineRegistration<UOpToLLVMOptions>(
+      "uop-to-llvm",
+      "uop kernels (any level) to the LLVM dialect for the host: the kernel-codegen stage "
+      "(uop-optimize, uop-lower, uop-expand, uop-devectorize), then convert-uop-to-scf and the "
+      "upstream conversions to LLVM",
+      [](OpPassManager &pm, const UOpToLLVMOptions &options) {
+        buildUOpToLLVMPipeline(pm, options);
+      });
+  PassPipelineRegistration<UOpToPTXOptions>(
+      "uop-to-ptx",
+      "uop kernels (any level) to PTX: uop-attach-target, the kernel-codegen stage (uop-optimize, "
+      "uop-lower, uop-expand, uop-devectorize), GPU mapping (uop-gpu-dims, uop-target-legalize, "
+      "convert-uop-to-gpu), GPU to NVVM and gpu-module-to-binary",
+      [](OpPassManager &pm, const UOpToPTXOptions &options) {
+        buildUOpToPTXPipeline(pm, options);
+      });
+}

@@ -1,0 +1,88 @@
+//===- Stages.cpp - the named stages the pipelines are made of ------------===//
+//
+// Each stage is written here once; the pipelines (Pipelines.cpp) and the
+// runtime targets (CPU, simulator, CUDA) string them together.
+//
+//===----------------------------------------------------------------------===//
+
+#include "uop/Pipelines/Pipelines.h"
+
+#include "uop/Conversion/Passes.h"
+#include "uop/Dialect/UOp/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::uop;
+
+void mlir::uop::buildKernelCodegenStage(OpPassManager &pm, const KernelCodegenOptions &options) {
+  OpPassManager &kernel = pm.nest<KernelOp>();
+  if (options.optimize) {
+    UOpOptimizeOptions optimize;
+    optimize.opts = options.opts;
+    optimize.heuristic = options.heuristic;
+    kernel.addPass(createUOpOptimize(optimize));
+  }
+  kernel.addPass(createUOpLower());
+  kernel.addPass(createUOpExpand());
+  // CSE merges what the expander copied alike, first so that canonicalize
+  // (tinygrad's symbolic rules) sees each expression once, then what
+  // canonicalize made alike (a load two copies share becomes one, before a
+  // gate puts each behind its own branch).
+  kernel.addPass(createCSEPass());
+  kernel.addPass(createCanonicalizerPass());
+  kernel.addPass(createCSEPass());
+  kernel.addPass(createUOpDevectorize());
+}
+
+void mlir::uop::buildHostToLLVMStage(OpPassManager &pm, bool halfInF32) {
+  ConvertUOpToSCFOptions toSCF;
+  toSCF.halfInF32 = halfInF32;
+  pm.addPass(createConvertUOpToSCF(toSCF));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createSCFToControlFlowPass());
+  // bf16 <-> f32 as integer ops: LLVM would otherwise call a runtime helper.
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::uop::buildGPUMappingStage(OpPassManager &pm) {
+  // tinygrad's symbolic rules again after legalizing: the index math the
+  // mapping adds (sizes of 1 fold away).
+  OpPassManager &kernel = pm.nest<KernelOp>();
+  kernel.addPass(createUOpGPUDims());
+  kernel.addPass(createUOpTargetLegalize());
+  kernel.addPass(createCanonicalizerPass());
+  pm.addPass(createConvertUOpToGPU());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void mlir::uop::buildGPUToNVVMStage(OpPassManager &pm, StringRef chip, unsigned optLevel) {
+  pm.addPass(createSCFToControlFlowPass());
+  GpuNVVMAttachTargetOptions nvvm;
+  nvvm.chip = chip.str();
+  nvvm.features = "+ptx80"; // PTX 8.0 (CUDA 12) covers every chip we know, sm_90a too
+  nvvm.optLevel = optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(nvvm));
+  ConvertGpuOpsToNVVMOpsOptions toNVVM;
+  toNVVM.indexBitwidth = 64;
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(toNVVM));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::uop::buildGPUToBinaryStage(OpPassManager &pm) {
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa"; // PTX text
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
