@@ -31,9 +31,8 @@ using RangeSet = llvm::SmallSetVector<Operation *, 4>;
 
 class KernelEmitter {
 public:
-  KernelEmitter(KernelOp kernel, Block *entry, const DTypeLowering &types, StringRef passName,
-                const EmitterHooks &hooks)
-      : kernel(kernel), entry(entry), types(types), passName(passName), hooks(hooks),
+  KernelEmitter(KernelOp kernel, Block *entry, const TargetInfo &target, StringRef passName)
+      : kernel(kernel), entry(entry), target(target), types(target.types), passName(passName),
         b(kernel.getContext()) {}
 
   LogicalResult run() {
@@ -248,10 +247,9 @@ private:
     FailureOr<SmallVector<Value>> operands = emitAll(op->getOperands());
     if (failed(operands))
       return failure();
-    if (hooks.targetOp)
-      if (std::optional<FailureOr<Value>> r = hooks.targetOp(op, *operands, at()))
-        return *r;
-    Semantics sem(at(), op->getLoc(), types);
+    if (std::optional<FailureOr<Value>> r = target.emitTargetOp(op, *operands, at()))
+      return *r;
+    Semantics sem(at(), op->getLoc(), target);
     if (Value r = sem.emit(op, *operands))
       return r;
     InFlightDiagnostic d = op->emitOpError() << "is not supported by " << passName;
@@ -295,7 +293,7 @@ private:
   /// The alignment of a LOAD/STORE of `t`: the element's for a vector where
   /// buffers are not known 16-byte aligned, else the type's own (0).
   unsigned alignment(Type t) {
-    if (!isa<VectorType>(t) || hooks.buffersAligned)
+    if (!isa<VectorType>(t) || target.buffersAligned())
       return 0;
     return (getScalarType(types.storage(t)).getIntOrFloatBitWidth() + 7) / 8;
   }
@@ -319,13 +317,13 @@ private:
     Location loc = load.getLoc();
     auto read = [&](OpBuilder &ob) {
       Value raw = LLVM::LoadOp::create(ob, loc, types.storage(t), addr, alignment(t));
-      return Semantics(ob, loc, types).fromStorage(raw, t);
+      return Semantics(ob, loc, target).fromStorage(raw, t);
     };
     OpBuilder &ob = at();
     if (!gate)
       return read(ob);
     if (!alt)
-      alt = Semantics(ob, loc, types).zero(t);
+      alt = Semantics(ob, loc, target).zero(t);
     // Without a branch where the buffer's first elements can be read in its
     // place: the address is the buffer's start where the gate is off, and
     // the value there the alt (tinygrad's PTX predicates the load instead).
@@ -366,7 +364,7 @@ private:
     Type t = store.getValue().getType();
     Location loc = store.getLoc();
     auto write = [&](OpBuilder &ob) {
-      Value raw = Semantics(ob, loc, types).toStorage(*value, t);
+      Value raw = Semantics(ob, loc, target).toStorage(*value, t);
       LLVM::StoreOp::create(ob, loc, raw, addr, alignment(t));
     };
     OpBuilder &ob = at();
@@ -393,7 +391,7 @@ private:
       rangeOps.push_back(r.getDefiningOp());
     SmallVector<Value> inits;
     for (ReduceOp r : group)
-      inits.push_back(Semantics(at(), loc, types).identity(r.getKind(), r.getType()));
+      inits.push_back(Semantics(at(), loc, target).identity(r.getKind(), r.getType()));
     FailureOr<SmallVector<scf::ForOp>> loops = pushLoops(rangeOps, inits);
     if (failed(loops))
       return failure();
@@ -425,7 +423,7 @@ private:
     FailureOr<Value> x = emit(r.getSrc());
     if (failed(x))
       return failure();
-    Semantics sem(at(), r.getLoc(), types);
+    Semantics sem(at(), r.getLoc(), target);
     if (r.getSrc().getType() != r.getType())
       return sem.combineLanes(r.getKind(), acc, *x, r.getType());
     return sem.combine(r.getKind(), acc, *x, r.getType());
@@ -482,22 +480,22 @@ private:
   /// not such a sum or the target does not convert WMMAs.
   FailureOr<Value> accumulateIntoWmma(ReduceOp reduce, Value acc) {
     auto wmma = reduce.getSrc().getDefiningOp<WmmaOp>();
-    if (!wmma || reduce.getKind() != ReduceKind::add || !hooks.targetOp ||
+    if (!wmma || reduce.getKind() != ReduceKind::add || !target.hasTensorCores() ||
         reduce.getType() != wmma.getType() ||
         !matchPattern(wmma.getC(), m_AnyZeroFloat()))
       return Value();
     FailureOr<Value> a = emit(wmma.getA()), b = emit(wmma.getB());
     if (failed(a) || failed(b))
       return failure();
-    std::optional<FailureOr<Value>> r = hooks.targetOp(wmma, ValueRange{*a, *b, acc}, at());
+    std::optional<FailureOr<Value>> r = target.emitTargetOp(wmma, ValueRange{*a, *b, acc}, at());
     return r ? *r : FailureOr<Value>(Value());
   }
 
   KernelOp kernel;
   Block *entry;
+  const TargetInfo &target;
   const DTypeLowering &types;
   StringRef passName;
-  const EmitterHooks &hooks;
   OpBuilder b;
   DenseMap<Operation *, RangeSet> free;
   DenseMap<Operation *, RangeSet> loopsOf; // of each STORE
@@ -514,9 +512,9 @@ int64_t mlir::uop::countBuffers(KernelOp kernel) {
   return buffers;
 }
 
-LogicalResult mlir::uop::emitKernel(KernelOp kernel, Block *entry, const DTypeLowering &types,
-                                    StringRef passName, const EmitterHooks &hooks) {
-  if (failed(KernelEmitter(kernel, entry, types, passName, hooks).run()))
+LogicalResult mlir::uop::emitKernel(KernelOp kernel, Block *entry, const TargetInfo &target,
+                                    StringRef passName) {
+  if (failed(KernelEmitter(kernel, entry, target, passName).run()))
     return failure();
   // Constants are made where they are first needed; they belong at the top.
   SmallVector<arith::ConstantOp> constants;

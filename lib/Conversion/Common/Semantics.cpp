@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "uop/Conversion/Common/Semantics.h"
+#include "uop/Dialect/UOp/IR/UOpTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -20,6 +21,8 @@ using namespace mlir::uop;
 //===----------------------------------------------------------------------===//
 // Types
 //===----------------------------------------------------------------------===//
+
+TargetInfo::~TargetInfo() = default;
 
 bool DTypeLowering::isWidened(Type t) const {
   Type s = getScalarType(t);
@@ -375,17 +378,10 @@ Value Semantics::emit(Operation *op, ValueRange v) {
         return arith::SubIOp::create(b, loc, zero(operandType), v[0]);
       })
       .Case([&](FDivOp) -> Value { return arith::DivFOp::create(b, loc, v[0], v[1]); })
-      .Case<RecipOp, Exp2Op, Log2Op, SinOp, SqrtOp>(
-          [&](Operation *) { return transcendental(op, v[0]); })
+      .Case<RecipOp, Exp2Op, Log2Op, SinOp, SqrtOp, PowOp>(
+          [&](Operation *) { return math(op, v); })
       .Case<IDivOp, ModOp>([&](Operation *) { return divRem(op, v[0], v[1], isUnsigned); })
       .Case([&](MaxOp) { return max(v[0], v[1], operandType); })
-      .Case([&](PowOp) -> Value {
-        if (types.nvptx) {
-          why = "POW has no PTX instruction (tinygrad rewrites it to EXP2/LOG2 before rendering)";
-          return Value();
-        }
-        return math::PowFOp::create(b, loc, v[0], v[1]);
-      })
       .Case([&](AndOp) -> Value { return arith::AndIOp::create(b, loc, v[0], v[1]); })
       .Case([&](OrOp) -> Value { return arith::OrIOp::create(b, loc, v[0], v[1]); })
       .Case([&](XorOp) -> Value { return arith::XOrIOp::create(b, loc, v[0], v[1]); })
@@ -444,21 +440,13 @@ Value Semantics::emit(Operation *op, ValueRange v) {
 // Transcendentals
 //===----------------------------------------------------------------------===//
 
-Value Semantics::transcendental(Operation *op, Value x) {
-  StringRef name = op->getName().stripDialect();
-  Type t = x.getType();
-  if (types.nvptx && llvm::is_contained(types.approxOps, name)) {
-    if (isa<VectorType>(t)) {
-      why = "vector transcendentals are not supported on PTX";
-      return Value();
-    }
-    if (!t.isF64())
-      return approx(name, x);
-  }
-  if (types.nvptx && t.isF64() && (name == "exp2" || name == "log2" || name == "sin")) {
-    why = "PTX has no f64 " + name.upper() + " instruction";
+Value Semantics::math(Operation *op, ValueRange v) {
+  if (Value r = target.emitMath(op, v, b, loc, why))
+    return r;
+  if (!why.empty())
     return Value();
-  }
+  Value x = v[0];
+  Type t = x.getType();
   return llvm::TypeSwitch<Operation *, Value>(op)
       .Case([&](RecipOp) -> Value {
         return arith::DivFOp::create(b, loc, splat(t, FloatAttr::get(getScalarType(t), 1.0)), x);
@@ -466,34 +454,6 @@ Value Semantics::transcendental(Operation *op, Value x) {
       .Case([&](Exp2Op) -> Value { return math::Exp2Op::create(b, loc, x); })
       .Case([&](Log2Op) -> Value { return math::Log2Op::create(b, loc, x); })
       .Case([&](SinOp) -> Value { return math::SinOp::create(b, loc, x); })
-      .Case([&](SqrtOp) -> Value { return math::SqrtOp::create(b, loc, x); });
-}
-
-/// tinygrad's PTX: ex2.approx, lg2.approx, sin.approx, sqrt.approx and
-/// rcp.approx on f32 (ex2.approx also on f16); other halves go through f32.
-Value Semantics::approx(StringRef name, Value x) {
-  Type t = x.getType(), f32 = b.getF32Type();
-  if (name == "exp2" && t.isF16())
-    return LLVM::CallIntrinsicOp::create(b, loc, t, b.getStringAttr("llvm.nvvm.ex2.approx.f16"),
-                                         ValueRange{x})
-        .getResult(0);
-  Value wide = t.isF32() ? x : arith::ExtFOp::create(b, loc, f32, x).getResult();
-  Value r;
-  if (name == "recip") {
-    // No intrinsic for rcp.approx.f32 without ftz; tinygrad's instruction as is.
-    r = LLVM::InlineAsmOp::create(b, loc, f32, ValueRange{wide}, "rcp.approx.f32 $0, $1;", "=f,f",
-                                  /*has_side_effects=*/false, /*is_align_stack=*/false,
-                                  LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
-                                  /*operand_attrs=*/ArrayAttr())
-            .getRes();
-  } else {
-    StringRef intrinsic = llvm::StringSwitch<StringRef>(name)
-                              .Case("exp2", "llvm.nvvm.ex2.approx.f32")
-                              .Case("log2", "llvm.nvvm.lg2.approx.f")
-                              .Case("sin", "llvm.nvvm.sin.approx.f")
-                              .Case("sqrt", "llvm.nvvm.sqrt.approx.f");
-    r = LLVM::CallIntrinsicOp::create(b, loc, f32, b.getStringAttr(intrinsic), ValueRange{wide})
-            .getResult(0);
-  }
-  return t.isF32() ? r : arith::TruncFOp::create(b, loc, t, r).getResult();
+      .Case([&](SqrtOp) -> Value { return math::SqrtOp::create(b, loc, x); })
+      .Case([&](PowOp) -> Value { return math::PowFOp::create(b, loc, x, v[1]); });
 }

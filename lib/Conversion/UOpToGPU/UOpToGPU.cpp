@@ -1,8 +1,9 @@
 //===- UOpToGPU.cpp - GPU-mapped uop kernels to gpu.module/gpu.func -------===//
 //
-// Each kernel becomes `gpu.module @k { gpu.func @k(...) kernel }`; SPECIALs
-// become block and thread ids, the other ops are placed in loops by
-// ../Common/KernelEmitter.cpp with the target's math. See Passes.td.
+// Each kernel becomes `gpu.module @k { gpu.func @k(...) kernel }`, its ops
+// placed in loops by the shared emitter (Conversion/Common) for NVPTX
+// (NVPTXTargetInfo: SPECIALs as block and thread ids, shared memory, WMMA,
+// approximate instructions). See Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,7 +11,8 @@
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 
 #include "uop/Conversion/Common/KernelEmitter.h"
-#include "WmmaToNVVM.h"
+
+#include "NVPTXTargetInfo.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
@@ -54,64 +56,16 @@ struct LaunchDims {
   }
 };
 
-/// SPECIAL as gpu ids, i32 like tinygrad's dtypes.int.
-std::optional<FailureOr<Value>> emitSpecial(Operation *op, OpBuilder &b) {
-  auto s = dyn_cast<SpecialOp>(op);
-  if (!s)
-    return std::nullopt;
-  Location loc = s.getLoc();
-  auto dim = static_cast<gpu::Dimension>(s.getDim());
-  Value id;
-  if (s.isBlockIndex()) {
-    id = gpu::BlockIdOp::create(b, loc, dim);
-  } else if (s.isThreadIndex()) {
-    id = gpu::ThreadIdOp::create(b, loc, dim);
-  } else { // idxN: the global thread index
-    Value blocks = arith::MulIOp::create(b, loc, gpu::BlockIdOp::create(b, loc, dim),
-                                         gpu::BlockDimOp::create(b, loc, dim));
-    id = arith::AddIOp::create(b, loc, blocks, gpu::ThreadIdOp::create(b, loc, dim));
-  }
-  return FailureOr<Value>(arith::IndexCastUIOp::create(b, loc, b.getI32Type(), id).getResult());
-}
-
-/// DEFINE_LOCAL as a shared-memory array of the kernel's gpu.module (one
-/// per block, address space 3); BARRIER as gpu.barrier.
-std::optional<FailureOr<Value>> emitShared(Operation *op, OpBuilder &b,
-                                           const DTypeLowering &types) {
-  if (isa<BarrierOp>(op)) {
-    gpu::BarrierOp::create(b, op->getLoc());
-    return FailureOr<Value>(Value());
-  }
-  auto local = dyn_cast<DefineLocalOp>(op);
-  if (!local)
-    return std::nullopt;
-  auto ptr = cast<PtrType>(local.getType());
-  if (ptr.getSize() == PtrType::kUnknownSize)
-    return FailureOr<Value>(local.emitOpError() << "needs a known size in shared memory");
-  auto module = b.getInsertionBlock()->getParentOp()->getParentOfType<gpu::GPUModuleOp>();
-  OpBuilder mb(op->getContext()); // unlinked: the symbol table places it
-  auto array = LLVM::LLVMArrayType::get(types.storage(ptr.getValueType()), ptr.getSize());
-  auto global = LLVM::GlobalOp::create(mb, local.getLoc(), array, /*isConstant=*/false,
-                                       LLVM::Linkage::Internal, local.getName(), Attribute(),
-                                       /*alignment=*/16, /*addrSpace=*/3);
-  SymbolTable(module).insert(global, module.getBody()->begin()); // renamed if taken
-  return FailureOr<Value>(LLVM::AddressOfOp::create(b, local.getLoc(), global).getResult());
-}
-
 struct ConvertUOpToGPUPass : mlir::uop::impl::ConvertUOpToGPUBase<ConvertUOpToGPUPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
     if (kernels.empty())
       return;
-    TargetAttr target = TargetAttr::lookup(module);
-    if (!target)
+    TargetAttr targetAttr = TargetAttr::lookup(module);
+    if (!targetAttr)
       return signalPassFailure();
-    DTypeLowering types;
-    types.halfInF32 = false;
-    types.nvptx = true;
-    for (StringAttr op : target.getApproxOps())
-      types.approxOps.push_back(op.getValue());
+    NVPTXTargetInfo target(targetAttr);
 
     Builder b(&getContext());
     SmallVector<NamedAttribute> launch;
@@ -121,7 +75,7 @@ struct ConvertUOpToGPUPass : mlir::uop::impl::ConvertUOpToGPUBase<ConvertUOpToGP
     for (KernelOp kernel : kernels) {
       LaunchDims dims;
       if (failed(checkMapped(kernel)) || failed(dims.collect(kernel)) ||
-          failed(convert(kernel, types, dims)))
+          failed(convert(kernel, target, dims)))
         return signalPassFailure();
       launch.push_back(b.getNamedAttr(kernel.getSymName(), dims.attr(b)));
       kernel.erase();
@@ -138,7 +92,7 @@ struct ConvertUOpToGPUPass : mlir::uop::impl::ConvertUOpToGPUBase<ConvertUOpToGP
     return success();
   }
 
-  static LogicalResult convert(KernelOp kernel, const DTypeLowering &types,
+  static LogicalResult convert(KernelOp kernel, const TargetInfo &target,
                                const LaunchDims &dims) {
     MLIRContext *ctx = kernel.getContext();
     Location loc = kernel.getLoc();
@@ -160,18 +114,7 @@ struct ConvertUOpToGPUPass : mlir::uop::impl::ConvertUOpToGPUBase<ConvertUOpToGP
     Block *entry = &func.getBody().front();
     b.setInsertionPointToEnd(entry);
     gpu::ReturnOp::create(b, loc);
-    EmitterHooks hooks;
-    hooks.buffersAligned = true; // (CUDA allocations are 256-byte aligned)
-    TargetAttr target = TargetAttr::lookup(kernel);
-    hooks.targetOp = [target, &types](Operation *op, ValueRange operands,
-                                      OpBuilder &b) -> std::optional<FailureOr<Value>> {
-      if (auto wmma = dyn_cast<WmmaOp>(op))
-        return lowerWmmaToNVVM(wmma, operands[0], operands[1], operands[2], target, b);
-      if (auto shared = emitShared(op, b, types))
-        return shared;
-      return emitSpecial(op, b);
-    };
-    if (failed(emitKernel(kernel, entry, types, "convert-uop-to-gpu", hooks))) {
+    if (failed(emitKernel(kernel, entry, target, "convert-uop-to-gpu"))) {
       gpuModule.erase();
       return failure();
     }

@@ -1,7 +1,8 @@
 //===- UOpToSCF.cpp - lowered uop kernels to loops ------------------------===//
 //
 // Each lowered kernel becomes a func.func taking one !llvm.ptr per buffer;
-// its ops are placed in loops by ../Common/KernelEmitter.cpp.
+// its ops are placed in loops by the shared emitter (Conversion/Common),
+// for the host (HostTargetInfo).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,20 +23,38 @@ using namespace mlir::uop;
 
 namespace {
 
+/// The host: no grid, shared memory or tensor cores, buffers aligned only
+/// to their elements, and the transcendentals as the math dialect's ops
+/// (libm), as tinygrad's C backend calls them.
+class HostTargetInfo final : public TargetInfo {
+public:
+  using TargetInfo::TargetInfo;
+  bool buffersAligned() const override { return false; }
+  std::optional<FailureOr<Value>> emitTargetOp(Operation *, ValueRange,
+                                               OpBuilder &) const override {
+    return std::nullopt;
+  }
+  bool hasTensorCores() const override { return false; }
+  Value emitMath(Operation *, ValueRange, OpBuilder &, Location, std::string &) const override {
+    return Value();
+  }
+};
+
 struct ConvertUOpToSCFPass : mlir::uop::impl::ConvertUOpToSCFBase<ConvertUOpToSCFPass> {
   using Base::Base;
 
   void runOnOperation() override {
     DTypeLowering types;
     types.halfInF32 = halfInF32;
+    HostTargetInfo target(types);
     for (KernelOp kernel : llvm::make_early_inc_range(getOperation().getOps<KernelOp>()))
-      if (failed(convert(kernel, types)))
+      if (failed(convert(kernel, target)))
         return signalPassFailure();
   }
 
   /// `uop.kernel @k` becomes `func.func @k(%buf0: !llvm.ptr, ...)`, one
   /// pointer per DEFINE_GLOBAL index.
-  static LogicalResult convert(KernelOp kernel, const DTypeLowering &types) {
+  static LogicalResult convert(KernelOp kernel, const TargetInfo &target) {
     MLIRContext *ctx = kernel.getContext();
     OpBuilder b(kernel);
     SmallVector<Type> args(countBuffers(kernel), LLVM::LLVMPointerType::get(ctx));
@@ -44,7 +63,7 @@ struct ConvertUOpToSCFPass : mlir::uop::impl::ConvertUOpToSCFBase<ConvertUOpToSC
     Block *entry = func.addEntryBlock();
     b.setInsertionPointToEnd(entry);
     func::ReturnOp::create(b, kernel.getLoc());
-    if (failed(emitKernel(kernel, entry, types, "convert-uop-to-scf"))) {
+    if (failed(emitKernel(kernel, entry, target, "convert-uop-to-scf"))) {
       func.erase();
       return failure();
     }

@@ -8,39 +8,18 @@
 #ifndef UOP_CONVERSION_COMMON_SEMANTICS_H
 #define UOP_CONVERSION_COMMON_SEMANTICS_H
 
+#include "uop/Conversion/Common/TargetInfo.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 
 #include "mlir/IR/Builders.h"
 
 namespace mlir::uop {
 
-/// How uop dtypes are represented after conversion.
-struct DTypeLowering {
-  /// Compute f16/bf16 in f32 (C promotion on tinygrad's CPU backend).
-  bool halfInF32 = true;
-  /// The code is for NVPTX: ops without a PTX instruction (POW, f64 EXP2,
-  /// LOG2, SIN) are reported rather than left as library calls.
-  bool nvptx = false;
-  /// The transcendental ops (by mnemonic: exp2, log2, sin, sqrt, recip)
-  /// computed with PTX's approximate instructions; only with `nvptx`.
-  SmallVector<StringRef> approxOps;
-
-  /// The type a value of uop type `t` has while computing: signless ints,
-  /// f16/bf16 widened when halfInF32.
-  Type compute(Type t) const;
-  /// The type an element of uop type `t` has in memory: bool is a byte.
-  Type storage(Type t) const;
-  /// Whether `t` (a uop dtype) is computed in a wider type than it stores.
-  bool isWidened(Type t) const;
-  /// An error message if `t` cannot be lowered, empty otherwise.
-  std::string unsupported(Type t) const;
-};
-
 /// Builds the arith/math ops for one uop op at a builder's insertion point.
 class Semantics {
 public:
-  Semantics(OpBuilder &b, Location loc, const DTypeLowering &types)
-      : b(b), loc(loc), types(types) {}
+  Semantics(OpBuilder &b, Location loc, const TargetInfo &target)
+      : b(b), loc(loc), target(target), types(target.types) {}
 
   /// The value of a uop op whose operands are already converted; null if
   /// the op is not a value op this class knows (the caller reports it).
@@ -84,13 +63,13 @@ private:
   /// Round a widened half back to its dtype's precision (identity otherwise).
   Value round(Value v, Type uopType);
   Value splat(Type like, TypedAttr scalar);
-  /// EXP2, LOG2, SIN, SQRT, RECIP: math/arith ops, or PTX's approximate
-  /// instructions for the ops in `types.approxOps`.
-  Value transcendental(Operation *op, Value x);
-  Value approx(StringRef name, Value x);
+  /// EXP2, LOG2, SIN, SQRT, RECIP and POW: the target's instruction, else
+  /// math/arith ops.
+  Value math(Operation *op, ValueRange x);
 
   OpBuilder &b;
   Location loc;
+  const TargetInfo &target;
   const DTypeLowering &types;
   std::string why;
 };

@@ -1,0 +1,71 @@
+//===- TargetInfo.h - what the shared emitter asks of a target --*- C++ -*-===//
+//
+// convert-uop-to-scf and convert-uop-to-gpu share the emitter
+// (KernelEmitter.h: where ops go) and tinygrad's value semantics
+// (Semantics.h: what they compute). What differs between the host and a GPU
+// is behind this class, after Triton's TargetInfoBase: ops only a target has
+// (grid and block indices, shared memory, barriers, tensor cores), its own
+// instructions for the transcendentals (or their absence), and what it knows
+// of its buffers. HostTargetInfo (UOpToSCF) and NVPTXTargetInfo (UOpToGPU)
+// implement it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef UOP_CONVERSION_COMMON_TARGETINFO_H
+#define UOP_CONVERSION_COMMON_TARGETINFO_H
+
+#include "mlir/IR/Builders.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::uop {
+
+/// How uop dtypes are represented after conversion.
+struct DTypeLowering {
+  /// Compute f16/bf16 in f32 (C promotion on tinygrad's CPU backend).
+  bool halfInF32 = true;
+
+  /// The type a value of uop type `t` has while computing: signless ints,
+  /// f16/bf16 widened when halfInF32.
+  Type compute(Type t) const;
+  /// The type an element of uop type `t` has in memory: bool is a byte.
+  Type storage(Type t) const;
+  /// Whether `t` (a uop dtype) is computed in a wider type than it stores.
+  bool isWidened(Type t) const;
+  /// An error message if `t` cannot be lowered, empty otherwise.
+  std::string unsupported(Type t) const;
+};
+
+class TargetInfo {
+public:
+  explicit TargetInfo(DTypeLowering types) : types(types) {}
+  virtual ~TargetInfo();
+
+  /// How this target represents uop dtypes.
+  const DTypeLowering types;
+
+  /// Whether buffers are 16-byte aligned (a GPU's allocations are), so that a
+  /// vector LOAD/STORE (from uop-devectorize) may assume the alignment of its
+  /// size; otherwise it is emitted with its element's alignment.
+  virtual bool buffersAligned() const = 0;
+
+  /// Converts an op only the target knows (SPECIAL, DEFINE_LOCAL, BARRIER
+  /// and WMMA on a GPU) at `b`'s insertion point, given its converted
+  /// operands; std::nullopt for an op it leaves to the shared semantics.
+  virtual std::optional<FailureOr<Value>> emitTargetOp(Operation *op, ValueRange operands,
+                                                       OpBuilder &b) const = 0;
+  /// Whether emitTargetOp converts WMMA, so that a REDUCE summing WMMAs can
+  /// accumulate in them (tinygrad's devectorizer).
+  virtual bool hasTensorCores() const = 0;
+
+  /// A transcendental (EXP2, LOG2, SIN, SQRT, RECIP) or POW as this target
+  /// computes it, from its converted operands: the target's own instruction;
+  /// null to take the math dialect's op; null with a reason in `why` where
+  /// the target cannot compute it.
+  virtual Value emitMath(Operation *op, ValueRange operands, OpBuilder &b, Location loc,
+                         std::string &why) const = 0;
+};
+
+} // namespace mlir::uop
+
+#endif

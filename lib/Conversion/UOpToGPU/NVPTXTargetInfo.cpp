@@ -1,0 +1,133 @@
+//===- NVPTXTargetInfo.cpp - the shared emitter's NVPTX target ------------===//
+//
+// The parts of tinygrad's PTX renderer (seed 000) that are not value
+// semantics: special registers, shared memory, barriers, tensor cores and
+// the approximate transcendental instructions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NVPTXTargetInfo.h"
+
+#include "WmmaToNVVM.h"
+
+#include "uop/Dialect/UOp/IR/UOpOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::uop;
+
+namespace {
+
+DTypeLowering nvptxTypes() {
+  DTypeLowering types;
+  types.halfInF32 = false;
+  return types;
+}
+
+/// SPECIAL as gpu ids, i32 like tinygrad's dtypes.int.
+Value emitSpecial(SpecialOp s, OpBuilder &b) {
+  Location loc = s.getLoc();
+  auto dim = static_cast<gpu::Dimension>(s.getDim());
+  Value id;
+  if (s.isBlockIndex()) {
+    id = gpu::BlockIdOp::create(b, loc, dim);
+  } else if (s.isThreadIndex()) {
+    id = gpu::ThreadIdOp::create(b, loc, dim);
+  } else { // idxN: the global thread index
+    Value blocks = arith::MulIOp::create(b, loc, gpu::BlockIdOp::create(b, loc, dim),
+                                         gpu::BlockDimOp::create(b, loc, dim));
+    id = arith::AddIOp::create(b, loc, blocks, gpu::ThreadIdOp::create(b, loc, dim));
+  }
+  return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), id);
+}
+
+/// DEFINE_LOCAL as a shared-memory array of the kernel's gpu.module (one
+/// per block, address space 3).
+FailureOr<Value> emitShared(DefineLocalOp local, OpBuilder &b, const DTypeLowering &types) {
+  auto ptr = cast<PtrType>(local.getType());
+  if (ptr.getSize() == PtrType::kUnknownSize)
+    return local.emitOpError() << "needs a known size in shared memory";
+  auto module = b.getInsertionBlock()->getParentOp()->getParentOfType<gpu::GPUModuleOp>();
+  OpBuilder mb(local.getContext()); // unlinked: the symbol table places it
+  auto array = LLVM::LLVMArrayType::get(types.storage(ptr.getValueType()), ptr.getSize());
+  auto global = LLVM::GlobalOp::create(mb, local.getLoc(), array, /*isConstant=*/false,
+                                       LLVM::Linkage::Internal, local.getName(), Attribute(),
+                                       /*alignment=*/16, /*addrSpace=*/3);
+  SymbolTable(module).insert(global, module.getBody()->begin()); // renamed if taken
+  return LLVM::AddressOfOp::create(b, local.getLoc(), global).getResult();
+}
+
+/// tinygrad's PTX: ex2.approx, lg2.approx, sin.approx, sqrt.approx and
+/// rcp.approx on f32 (ex2.approx also on f16); other halves go through f32.
+Value approx(Operation *op, Value x, OpBuilder &b, Location loc) {
+  Type t = x.getType(), f32 = b.getF32Type();
+  if (isa<Exp2Op>(op) && t.isF16())
+    return LLVM::CallIntrinsicOp::create(b, loc, t, b.getStringAttr("llvm.nvvm.ex2.approx.f16"),
+                                         ValueRange{x})
+        .getResult(0);
+  Value wide = t.isF32() ? x : arith::ExtFOp::create(b, loc, f32, x).getResult();
+  Value r;
+  if (isa<RecipOp>(op)) {
+    // No intrinsic for rcp.approx.f32 without ftz; tinygrad's instruction as is.
+    r = LLVM::InlineAsmOp::create(b, loc, f32, ValueRange{wide}, "rcp.approx.f32 $0, $1;", "=f,f",
+                                  /*has_side_effects=*/false, /*is_align_stack=*/false,
+                                  LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+                                  /*operand_attrs=*/ArrayAttr())
+            .getRes();
+  } else {
+    StringRef intrinsic = llvm::TypeSwitch<Operation *, StringRef>(op)
+                              .Case([](Exp2Op) { return "llvm.nvvm.ex2.approx.f32"; })
+                              .Case([](Log2Op) { return "llvm.nvvm.lg2.approx.f"; })
+                              .Case([](SinOp) { return "llvm.nvvm.sin.approx.f"; })
+                              .Case([](SqrtOp) { return "llvm.nvvm.sqrt.approx.f"; });
+    r = LLVM::CallIntrinsicOp::create(b, loc, f32, b.getStringAttr(intrinsic), ValueRange{wide})
+            .getResult(0);
+  }
+  return t.isF32() ? r : arith::TruncFOp::create(b, loc, t, r).getResult();
+}
+
+} // namespace
+
+NVPTXTargetInfo::NVPTXTargetInfo(TargetAttr target) : TargetInfo(nvptxTypes()), target(target) {}
+
+std::optional<FailureOr<Value>> NVPTXTargetInfo::emitTargetOp(Operation *op, ValueRange operands,
+                                                              OpBuilder &b) const {
+  if (auto wmma = dyn_cast<WmmaOp>(op))
+    return lowerWmmaToNVVM(wmma, operands[0], operands[1], operands[2], target, b);
+  if (auto local = dyn_cast<DefineLocalOp>(op))
+    return emitShared(local, b, types);
+  if (isa<BarrierOp>(op)) {
+    gpu::BarrierOp::create(b, op->getLoc());
+    return FailureOr<Value>(Value());
+  }
+  if (auto special = dyn_cast<SpecialOp>(op))
+    return FailureOr<Value>(emitSpecial(special, b));
+  return std::nullopt;
+}
+
+Value NVPTXTargetInfo::emitMath(Operation *op, ValueRange operands, OpBuilder &b, Location loc,
+                                std::string &why) const {
+  if (isa<PowOp>(op)) {
+    why = "POW has no PTX instruction (tinygrad rewrites it to EXP2/LOG2 before rendering)";
+    return Value();
+  }
+  Value x = operands[0];
+  Type t = x.getType();
+  StringRef name = op->getName().stripDialect();
+  if (llvm::any_of(target.getApproxOps(), [&](StringAttr a) { return a.getValue() == name; })) {
+    if (isa<VectorType>(t)) {
+      why = "vector transcendentals are not supported on PTX";
+      return Value();
+    }
+    if (!t.isF64())
+      return approx(op, x, b, loc);
+  }
+  if (t.isF64() && isa<Exp2Op, Log2Op, SinOp>(op))
+    why = "PTX has no f64 " + name.upper() + " instruction";
+  return Value();
+}
