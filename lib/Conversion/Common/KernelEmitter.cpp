@@ -228,8 +228,8 @@ private:
   FailureOr<Value> emitOp(Operation *op, Value v) {
     for (Type t : op->getResultTypes())
       if (isDType(t))
-        if (std::string why = types.unsupported(t); !why.empty())
-          return op->emitOpError() << why;
+        if (failed(types.checkSupported(t, op)))
+          return failure();
     if (auto g = dyn_cast<DefineGlobalOp>(op))
       return entry->getArgument(g.getIndex());
     if (auto index = dyn_cast<IndexOp>(op))

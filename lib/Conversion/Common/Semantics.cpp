@@ -47,11 +47,11 @@ Type DTypeLowering::storage(Type t) const {
   return t;
 }
 
-std::string DTypeLowering::unsupported(Type t) const {
+LogicalResult DTypeLowering::checkSupported(Type t, Operation *op) const {
   Type s = getScalarType(t);
   if (isa<IntegerType>(s) || s.isF16() || s.isBF16() || s.isF32() || s.isF64())
-    return "";
-  return "dtype " + getTinygradName(s) + " is not supported by this lowering";
+    return success();
+  return op->emitOpError() << "dtype " << getTinygradName(s) << " is not supported by this lowering";
 }
 
 //===----------------------------------------------------------------------===//
@@ -441,10 +441,13 @@ Value Semantics::emit(Operation *op, ValueRange v) {
 //===----------------------------------------------------------------------===//
 
 Value Semantics::math(Operation *op, ValueRange v) {
-  if (Value r = target.emitMath(op, v, b, loc, why))
-    return r;
-  if (!why.empty())
+  llvm::Expected<Value> own = target.emitMath(op, v, b, loc);
+  if (!own) {
+    why = llvm::toString(own.takeError());
     return Value();
+  }
+  if (*own)
+    return *own;
   Value x = v[0];
   Type t = x.getType();
   return llvm::TypeSwitch<Operation *, Value>(op)

@@ -110,24 +110,21 @@ std::optional<FailureOr<Value>> NVPTXTargetInfo::emitTargetOp(Operation *op, Val
   return std::nullopt;
 }
 
-Value NVPTXTargetInfo::emitMath(Operation *op, ValueRange operands, OpBuilder &b, Location loc,
-                                std::string &why) const {
-  if (isa<PowOp>(op)) {
-    why = "POW has no PTX instruction (tinygrad rewrites it to EXP2/LOG2 before rendering)";
-    return Value();
-  }
+llvm::Expected<Value> NVPTXTargetInfo::emitMath(Operation *op, ValueRange operands, OpBuilder &b,
+                                                Location loc) const {
+  if (isa<PowOp>(op))
+    return llvm::createStringError(llvm::Twine(
+        "POW has no PTX instruction (tinygrad rewrites it to EXP2/LOG2 before rendering)"));
   Value x = operands[0];
   Type t = x.getType();
   StringRef name = op->getName().stripDialect();
   if (llvm::any_of(target.getApproxOps(), [&](StringAttr a) { return a.getValue() == name; })) {
-    if (isa<VectorType>(t)) {
-      why = "vector transcendentals are not supported on PTX";
-      return Value();
-    }
+    if (isa<VectorType>(t))
+      return llvm::createStringError(llvm::Twine("vector transcendentals are not supported on PTX"));
     if (!t.isF64())
       return approx(op, x, b, loc);
   }
   if (t.isF64() && isa<Exp2Op, Log2Op, SinOp>(op))
-    why = "PTX has no f64 " + name.upper() + " instruction";
+    return llvm::createStringError("PTX has no f64 " + name.upper() + " instruction");
   return Value();
 }

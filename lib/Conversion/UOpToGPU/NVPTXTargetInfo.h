@@ -22,8 +22,8 @@ public:
   std::optional<FailureOr<Value>> emitTargetOp(Operation *op, ValueRange operands,
                                                OpBuilder &b) const override;
   bool hasTensorCores() const override { return true; }
-  Value emitMath(Operation *op, ValueRange operands, OpBuilder &b, Location loc,
-                 std::string &why) const override;
+  llvm::Expected<Value> emitMath(Operation *op, ValueRange operands, OpBuilder &b,
+                                 Location loc) const override;
 
 private:
   TargetAttr target;

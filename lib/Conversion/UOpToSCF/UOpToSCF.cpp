@@ -35,7 +35,7 @@ public:
     return std::nullopt;
   }
   bool hasTensorCores() const override { return false; }
-  Value emitMath(Operation *, ValueRange, OpBuilder &, Location, std::string &) const override {
+  llvm::Expected<Value> emitMath(Operation *, ValueRange, OpBuilder &, Location) const override {
     return Value();
   }
 };

@@ -14,6 +14,7 @@
 #define UOP_CONVERSION_COMMON_TARGETINFO_H
 
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/Error.h"
 
 #include <optional>
 #include <string>
@@ -32,8 +33,8 @@ struct DTypeLowering {
   Type storage(Type t) const;
   /// Whether `t` (a uop dtype) is computed in a wider type than it stores.
   bool isWidened(Type t) const;
-  /// An error message if `t` cannot be lowered, empty otherwise.
-  std::string unsupported(Type t) const;
+  /// Fails, with an error at `op`, if `t` cannot be lowered (fp8 dtypes).
+  LogicalResult checkSupported(Type t, Operation *op) const;
 };
 
 class TargetInfo {
@@ -59,11 +60,11 @@ public:
   virtual bool hasTensorCores() const = 0;
 
   /// A transcendental (EXP2, LOG2, SIN, SQRT, RECIP) or POW as this target
-  /// computes it, from its converted operands: the target's own instruction;
-  /// null to take the math dialect's op; null with a reason in `why` where
-  /// the target cannot compute it.
-  virtual Value emitMath(Operation *op, ValueRange operands, OpBuilder &b, Location loc,
-                         std::string &why) const = 0;
+  /// computes it, from its converted operands: the target's own instruction,
+  /// or null to take the math dialect's op; an error says why the target
+  /// cannot compute it.
+  virtual llvm::Expected<Value> emitMath(Operation *op, ValueRange operands, OpBuilder &b,
+                                         Location loc) const = 0;
 };
 
 } // namespace mlir::uop

@@ -55,7 +55,7 @@ std::string mlir::uop::printOpts(ArrayRef<Opt> opts) {
 
 static bool parseInt(StringRef s, int64_t &v) { return !s.trim().getAsInteger(10, v); }
 
-std::optional<SmallVector<Opt>> mlir::uop::parseOpts(StringRef text, std::string &error) {
+llvm::Expected<SmallVector<Opt>> mlir::uop::parseOpts(StringRef text) {
   SmallVector<Opt> opts;
   SmallVector<StringRef> pieces;
   text.split(pieces, ',', -1, /*KeepEmpty=*/false);
@@ -75,8 +75,7 @@ std::optional<SmallVector<Opt>> mlir::uop::parseOpts(StringRef text, std::string
                                   .Case("SWAP", OptOp::SWAP)
                                   .Default(std::nullopt);
     auto fail = [&](const Twine &why) {
-      error = ("'" + piece + "': " + why).str();
-      return std::nullopt;
+      return llvm::createStringError("'" + piece + "': " + why);
     };
     if (!op)
       return fail("unknown opt (known: TC, UPCAST, UNROLL, LOCAL, GROUP, GROUPTOP, NOLOCALS, "

@@ -14,6 +14,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 #include <optional>
 #include <string>
 
@@ -33,8 +34,8 @@ struct Opt {
 };
 
 /// Parses a comma-separated list of opts ("TC:0:-1,0,1,UPCAST:1:4" splits
-/// at the commas that start a new opt). On failure, `error` says why.
-std::optional<llvm::SmallVector<Opt>> parseOpts(llvm::StringRef text, std::string &error);
+/// at the commas that start a new opt); an error says which piece is wrong.
+llvm::Expected<llvm::SmallVector<Opt>> parseOpts(llvm::StringRef text);
 std::string printOpts(llvm::ArrayRef<Opt> opts);
 
 /// What tinygrad's Renderer says about the target the opts are for.

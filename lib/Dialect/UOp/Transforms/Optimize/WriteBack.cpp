@@ -1,14 +1,14 @@
-//===- OptimizedAST.cpp - tinygrad's Kernel.get_optimized_ast -------------===//
+//===- WriteBack.cpp - tinygrad's Kernel.get_optimized_ast ----------------===//
 //
 // Writes the optimizer's shape-level state back into the kernel: every VIEW
 // gets its new ShapeTracker, every REDUCE_AXIS the axes it now reduces, a
 // grouped reduce goes through shared memory (DEFINE_LOCAL), a tensor-core
-// reduce becomes a WMMA (TensorCoreOpt.cpp), and the kernel
+// reduce becomes a WMMA (TensorCores.cpp), and the kernel
 // records the axis roles in #uop.kernel_info for uop-lower.
 //
 //===----------------------------------------------------------------------===//
 
-#include "OptKernel.h"
+#include "Kernel.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"

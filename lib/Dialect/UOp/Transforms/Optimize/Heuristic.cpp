@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OptKernel.h"
+#include "Kernel.h"
 
 #include "llvm/ADT/SmallSet.h"
 
@@ -15,16 +15,19 @@ using namespace mlir::uop;
 namespace {
 
 /// Applies an opt the heuristic has checked; tinygrad raises if it still
-/// fails, we report it.
+/// fails, we report the first such failure.
 struct Applier {
   OptKernel &k;
   std::string error;
   bool operator()(OptOp op, std::optional<int64_t> axis, std::optional<int64_t> arg) {
     Opt opt{op, axis, arg, {}};
-    std::string why = k.applyOpt(opt);
-    if (!why.empty() && error.empty())
+    llvm::Error e = k.applyOpt(opt);
+    if (!e)
+      return true;
+    std::string why = llvm::toString(std::move(e));
+    if (error.empty())
       error = opt.str() + ": " + why;
-    return why.empty();
+    return false;
   }
 };
 
@@ -86,7 +89,9 @@ void groupTop(OptKernel &k) {
       continue;
     // May fail on shared memory; then try the next size, as tinygrad does.
     OptKernel trial = k;
-    if (trial.applyOpt(Opt{OptOp::GROUPTOP, 0, sz, {}}).empty()) {
+    if (llvm::Error e = trial.applyOpt(Opt{OptOp::GROUPTOP, 0, sz, {}})) {
+      llvm::consumeError(std::move(e)); // tinygrad's try/except: not this size
+    } else {
       k = trial;
       return;
     }
@@ -209,11 +214,12 @@ void locals(OptKernel &k, Applier &apply) {
 }
 } // namespace
 
-SmallVector<Opt> mlir::uop::handCodedOptimizations(const OptKernel &original, std::string &error) {
+llvm::Expected<SmallVector<Opt>> mlir::uop::handCodedOptimizations(const OptKernel &original) {
   OptKernel k = original;
   Applier apply{k, ""};
-  auto done = [&] {
-    error = apply.error;
+  auto done = [&]() -> llvm::Expected<SmallVector<Opt>> {
+    if (!apply.error.empty())
+      return llvm::createStringError(llvm::Twine(apply.error));
     return k.appliedOpts;
   };
   if (matvec(k, apply))

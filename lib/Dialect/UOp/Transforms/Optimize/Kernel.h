@@ -1,4 +1,4 @@
-//===- OptKernel.h - tinygrad's Kernel: opts at the shape level -*- C++ -*-===//
+//===- Kernel.h - tinygrad's Kernel: opts at the shape level ---*- C++ -*-===//
 //
 // tinygrad's opt/kernel.py: the ShapeTrackers of a kernel AST (one per
 // buffer op, two per REDUCE_AXIS, one for the full shape) reshaped and
@@ -41,9 +41,9 @@ public:
   /// when it is not an AST tinygrad's Kernel accepts.
   static std::optional<OptKernel> create(KernelOp kernel, const OptTarget &target);
 
-  /// Kernel.apply_opt: "" on success, else tinygrad's reason (the state is
-  /// then unspecified: the caller stops).
-  std::string applyOpt(const Opt &opt, bool appendOpt = true);
+  /// Kernel.apply_opt; an error (tinygrad's KernelOptError) says why the opt
+  /// is illegal here, and the state is then unspecified: the caller stops.
+  llvm::Error applyOpt(const Opt &opt, bool appendOpt = true);
   /// Kernel.get_optimized_ast: the new views, reduce axes, grouped reduces
   /// through DEFINE_LOCAL, and the #uop.kernel_info.
   void writeBack();
@@ -89,17 +89,17 @@ private:
   bool simplifyOnes();
   void simplifyMergeAdjacent();
   int64_t realAxis(const Opt &opt) const;
-  std::string applyPadTo(int64_t axis, int64_t amt);
-  // TensorCoreOpt.cpp
-  std::string applyTC(const Opt &opt);
+  llvm::Error applyPadTo(int64_t axis, int64_t amt);
+  // TensorCores.cpp
+  llvm::Error applyTC(const Opt &opt);
   std::optional<TCOptions> createTCOpts(ReduceAxisOp r, const TensorCoreDesc &tc, int64_t axis,
                                         int64_t level) const;
   void writeTensorCore(ReduceAxisOp r, ArrayRef<int64_t> axes);
 };
 
-/// tinygrad's hand_coded_optimizations for `k` (on a copy): the opts to apply;
-/// `error` is set when one of them unexpectedly fails.
-SmallVector<Opt> handCodedOptimizations(const OptKernel &k, std::string &error);
+/// tinygrad's hand_coded_optimizations for `k` (on a copy): the opts to
+/// apply, or an error naming the opt that unexpectedly failed.
+llvm::Expected<SmallVector<Opt>> handCodedOptimizations(const OptKernel &k);
 /// tinygrad's Kernel.apply_tensor_cores(1) on a copy of `k`: the TC opt and
 /// the hand-coded opts that go with it, or nothing when no tensor core fits.
 std::optional<SmallVector<Opt>> tensorCoreOptimizations(const OptKernel &k);

@@ -1,4 +1,4 @@
-//===- Optimize.cpp - uop-optimize: tinygrad's OptOps on a kernel AST -----===//
+//===- Pass.cpp - uop-optimize: tinygrad's OptOps on a kernel AST ---------===//
 //
 // Applies explicit opts (the kernel's `uop.opts` attribute, else the pass's
 // `opts` option) or tinygrad's hand-coded heuristic, at the shape level
@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OptKernel.h"
+#include "Kernel.h"
 
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 #include "uop/Dialect/UOp/Transforms/Passes.h"
@@ -40,31 +40,31 @@ struct UOpOptimizePass : mlir::uop::impl::UOpOptimizeBase<UOpOptimizePass> {
     if (own)
       text = own.getValue();
     if (own || !text.trim().empty()) {
-      std::string error;
-      std::optional<SmallVector<Opt>> parsed = parseOpts(text, error);
+      llvm::Expected<SmallVector<Opt>> parsed = parseOpts(text);
       if (!parsed) {
-        kernel.emitOpError() << "has invalid opts: " << error;
+        kernel.emitOpError() << "has invalid opts: " << llvm::toString(parsed.takeError());
         return signalPassFailure();
       }
       toApply = std::move(*parsed);
     } else if (heuristic) {
       // tinygrad tries the tensor cores first, then its hand-coded opts.
-      std::string error;
-      if (auto tc = tensorCoreOptimizations(*k))
+      if (auto tc = tensorCoreOptimizations(*k)) {
         toApply = std::move(*tc);
-      else
-        toApply = handCodedOptimizations(*k, error);
-      if (!error.empty()) {
-        kernel.emitOpError() << "the heuristic's opt " << error;
-        return signalPassFailure();
+      } else {
+        llvm::Expected<SmallVector<Opt>> opts = handCodedOptimizations(*k);
+        if (!opts) {
+          kernel.emitOpError() << "the heuristic's opt " << llvm::toString(opts.takeError());
+          return signalPassFailure();
+        }
+        toApply = std::move(*opts);
       }
     }
     for (auto [i, opt] : llvm::enumerate(toApply)) {
       std::string shape = shapeString(*k);
-      if (std::string why = k->applyOpt(opt); !why.empty()) {
+      if (llvm::Error e = k->applyOpt(opt)) {
         kernel.emitOpError() << "cannot apply opt " << opt.str() << " (" << i + 1 << " of "
                              << toApply.size() << ") to the shape " << shape << " for "
-                             << target.name << ": " << why;
+                             << target.name << ": " << llvm::toString(std::move(e));
         return signalPassFailure();
       }
     }

@@ -1,6 +1,6 @@
-//===- OptKernel.cpp - tinygrad's Kernel: state, simplifiers, apply_opt ---===//
+//===- Kernel.cpp - tinygrad's Kernel: state, simplifiers, apply_opt ------===//
 
-#include "OptKernel.h"
+#include "Kernel.h"
 
 #include "uop/Dialect/UOp/Utils/AstShapes.h"
 
@@ -204,7 +204,8 @@ int64_t OptKernel::realAxis(const Opt &opt) const {
   return *opt.axis;
 }
 
-/// Ops with f(0) != 0: a reduce over padded zeros through them is wrong.
+/// Whether a reduce's source keeps padded zeros zero: no op with f(0) != 0
+/// (GroupOp.UnsafePad) on the way.
 static bool canPad(ReduceAxisOp r) {
   SmallVector<Operation *> work{r};
   llvm::SmallPtrSet<Operation *, 16> seen;
@@ -212,7 +213,7 @@ static bool canPad(ReduceAxisOp r) {
     Operation *op = work.pop_back_val();
     if (!seen.insert(op).second)
       continue;
-    if (isa<RecipOp, Log2Op, Exp2Op, IDivOp, PowOp>(op))
+    if (op->hasTrait<GroupOp::UnsafePad>())
       return false;
     for (Value v : op->getOperands())
       if (Operation *def = v.getDefiningOp())
@@ -224,10 +225,10 @@ static bool canPad(ReduceAxisOp r) {
 #define CHECK(cond, msg)                                                                           \
   do {                                                                                             \
     if (!(cond))                                                                                   \
-      return std::string(msg);                                                                     \
+      return llvm::createStringError(llvm::Twine(msg));                                            \
   } while (false)
 
-std::string OptKernel::applyPadTo(int64_t axis, int64_t amt) {
+llvm::Error OptKernel::applyPadTo(int64_t axis, int64_t amt) {
   CHECK(axis < firstUpcast(), "cannot pad upcasted");
   if (ReduceAxisOp r = reduceop(); r && firstReduce() <= axis)
     CHECK(r.getKind() == ReduceKind::add && canPad(r),
@@ -247,10 +248,10 @@ std::string OptKernel::applyPadTo(int64_t axis, int64_t amt) {
     }
   }
   CHECK(padded, "nothing was padded");
-  return "";
+  return llvm::Error::success();
 }
 
-std::string OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
+llvm::Error OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
   if (dontUseLocals)
     CHECK(opt.op != OptOp::LOCAL && opt.op != OptOp::GROUP && opt.op != OptOp::GROUPTOP,
           "not using locals");
@@ -350,8 +351,8 @@ std::string OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
     break;
   case OptOp::PADTO:
     CHECK(kernel.getBodyBlock().getOps<DefineVarOp>().empty(), "does not work with symbolic shape");
-    if (std::string why = applyPadTo(axis, amt); !why.empty())
-      return why;
+    if (llvm::Error e = applyPadTo(axis, amt))
+      return e;
     break;
   case OptOp::SWAP: {
     CHECK(axis < amt && amt < globalDims(),
@@ -369,5 +370,5 @@ std::string OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
     appliedOpts.push_back(opt);
   if (simplifyOnes() && tcOpts)
     tcOpts->fixAxes(axis);
-  return "";
+  return llvm::Error::success();
 }

@@ -1,4 +1,4 @@
-//===- TensorCoreOpt.cpp - tinygrad's TC opt and its WMMA -----------------===//
+//===- TensorCores.cpp - tinygrad's TC opt and its WMMA -------------------===//
 //
 // opt/kernel.py's _create_tc_opts, _apply_tc_opt and apply_tensor_cores,
 // and the tensor-core part of get_optimized_ast: a sum of a product of two
@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OptKernel.h"
+#include "Kernel.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -90,22 +90,23 @@ std::optional<TCOptions> OptKernel::createTCOpts(ReduceAxisOp r, const TensorCor
   return o;
 }
 
-std::string OptKernel::applyTC(const Opt &opt) {
+llvm::Error OptKernel::applyTC(const Opt &opt) {
+  auto fail = [](const char *why) { return llvm::createStringError(llvm::Twine(why)); };
   if (!appliedOpts.empty())
-    return "tensor core opts must be first";
+    return fail("tensor core opts must be first");
   if (target.tensorCores.empty())
-    return "must have tensor cores";
+    return fail("must have tensor cores");
   if (!opt.axis)
-    return "tensor core opts must have an axis";
+    return fail("tensor core opts must have an axis");
   if (opt.tc.size() != 3)
-    return "tensor core opts must have valid arg";
+    return fail("tensor core opts must have valid arg");
   int64_t select = opt.tc[0], level = opt.tc[1], use = opt.tc[2];
   if (select < -1 || select >= (int64_t)target.tensorCores.size())
-    return "tensor core opts must have valid tc_select";
+    return fail("tensor core opts must have valid tc_select");
   if (level < 0 || level > 2)
-    return "tensor core opts must have valid tc_opt";
+    return fail("tensor core opts must have valid tc_opt");
   if (use <= 0 || use > 2)
-    return "use_tensor_cores value is not valid";
+    return fail("use_tensor_cores value is not valid");
 
   ReduceAxisOp r = reduceop();
   if (r && r.getKind() == ReduceKind::add) {
@@ -116,14 +117,15 @@ std::string OptKernel::applyTC(const Opt &opt) {
       std::optional<TCOptions> o = createTCOpts(r, tc, *opt.axis, level);
       for (ReduceAxisOp other : ArrayRef(reduceops).drop_front())
         if (!(createTCOpts(other, tc, *opt.axis, level) == o))
-          return "the kernel's reduces would need different tensor core opts";
+          return fail("the kernel's reduces would need different tensor core opts");
       if (!o)
         continue;
       tcOpts = o;
       // Pad the axes that need it; a failed pad tries the next tensor core.
       bool padded = true;
       for (auto [axis, dim] : o->pads)
-        if (!applyOpt(Opt{OptOp::PADTO, axis, dim, {}}, /*appendOpt=*/false).empty()) {
+        if (llvm::Error e = applyOpt(Opt{OptOp::PADTO, axis, dim, {}}, /*appendOpt=*/false)) {
+          llvm::consumeError(std::move(e));
           padded = false;
           break;
         }
@@ -131,33 +133,37 @@ std::string OptKernel::applyTC(const Opt &opt) {
         continue;
       // Unroll K by 2 log2(K) times, then upcast and local N and M by 2.
       for (int64_t i = 0; i < llvm::Log2_64(tc.k); ++i)
-        if (std::string why = applyOpt(Opt{OptOp::UNROLL, tcOpts->axes[2] - firstReduce(), 2, {}},
-                                       /*appendOpt=*/false);
-            !why.empty())
-          return why;
+        if (llvm::Error e = applyOpt(Opt{OptOp::UNROLL, tcOpts->axes[2] - firstReduce(), 2, {}},
+                                     /*appendOpt=*/false))
+          return e;
       for (TCShapeOpt s : tc.opts)
-        if (std::string why =
-                applyOpt(Opt{s.kind == 'u' ? OptOp::UPCAST : OptOp::LOCAL, tcOpts->axes[s.dim], 2, {}},
-                         /*appendOpt=*/false);
-            !why.empty())
-          return why;
+        if (llvm::Error e = applyOpt(
+                Opt{s.kind == 'u' ? OptOp::UPCAST : OptOp::LOCAL, tcOpts->axes[s.dim], 2, {}},
+                /*appendOpt=*/false))
+          return e;
       tensorCore = &tc;
       useTensorCores = use;
       appliedOpts.push_back(opt);
-      return "";
+      return llvm::Error::success();
     }
   }
-  return "no tensor core available";
+  return fail("no tensor core available");
 }
 
 std::optional<SmallVector<Opt>> mlir::uop::tensorCoreOptimizations(const OptKernel &original) {
   if (original.target.tensorCores.empty())
     return std::nullopt;
   OptKernel k = original;
-  auto apply = [&](OptOp op, int64_t axis, int64_t amt) {
-    return k.applyOpt(Opt{op, axis, amt, {}}).empty();
+  // A failed opt means no TC schedule (tinygrad catches its KernelOptError).
+  auto legal = [](llvm::Error e) {
+    bool ok = !e;
+    llvm::consumeError(std::move(e));
+    return ok;
   };
-  if (!k.applyOpt(Opt{OptOp::TC, 0, std::nullopt, {-1, 0, 1}}).empty())
+  auto apply = [&](OptOp op, int64_t axis, int64_t amt) {
+    return legal(k.applyOpt(Opt{op, axis, amt, {}}));
+  };
+  if (!legal(k.applyOpt(Opt{OptOp::TC, 0, std::nullopt, {-1, 0, 1}})))
     return std::nullopt;
   // The hand-coded TC opts: upcast M and N, then a local on N.
   for (int d : {1, 0}) {
