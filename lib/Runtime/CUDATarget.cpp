@@ -7,7 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "uop/Runtime/CUDATarget.h"
+#include "CUDADevice.h"
+#include "Targets.h"
 
 #include "uop/Support/Timing.h"
 
@@ -20,6 +21,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <cstdlib>
 #include <dlfcn.h>
@@ -146,9 +148,8 @@ std::unique_ptr<CUDADevice> CUDADevice::open(std::string &why) {
   return d;
 }
 
-LogicalResult CUDADevice::launch(StringRef ptx, StringRef entry, Dim3 grid, Dim3 block,
-                                 ArrayRef<MutableArrayRef<uint8_t>> buffers, CUDAStats &stats,
-                                 std::string &error) {
+llvm::Error CUDADevice::launch(StringRef ptx, StringRef entry, Dim3 grid, Dim3 block,
+                               ArrayRef<MutableArrayRef<uint8_t>> buffers, CUDAStats &stats) {
   const Driver &api = *driver;
   CUmodule module = nullptr;
   std::vector<CUdeviceptr> pointers;
@@ -160,8 +161,7 @@ LogicalResult CUDADevice::launch(StringRef ptx, StringRef entry, Dim3 grid, Dim3
       (void)api.cuModuleUnload(module);
   });
   auto fail = [&](StringRef call, CUresult r) {
-    error = "error: " + api.callFailed(call, r);
-    return failure();
+    return llvm::createStringError(llvm::Twine(api.callFailed(call, r)));
   };
 
   std::string image = ptx.str(); // NUL-terminated
@@ -200,7 +200,7 @@ LogicalResult CUDADevice::launch(StringRef ptx, StringRef entry, Dim3 grid, Dim3
     if (!b.empty())
       if (CUresult r = api.cuMemcpyDtoH_v2(b.data(), p, b.size()))
         return fail("cuMemcpyDtoH_v2", r);
-  return success();
+  return llvm::Error::success();
 }
 
 std::string mlir::uop::chipForComputeCapability(MLIRContext *ctx, int major, int minor) {
@@ -214,17 +214,66 @@ std::string mlir::uop::chipForComputeCapability(MLIRContext *ctx, int major, int
   return "";
 }
 
-FailureOr<std::unique_ptr<CUDAKernel>> CUDAKernel::compile(ModuleOp module, StringRef name,
-                                                           StringRef chip, CompileTimes *times) {
+namespace {
+
+class CUDAKernel final : public CompiledKernel {
+public:
+  CUDAKernel(CUDADevice &device, std::string name, std::string ptx, Dim3 grid, Dim3 block,
+             unsigned numArgs, RunTimes compileTimes)
+      : device(device), name(std::move(name)), ptx(std::move(ptx)), grid(grid), block(block) {
+    this->numArgs = numArgs;
+    times = compileTimes;
+  }
+
+  llvm::Error run(ArrayRef<MutableArrayRef<uint8_t>> buffers) override {
+    if (buffers.size() != numArgs)
+      return llvm::createStringError("kernel " + name + " takes " + Twine(numArgs) +
+                                     " buffers, not " + Twine(buffers.size()));
+    CUDAStats stats;
+    if (llvm::Error e = device.launch(ptx, name, grid, block, buffers, stats))
+      return e;
+    times.jitMs = stats.loadMs; // the driver's PTX JIT
+    times.runMs = stats.runMs;
+    return llvm::Error::success();
+  }
+
+private:
+  CUDADevice &device;
+  std::string name, ptx;
+  Dim3 grid, block;
+};
+
+class CUDARunner final : public Runner {
+public:
+  CUDARunner(std::unique_ptr<CUDADevice> device, std::string chip)
+      : device(std::move(device)), chip(std::move(chip)) {}
+  StringRef getName() const override { return "cuda"; }
+  StringRef getChip() const override { return chip; }
+  std::string describe() const override {
+    return llvm::formatv("CUDA device 0 (compute capability {0}.{1}, {2})",
+                         device->computeCapabilityMajor(), device->computeCapabilityMinor(), chip)
+        .str();
+  }
+  FailureOr<std::unique_ptr<CompiledKernel>>
+  compile(ModuleOp module, StringRef name, const KernelCodegenOptions &options) override;
+
+private:
+  std::unique_ptr<CUDADevice> device;
+  std::string chip;
+};
+
+} // namespace
+
+FailureOr<std::unique_ptr<CompiledKernel>>
+CUDARunner::compile(ModuleOp module, StringRef name, const KernelCodegenOptions &codegen) {
   auto start = Clock::now();
-  for (KernelOp other : llvm::make_early_inc_range(module.getOps<KernelOp>()))
-    if (other.getSymName() != name)
-      other.erase();
+  keepOnlyKernel(module, name);
   // Up to the gpu.module (which says how many parameters the kernel takes),
   // then its PTX.
   PassManager pm(module.getContext());
   UOpToPTXOptions options;
-  options.chip = chip.str();
+  options.setCodegen(codegen);
+  options.chip = chip;
   options.toBinary = false;
   buildUOpToPTXPipeline(pm, options);
   if (failed(pm.run(module)))
@@ -232,11 +281,6 @@ FailureOr<std::unique_ptr<CUDAKernel>> CUDAKernel::compile(ModuleOp module, Stri
   FailureOr<GPUKernel> kernel = findGPUKernel(module, name, "the CUDA runtime");
   if (failed(kernel))
     return failure();
-  std::unique_ptr<CUDAKernel> k(new CUDAKernel());
-  k->name = name.str();
-  k->numArgs = kernel->numBuffers;
-  k->gridDims = kernel->grid;
-  k->blockDims = kernel->block;
 
   PassManager toBinary(module.getContext());
   buildGPUToBinaryStage(toBinary);
@@ -247,22 +291,31 @@ FailureOr<std::unique_ptr<CUDAKernel>> CUDAKernel::compile(ModuleOp module, Stri
     return emitError(module.getLoc()) << "gpu-module-to-binary made no PTX for '" << name << "'";
   StringRef ptx = cast<gpu::ObjectAttr>(bin.getObjects()[0]).getObject().getValue();
   // uop-translate --export-ptx's header line, so a dump says what it is.
-  llvm::raw_string_ostream os(k->ptxText);
-  os << "// uop-mlir kernel " << name << " grid=" << k->gridDims.x << "," << k->gridDims.y << ","
-     << k->gridDims.z << " block=" << k->blockDims.x << "," << k->blockDims.y << ","
-     << k->blockDims.z << "\n"
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "// uop-mlir kernel " << name << " grid=" << kernel->grid.x << "," << kernel->grid.y
+     << "," << kernel->grid.z << " block=" << kernel->block.x << "," << kernel->block.y << ","
+     << kernel->block.z << "\n"
      << ptx;
-  if (times)
-    times->pipelineMs = msSince(start);
-  return k;
+  RunTimes times;
+  times.pipelineMs = msSince(start);
+  return std::unique_ptr<CompiledKernel>(new CUDAKernel(
+      *device, name.str(), std::move(text), kernel->grid, kernel->block, kernel->numBuffers, times));
 }
 
-LogicalResult CUDAKernel::run(CUDADevice &device, ArrayRef<MutableArrayRef<uint8_t>> buffers,
-                              CUDAStats &stats, std::string &error) {
-  if (buffers.size() != numArgs) {
-    error = "error: kernel " + name + " takes " + std::to_string(numArgs) + " buffers, not " +
-            std::to_string(buffers.size());
-    return failure();
-  }
-  return device.launch(ptxText, name, gridDims, blockDims, buffers, stats, error);
+llvm::Expected<std::unique_ptr<Runner>> mlir::uop::createCUDARunner(MLIRContext *ctx,
+                                                                    StringRef chip) {
+  std::string why;
+  std::unique_ptr<CUDADevice> device = CUDADevice::open(why);
+  if (!device)
+    return llvm::createStringError(llvm::Twine(why));
+  int major = device->computeCapabilityMajor(), minor = device->computeCapabilityMinor();
+  std::string gpuChip = !chip.empty() ? chip.str() : chipForComputeCapability(ctx, major, minor);
+  if (gpuChip.empty())
+    return llvm::createStringError(
+        llvm::formatv("device 0 has compute capability {0}.{1}, older than every chip "
+                      "uop-mlir compiles for",
+                      major, minor)
+            .str());
+  return std::make_unique<CUDARunner>(std::move(device), std::move(gpuChip));
 }

@@ -1,7 +1,8 @@
 //===- main.cpp - an embedder of the uop dialect ---------------------------===//
 //
 // Builds a kernel with the C++ API, verifies it, prints it, compiles and runs
-// it on the host through the runtime library, compiles it to PTX with
+// it on the host and on the GPU simulator through the runtime library's
+// runner interface, compiles it to PTX with
 // buildUOpToPTXPipeline, and parses the text given on the command line,
 // reporting verifier errors through a diagnostic handler. Exit 0 only when
 // the built kernel verifies, computes out = 2 * in and becomes PTX, and the
@@ -19,7 +20,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 #include "uop/Pipelines/Pipelines.h"
-#include "uop/Runtime/CPUTarget.h"
+#include "uop/Runtime/Runner.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -57,23 +58,40 @@ int main(int argc, char **argv) {
   module.print(llvm::outs());
   llvm::outs() << "\n";
 
-  OwningOpRef<ModuleOp> gpu = module.clone(); // compiling for the CPU lowers `module`
+  OwningOpRef<ModuleOp> gpu = module.clone(); // each compile below lowers its own copy
 
-  // Run it: the uop-to-llvm pipeline and the JIT, as uop-run does.
-  auto compiled = uop::CPUKernel::compile(module, "scale");
-  if (failed(compiled)) {
-    llvm::errs() << "scale failed to compile\n";
-    return 1;
+  // Run it on the CPU (the uop-to-llvm pipeline and the JIT) and on the GPU
+  // simulator, through the one runner interface uop-run uses.
+  for (StringRef target : {"cpu", "sim"}) {
+    OwningOpRef<ModuleOp> copy = module.clone();
+    auto runner = uop::createRunner(&ctx, target);
+    if (!runner) {
+      llvm::errs() << llvm::toString(runner.takeError()) << "\n";
+      return 1;
+    }
+    auto compiled = (*runner)->compile(*copy, "scale");
+    if (failed(compiled)) {
+      llvm::errs() << "scale failed to compile for " << target << "\n";
+      return 1;
+    }
+    alignas(16) float inData[16], outData[16];
+    for (int i = 0; i < 16; ++i)
+      inData[i] = i;
+    MutableArrayRef<uint8_t> buffers[] = {
+        {reinterpret_cast<uint8_t *>(outData), sizeof(outData)},
+        {reinterpret_cast<uint8_t *>(inData), sizeof(inData)}};
+    if (llvm::Error e = (*compiled)->run(buffers)) {
+      llvm::errs() << "scale did not run on " << target << ": " << llvm::toString(std::move(e))
+                   << "\n";
+      return 1;
+    }
+    if (outData[15] != 30.0f) {
+      llvm::errs() << "scale computed the wrong result on " << target << "\n";
+      return 1;
+    }
+    llvm::outs() << "scale ran on " << (*runner)->getName()
+                 << ": out[15] = " << static_cast<int>(outData[15]) << "\n";
   }
-  float inData[16], outData[16];
-  for (int i = 0; i < 16; ++i)
-    inData[i] = i;
-  void *buffers[] = {outData, inData};
-  if (failed((*compiled)->run(buffers)) || outData[15] != 30.0f) {
-    llvm::errs() << "scale computed the wrong result\n";
-    return 1;
-  }
-  llvm::outs() << "scale ran: out[15] = " << static_cast<int>(outData[15]) << "\n";
 
   // The same kernel to PTX for sm_80, as `uop-opt --uop-to-ptx` does.
   PassManager pm(&ctx);

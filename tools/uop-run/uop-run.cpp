@@ -19,10 +19,8 @@
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 #include "uop/Pipelines/Pipelines.h"
-#include "uop/Runtime/CPUTarget.h"
-#include "uop/Runtime/CUDATarget.h"
 #include "uop/Runtime/HostBuffers.h"
-#include "uop/Runtime/SimTarget.h"
+#include "uop/Runtime/Runner.h"
 #include "uop/Support/Timing.h"
 #include "uop/Target/Tinygrad/TinygradJSON.h"
 
@@ -158,12 +156,6 @@ std::string formatElement(double v) {
   return llvm::formatv("{0:e8}", v).str();
 }
 
-/// What the last simulated run did, for --timing.
-std::optional<uop::SimStats> simStats;
-
-/// Why a run step failed: bad input (exit 2) or a kernel fault (exit 3).
-int runStatus = kBadInput;
-
 /// --write-buffers: each buffer as DIR/b<index>.bin.
 LogicalResult writeAll(ArrayRef<uop::HostBuffer> buffers, Location loc) {
   if (std::error_code ec = llvm::sys::fs::create_directories(writeBuffers))
@@ -206,90 +198,25 @@ argumentBuffers(std::vector<uop::HostBuffer> &buffers, unsigned numArgs, StringR
   return args;
 }
 
-/// Compiles and runs on the host; returns the run's milliseconds.
-FailureOr<double> runOnCPU(ModuleOp module, StringRef name, std::vector<uop::HostBuffer> &buffers,
-                           StringRef jsonPath, uop::CompileTimes &times) {
-  FailureOr<std::unique_ptr<uop::CPUKernel>> compiled =
-      uop::CPUKernel::compile(module, name, &times);
-  if (failed(compiled))
-    return failure();
-  auto args = argumentBuffers(buffers, (*compiled)->numBuffers(), name, jsonPath);
-  if (failed(args))
-    return failure();
-  SmallVector<void *> pointers;
-  for (MutableArrayRef<uint8_t> a : *args)
-    pointers.push_back(a.data());
-  auto start = Clock::now();
-  (void)(*compiled)->run(pointers);
-  return msSince(start);
-}
-
-/// Compiles for the GPU and runs on the SIMT simulator.
-FailureOr<double> runOnSim(ModuleOp module, StringRef name, std::vector<uop::HostBuffer> &buffers,
-                           StringRef jsonPath, uop::CompileTimes &times) {
-  std::string simChip = chip.empty() ? uop::TargetAttr::kDefaultChip.str() : std::string(chip);
-  FailureOr<std::unique_ptr<uop::SimKernel>> compiled =
-      uop::SimKernel::compile(module, name, simChip, &times);
-  if (failed(compiled))
-    return failure();
-  auto args = argumentBuffers(buffers, (*compiled)->numBuffers(), name, jsonPath);
-  if (failed(args))
-    return failure();
-  uop::SimStats stats;
-  std::string error;
-  if (failed((*compiled)->run(*args, stats, error))) {
-    llvm::errs() << error << "\n";
-    runStatus = kFault;
-    return failure();
-  }
-  simStats = stats;
-  return stats.ms;
-}
-
-/// The GPU for --target=cuda and auto, and the chip to compile for (--chip,
-/// else the device's); null, with the reason in `why`, if none is usable.
-std::unique_ptr<uop::CUDADevice> openGPU(MLIRContext &ctx, std::string &gpuChip, std::string &why) {
-  std::unique_ptr<uop::CUDADevice> gpu = uop::CUDADevice::open(why);
-  if (!gpu)
-    return nullptr;
-  int major = gpu->computeCapabilityMajor(), minor = gpu->computeCapabilityMinor();
-  gpuChip = !chip.empty() ? std::string(chip) : uop::chipForComputeCapability(&ctx, major, minor);
-  if (gpuChip.empty()) {
-    why = llvm::formatv("device 0 has compute capability {0}.{1}, older than every chip "
-                        "uop-mlir compiles for",
-                        major, minor)
-              .str();
-    return nullptr;
-  }
-  return gpu;
-}
-
-/// Compiles to PTX and runs it on the GPU through the CUDA driver.
-FailureOr<double> runOnCUDA(uop::CUDADevice &gpu, StringRef gpuChip, ModuleOp module,
-                            StringRef name, std::vector<uop::HostBuffer> &buffers,
-                            StringRef jsonPath, uop::CompileTimes &times) {
-  FailureOr<std::unique_ptr<uop::CUDAKernel>> compiled =
-      uop::CUDAKernel::compile(module, name, gpuChip, &times);
-  if (failed(compiled))
-    return failure();
-  auto args = argumentBuffers(buffers, (*compiled)->numBuffers(), name, jsonPath);
-  if (failed(args))
-    return failure();
-  uop::CUDAStats stats;
-  std::string error;
-  if (failed((*compiled)->run(gpu, *args, stats, error))) {
-    llvm::errs() << error << "\n";
-    runStatus = kFault;
-    return failure();
-  }
-  times.jitMs = stats.loadMs; // the driver's PTX JIT
-  return stats.runMs;
-}
-
 int run(MLIRContext &ctx) {
-  if (!llvm::is_contained({"cpu", "sim", "cuda", "auto"}, StringRef(target))) {
-    llvm::errs() << "error: unknown target '" << target << "' (available: cpu, sim, cuda, auto)\n";
+  if (opts.getNumOccurrences() && noOpt) {
+    llvm::errs() << "error: --opts and --no-opt contradict each other\n";
     return kBadInput;
+  }
+  // Where to run: cuda needs a usable GPU; auto takes one if there is one,
+  // else the simulator.
+  std::string whyNotCUDA;
+  llvm::Expected<std::unique_ptr<uop::Runner>> runner =
+      uop::createRunner(&ctx, target, chip, &whyNotCUDA);
+  if (!runner) {
+    llvm::errs() << "error: " << llvm::toString(runner.takeError()) << "\n";
+    return kBadInput;
+  }
+  if (target == "auto") {
+    if (whyNotCUDA.empty())
+      llvm::outs() << "auto: " << (*runner)->describe() << "; running on cuda\n";
+    else
+      llvm::outs() << "auto: no usable CUDA GPU (" << whyNotCUDA << "); running on sim\n";
   }
   bool isJSON = StringRef(inputFile).ends_with(".json");
   std::string jsonPath = buffersFrom;
@@ -339,51 +266,29 @@ int run(MLIRContext &ctx) {
       k && failed(checkBuffers(k, data->buffers, jsonPath)))
     return kBadInput;
   std::string name = SymbolTable::getSymbolName(kernel).str();
-  // uop-optimize applies a kernel's `uop.opts` instead of the heuristic.
-  if (opts.getNumOccurrences() && noOpt) {
-    llvm::errs() << "error: --opts and --no-opt contradict each other\n";
-    return kBadInput;
-  }
-  if (opts.getNumOccurrences() || noOpt)
-    uop::UOpDialect::OptsAttrHelper(&ctx).setAttr(
-        kernel, StringAttr::get(&ctx, noOpt ? std::string() : opts.getValue()));
   Location loc = FileLineColLoc::get(&ctx, jsonPath, 1, 1);
   std::vector<uop::HostBuffer> buffers;
   if (failed(uop::loadHostBuffers(data->buffers, buffers, loc)))
     return kBadInput;
 
-  // cuda needs a usable GPU; auto takes one if there is, else the simulator.
-  std::string runTarget = target, gpuChip, why;
-  std::unique_ptr<uop::CUDADevice> gpu;
-  if (runTarget == "cuda" || runTarget == "auto")
-    gpu = openGPU(ctx, gpuChip, why);
-  if (runTarget == "cuda" && !gpu) {
-    llvm::errs() << "error: no usable CUDA GPU: " << why << "\n";
+  // --opts and --no-opt are the pipelines' opts and heuristic options: a
+  // kernel's own uop.opts still come first.
+  uop::KernelCodegenOptions codegen;
+  codegen.opts = opts;
+  codegen.heuristic = !noOpt;
+  FailureOr<std::unique_ptr<uop::CompiledKernel>> compiled =
+      (*runner)->compile(*module, name, codegen);
+  if (failed(compiled))
     return kBadInput;
-  }
-  if (runTarget == "auto") {
-    if (gpu)
-      llvm::outs() << llvm::formatv("auto: CUDA device 0 (compute capability {0}.{1}, {2}); "
-                                    "running on cuda\n",
-                                    gpu->computeCapabilityMajor(), gpu->computeCapabilityMinor(),
-                                    gpuChip);
-    else
-      llvm::outs() << "auto: no usable CUDA GPU (" << why << "); running on sim\n";
-    runTarget = gpu ? "cuda" : "sim";
+  auto args = argumentBuffers(buffers, (*compiled)->numBuffers(), name, jsonPath);
+  if (failed(args))
+    return kBadInput;
+  if (llvm::Error e = (*compiled)->run(*args)) {
+    llvm::errs() << "error: " << llvm::toString(std::move(e)) << "\n";
+    return kFault;
   }
 
-  uop::CompileTimes times;
-  FailureOr<double> runMs = failure();
-  if (runTarget == "cpu")
-    runMs = runOnCPU(*module, name, buffers, jsonPath, times);
-  else if (runTarget == "sim")
-    runMs = runOnSim(*module, name, buffers, jsonPath, times);
-  else
-    runMs = runOnCUDA(*gpu, gpuChip, *module, name, buffers, jsonPath, times);
-  if (failed(runMs))
-    return runStatus;
-
-  llvm::outs() << name << " on " << runTarget << "\n";
+  llvm::outs() << name << " on " << (*runner)->getName() << "\n";
   if (!writeBuffers.empty() && failed(writeAll(buffers, loc)))
     return kBadInput;
   int compared = 0, failedCount = 0;
@@ -409,10 +314,12 @@ int run(MLIRContext &ctx) {
                                   c->mismatches, c->elements, c->firstMismatch,
                                   formatElement(c->firstGot), formatElement(c->firstWant));
   }
+  const uop::RunTimes &times = (*compiled)->getTimes();
   if (timing)
     llvm::outs() << llvm::formatv("  timing: import {0:f2} ms, pipeline {1:f2} ms, jit {2:f2} ms, "
                                   "run {3:f2} ms\n",
-                                  importMs, times.pipelineMs, times.jitMs, *runMs);
+                                  importMs, times.pipelineMs, times.jitMs, times.runMs);
+  std::optional<uop::SimStats> simStats = (*compiled)->getSimStats();
   if (timing && simStats)
     llvm::outs() << llvm::formatv("  simulated {0} threads in {1} blocks in {2:f2} ms "
                                   "({3:e2} threads/s)\n",

@@ -89,6 +89,11 @@ struct UOpCodegenPipelineOptions : public PassPipelineOptions<Derived> {
       llvm::cl::init(true)};
 
   KernelCodegenOptions codegen() const { return {optimize, opts, heuristic}; }
+  void setCodegen(const KernelCodegenOptions &o) {
+    optimize = o.optimize;
+    opts = o.opts;
+    heuristic = o.heuristic;
+  }
 };
 
 struct UOpToLLVMOptions : public UOpCodegenPipelineOptions<UOpToLLVMOptions> {

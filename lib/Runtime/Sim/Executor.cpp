@@ -85,7 +85,7 @@ struct Executor {
 
   /// Stops the current thread for good; the launch ends with `message`.
   [[noreturn]] void fault(const std::string &message) {
-    error = "error: " + where(*current) + ": " + message;
+    error = where(*current) + ": " + message;
     current->state = State::Faulted;
     if (fibers)
       swapcontext(&current->context, &scheduler);
@@ -256,7 +256,7 @@ bool Executor::completeWarps(bool &madeProgress) {
     for (int32_t i = first; i < end; ++i)
       if (threads[i].waitSite != lead.waitSite || !(threads[i].mma == lead.mma)) {
         current = &threads[i];
-        error = "error: " + where(threads[i]) + ": lanes of warp " + std::to_string(w) +
+        error = where(threads[i]) + ": lanes of warp " + std::to_string(w) +
                 " wait at different mma.sync instructions: '" + site(threads[i].waitSite) +
                 "' here and '" + site(lead.waitSite) + "' in lane 0";
         return false;
@@ -297,13 +297,13 @@ std::string Executor::describeDeadlock() const {
       continue;
     int32_t first = t.linear / kWarpSize * kWarpSize, end = std::min(n, first + kWarpSize);
     if (end - first < kWarpSize)
-      return llvm::formatv("error: {0}: '{1}' needs all 32 lanes of a warp, but warp {2} has "
+      return llvm::formatv("{0}: '{1}' needs all 32 lanes of a warp, but warp {2} has "
                            "{3} threads (block size {4})",
                            where(t), site(t.waitSite), t.linear / kWarpSize, end - first,
                            str(spec.block));
     for (int32_t i = first; i < end; ++i)
       if (threads[i].state != State::AtMma)
-        return llvm::formatv("error: {0}: mma.sync not reached by all lanes of warp {1}: lane {2} "
+        return llvm::formatv("{0}: mma.sync not reached by all lanes of warp {1}: lane {2} "
                              "{3}, while lane {4} waits at '{5}'",
                              where(threads[i]), t.linear / kWarpSize, i % kWarpSize,
                              state(threads[i]), t.linear % kWarpSize, site(t.waitSite));
@@ -318,10 +318,10 @@ std::string Executor::describeDeadlock() const {
     arrived += t.state == State::AtBarrier && t.waitSite == waiting->waitSite;
   for (const Thread &t : threads)
     if (t.state != State::AtBarrier || t.waitSite != waiting->waitSite)
-      return llvm::formatv("error: {0}: barrier not reached by all threads: {1} of {2} threads "
+      return llvm::formatv("{0}: barrier not reached by all threads: {1} of {2} threads "
                            "wait at '{3}'; this thread {4}",
                            where(t), arrived, n, site(waiting->waitSite), state(t));
-  return "error: " + where(*waiting) + ": the block cannot make progress";
+  return where(*waiting) + ": the block cannot make progress";
 }
 
 LogicalResult Executor::runBlockFibers() {
@@ -443,7 +443,7 @@ llvm::StringMap<void *> mlir::uop::sim::abiSymbols() {
   return m;
 }
 
-LogicalResult mlir::uop::sim::launch(const LaunchSpec &spec, SimStats &stats, std::string &error) {
+llvm::Error mlir::uop::sim::launch(const LaunchSpec &spec, SimStats &stats) {
   auto start = Clock::now();
   Executor e(spec);
   e.fibers = spec.needsFibers;
@@ -453,10 +453,8 @@ LogicalResult mlir::uop::sim::launch(const LaunchSpec &spec, SimStats &stats, st
     for (auto [i, t] : llvm::enumerate(e.threads)) {
       void *mem = mmap(nullptr, kFiberStack + page, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-      if (mem == MAP_FAILED) {
-        error = "error: cannot map a stack for simulated thread " + std::to_string(i);
-        return failure();
-      }
+      if (mem == MAP_FAILED)
+        return llvm::createStringError("cannot map a stack for simulated thread " + Twine(i));
       mprotect(mem, page, PROT_NONE); // a stack overflow faults instead of corrupting
       t.stack = static_cast<char *>(mem) + page;
       getcontext(&t.context); // once: makecontext reuses it for every block
@@ -483,6 +481,6 @@ LogicalResult mlir::uop::sim::launch(const LaunchSpec &spec, SimStats &stats, st
   active = outer;
   stats.ms = msSince(start);
   if (failed(result))
-    error = e.error;
-  return result;
+    return llvm::createStringError(llvm::Twine(e.error));
+  return llvm::Error::success();
 }

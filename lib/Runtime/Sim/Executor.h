@@ -8,7 +8,8 @@
 #ifndef UOP_RUNTIME_SIM_EXECUTOR_H
 #define UOP_RUNTIME_SIM_EXECUTOR_H
 
-#include "uop/Runtime/SimTarget.h"
+#include "uop/Runtime/GPUKernel.h"
+#include "uop/Runtime/Runner.h"
 
 #include "llvm/ADT/StringMap.h"
 
@@ -35,8 +36,9 @@ struct LaunchSpec {
   bool needsFibers = false;                        // barriers or warp-collective ops present
 };
 
-/// Runs the whole grid. On a fault, stops at once and returns the message.
-LogicalResult launch(const LaunchSpec &spec, SimStats &stats, std::string &error);
+/// Runs the whole grid. A fault stops it at once; the error names the
+/// kernel, block, thread and op.
+llvm::Error launch(const LaunchSpec &spec, SimStats &stats);
 
 /// The ABI functions by name, for the JIT's symbol table.
 llvm::StringMap<void *> abiSymbols();

@@ -1,19 +1,23 @@
 //===- SimTarget.cpp - run uop kernels on the SIMT simulator --------------===//
+//
+// The uop-to-ptx pipeline for the runner's chip up to the IR PTX is made
+// from (a gpu.module of LLVM/NVVM functions), made host code by
+// convert-nvvm-to-sim, JIT-compiled, and run for every thread of the grid on
+// the CPU (Executor.cpp; docs/simulator.md).
+//
+//===----------------------------------------------------------------------===//
 
-#include "uop/Runtime/SimTarget.h"
+#include "Targets.h"
 
-#include "uop/Runtime/HostJIT.h"
-#include "uop/Support/Timing.h"
-#include "Executor.h"
+#include "Sim/Executor.h"
 
 #include "uop/Conversion/NVVMToSim/SimABI.h"
 #include "uop/Conversion/Passes.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
-#include "uop/Pipelines/Pipelines.h"
+#include "uop/Runtime/GPUKernel.h"
+#include "uop/Runtime/HostJIT.h"
+#include "uop/Support/Timing.h"
 
-#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
-#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
-#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -21,22 +25,21 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 
-
 using namespace mlir;
 using namespace mlir::uop;
 
 namespace {
 
 /// Brings the module to the GPU level: uop kernels through uop-to-ptx
-/// (without the PTX step), hand-written gpu.funcs through the upstream
-/// conversions; a module already at that level is left as it is.
-LogicalResult lowerToGPULevel(ModuleOp module, StringRef name, StringRef chip) {
+/// (without the PTX step), hand-written gpu.funcs through the GPU-to-NVVM
+/// stage; a module already at that level is left as it is.
+LogicalResult lowerToGPULevel(ModuleOp module, StringRef name, StringRef chip,
+                              const KernelCodegenOptions &codegen) {
   PassManager pm(module.getContext());
   if (!module.getOps<KernelOp>().empty()) {
-    for (KernelOp other : llvm::make_early_inc_range(module.getOps<KernelOp>()))
-      if (other.getSymName() != name)
-        other.erase();
+    keepOnlyKernel(module, name);
     UOpToPTXOptions options;
+    options.setCodegen(codegen);
     options.chip = chip.str();
     options.toBinary = false;
     buildUOpToPTXPipeline(pm, options);
@@ -49,15 +52,44 @@ LogicalResult lowerToGPULevel(ModuleOp module, StringRef name, StringRef chip) {
   }
   return pm.run(module);
 }
+
+class SimKernel final : public CompiledKernel {
+public:
+  llvm::Error run(ArrayRef<MutableArrayRef<uint8_t>> buffers) override;
+  std::optional<SimStats> getSimStats() const override { return stats; }
+
+private:
+  friend class SimRunner;
+  std::unique_ptr<ExecutionEngine> engine;
+  std::string name;
+  void (*entry)(void **) = nullptr;
+  Dim3 gridDims, blockDims;
+  std::vector<std::pair<uintptr_t, int64_t>> ownGlobals; // the module's globals
+  std::vector<std::pair<int64_t, int64_t>> shared;
+  std::vector<std::string> sites;
+  bool needsFibers = false;
+  std::optional<SimStats> stats;
+};
+
+class SimRunner final : public Runner {
+public:
+  explicit SimRunner(StringRef chip) : chip(chip.str()) {}
+  StringRef getName() const override { return "sim"; }
+  StringRef getChip() const override { return chip; }
+  FailureOr<std::unique_ptr<CompiledKernel>>
+  compile(ModuleOp module, StringRef name, const KernelCodegenOptions &options) override;
+
+private:
+  std::string chip;
+};
+
 } // namespace
 
-SimKernel::~SimKernel() = default;
-
-FailureOr<std::unique_ptr<SimKernel>> SimKernel::compile(ModuleOp module, StringRef name,
-                                                         StringRef chip, CompileTimes *times) {
+FailureOr<std::unique_ptr<CompiledKernel>>
+SimRunner::compile(ModuleOp module, StringRef name, const KernelCodegenOptions &options) {
   MLIRContext *ctx = module.getContext();
   auto start = Clock::now();
-  if (failed(lowerToGPULevel(module, name, chip)))
+  if (failed(lowerToGPULevel(module, name, chip, options)))
     return failure();
   FailureOr<GPUKernel> kernel = findGPUKernel(module, name, "the simulator");
   if (failed(kernel))
@@ -79,10 +111,8 @@ FailureOr<std::unique_ptr<SimKernel>> SimKernel::compile(ModuleOp module, String
   pm.addPass(createConvertNVVMToSim());
   if (failed(pm.run(*host)))
     return failure();
-  if (times)
-    times->pipelineMs = msSince(start);
-
-  std::unique_ptr<SimKernel> k(new SimKernel());
+  auto k = std::make_unique<SimKernel>();
+  k->times.pipelineMs = msSince(start);
   k->name = name.str();
   k->numArgs = kernel->numBuffers;
   k->gridDims = kernel->grid;
@@ -119,28 +149,22 @@ FailureOr<std::unique_ptr<SimKernel>> SimKernel::compile(ModuleOp module, String
                                         << " failed: " << llvm::toString(address.takeError());
     k->ownGlobals.push_back({reinterpret_cast<uintptr_t>(*address), bytes});
   }
-  if (times)
-    times->jitMs = msSince(start);
+  k->times.jitMs = msSince(start);
   k->engine = std::move(*engine);
   k->entry = *entry;
-  return k;
+  return std::unique_ptr<CompiledKernel>(std::move(k));
 }
 
-LogicalResult SimKernel::run(ArrayRef<MutableArrayRef<uint8_t>> buffers, SimStats &stats,
-                             std::string &error) {
-  if (buffers.size() != numArgs) {
-    error = "error: kernel " + name + " takes " + std::to_string(numArgs) + " buffers, not " +
-            std::to_string(buffers.size());
-    return failure();
-  }
+llvm::Error SimKernel::run(ArrayRef<MutableArrayRef<uint8_t>> buffers) {
+  if (buffers.size() != numArgs)
+    return llvm::createStringError("kernel " + name + " takes " + Twine(numArgs) +
+                                   " buffers, not " + Twine(buffers.size()));
   // The kernel assumes what cuMemAlloc gives (convert-uop-to-gpu marks its
   // parameters align 16); host allocations are 16-aligned on x86-64 glibc.
   for (auto [i, b] : llvm::enumerate(buffers))
-    if (reinterpret_cast<uintptr_t>(b.data()) % 16) {
-      error = "error: buffer " + std::to_string(i) + " of kernel " + name +
-              " is not 16-byte aligned, as the GPU code assumes";
-      return failure();
-    }
+    if (reinterpret_cast<uintptr_t>(b.data()) % 16)
+      return llvm::createStringError("buffer " + Twine(i) + " of kernel " + name +
+                                     " is not 16-byte aligned, as the GPU code assumes");
   sim::LaunchSpec spec;
   spec.kernel = name;
   spec.grid = gridDims;
@@ -160,5 +184,14 @@ LogicalResult SimKernel::run(ArrayRef<MutableArrayRef<uint8_t>> buffers, SimStat
                             "buffer " + std::to_string(i)});
   for (auto [address, bytes] : ownGlobals)
     spec.globals.push_back({address, bytes, "a global of the module"});
-  return sim::launch(spec, stats, error);
+  SimStats counted;
+  if (llvm::Error e = sim::launch(spec, counted))
+    return e;
+  stats = counted;
+  times.runMs = counted.ms;
+  return llvm::Error::success();
+}
+
+std::unique_ptr<Runner> mlir::uop::createSimRunner(StringRef chip) {
+  return std::make_unique<SimRunner>(chip);
 }

@@ -1,0 +1,113 @@
+//===- Runner.h - compile uop kernels and run them on a target --*- C++ -*-===//
+//
+// One interface for every place a kernel runs: the host CPU (the uop-to-llvm
+// pipeline and LLVM's ORC JIT), the SIMT simulator (the GPU pipeline up to
+// the IR PTX is made from, run thread by thread on the CPU;
+// docs/simulator.md) and a CUDA GPU (the PTX through the driver API, loaded
+// with dlopen so nothing here needs CUDA to build). A Runner compiles; the
+// CompiledKernel it returns binds host buffers, runs, and reads the results
+// back into them.
+//
+//   auto runner = uop::createRunner(ctx, "sim", "sm_80");
+//   auto kernel = (*runner)->compile(module, "add_k0", {});
+//   if (llvm::Error e = (*kernel)->run(buffers)) ...
+//
+//===----------------------------------------------------------------------===//
+#ifndef UOP_RUNTIME_RUNNER_H
+#define UOP_RUNTIME_RUNNER_H
+
+#include "uop/Pipelines/Pipelines.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace mlir::uop {
+
+/// Wall-clock milliseconds of each phase.
+struct RunTimes {
+  double pipelineMs = 0; // the passes, up to LLVM IR, PTX or the simulator's code
+  double jitMs = 0;      // machine code: LLVM's JIT, or the CUDA driver's PTX JIT
+  double runMs = 0;      // the kernel, from launch to completion
+};
+
+/// What the simulator did in a run.
+struct SimStats {
+  int64_t blocks = 0, threads = 0;
+  double ms = 0;
+};
+
+/// A kernel compiled for one target.
+class CompiledKernel {
+public:
+  virtual ~CompiledKernel();
+
+  /// The kernel's buffer parameters, in DEFINE_GLOBAL index order.
+  unsigned numBuffers() const { return numArgs; }
+
+  /// Binds `buffers` (host memory, buffer i for parameter i, holding the
+  /// inputs), runs the kernel and reads the results back into them. An
+  /// error says why the kernel did not run to completion: a fault the
+  /// simulator caught (an out-of-bounds access, a barrier or mma.sync not
+  /// reached by all threads, naming the kernel, block and thread) or a CUDA
+  /// error; or buffers that do not fit the kernel.
+  virtual llvm::Error run(ArrayRef<MutableArrayRef<uint8_t>> buffers) = 0;
+
+  /// The phases timed so far: compiling, and the last run.
+  const RunTimes &getTimes() const { return times; }
+  /// What the simulator counted in the last run; nothing on other targets.
+  virtual std::optional<SimStats> getSimStats() const { return std::nullopt; }
+
+protected:
+  unsigned numArgs = 0;
+  RunTimes times;
+};
+
+/// A place to compile and run uop kernels.
+class Runner {
+public:
+  virtual ~Runner();
+
+  /// "cpu", "sim" or "cuda".
+  virtual StringRef getName() const = 0;
+  /// The chip GPU code is compiled for; empty for the CPU.
+  virtual StringRef getChip() const { return ""; }
+  /// One line about the device, e.g. "CUDA device 0 (compute capability
+  /// 8.9, sm_89)".
+  virtual std::string describe() const;
+
+  /// Compiles kernel `name` of `module`: a uop.kernel at any level, or what
+  /// a part of this target's pipeline made of one (a func.func or llvm.func
+  /// on the CPU; a gpu.module for sim and cuda). The module is lowered in
+  /// place and its other uop.kernels are dropped. Errors are diagnostics.
+  virtual FailureOr<std::unique_ptr<CompiledKernel>>
+  compile(ModuleOp module, StringRef name, const KernelCodegenOptions &options = {}) = 0;
+};
+
+/// The runner for `target`:
+///  - "cpu": the host;
+///  - "sim": the simulator, compiling for `chip` (default: the default chip);
+///  - "cuda": device 0 through the CUDA driver ($UOP_CUDA_DRIVER, else
+///    libcuda.so.1), compiling for `chip` or else for the newest chip we know
+///    that the device runs;
+///  - "auto": cuda where a GPU is usable, else sim (and `whyNotCUDA`, if
+///    given, says why no GPU is usable).
+/// An error says why there is none: an unknown target or chip, or for cuda
+/// why no GPU is usable (the dlopen error, a driver call that failed with
+/// its CUDA error name, no device, or one older than every chip we know).
+llvm::Expected<std::unique_ptr<Runner>> createRunner(MLIRContext *ctx, StringRef target,
+                                                     StringRef chip = "",
+                                                     std::string *whyNotCUDA = nullptr);
+
+/// The chip to compile for on a device of compute capability major.minor:
+/// the newest chip #uop.target knows that is not newer than the device and
+/// not an architecture-specific "a" variant (PTX is JIT-compiled forward,
+/// never back). Empty when the device is older than every chip we know.
+std::string chipForComputeCapability(MLIRContext *ctx, int major, int minor);
+
+} // namespace mlir::uop
+
+#endif

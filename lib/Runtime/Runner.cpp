@@ -1,0 +1,45 @@
+//===- Runner.cpp - compile uop kernels and run them on a target ----------===//
+
+#include "Targets.h"
+
+#include "uop/Dialect/UOp/IR/UOpOps.h"
+
+using namespace mlir;
+using namespace mlir::uop;
+
+CompiledKernel::~CompiledKernel() = default;
+Runner::~Runner() = default;
+
+std::string Runner::describe() const {
+  std::string chip = getChip().str();
+  return chip.empty() ? getName().str() : (getName() + " for " + chip).str();
+}
+
+void mlir::uop::keepOnlyKernel(ModuleOp module, StringRef name) {
+  for (KernelOp other : llvm::make_early_inc_range(module.getOps<KernelOp>()))
+    if (other.getSymName() != name)
+      other.erase();
+}
+
+llvm::Expected<std::unique_ptr<Runner>> mlir::uop::createRunner(MLIRContext *ctx, StringRef target,
+                                                                StringRef chip,
+                                                                std::string *whyNotCUDA) {
+  if (target != "cpu" && target != "sim" && target != "cuda" && target != "auto")
+    return llvm::createStringError("unknown target '" + target + "' (available: cpu, sim, cuda, auto)");
+  if (!chip.empty() && !TargetAttr::getForChip(ctx, chip))
+    return llvm::createStringError(llvm::Twine(TargetAttr::unknownChipMessage(chip)));
+  if (target == "cpu")
+    return createCPURunner();
+  if (target == "sim")
+    return createSimRunner(chip.empty() ? StringRef(TargetAttr::kDefaultChip) : chip);
+  llvm::Expected<std::unique_ptr<Runner>> gpu = createCUDARunner(ctx, chip);
+  if (gpu)
+    return gpu;
+  std::string why = llvm::toString(gpu.takeError());
+  if (target == "cuda")
+    return llvm::createStringError("no usable CUDA GPU: " + why);
+  // auto: the simulator instead
+  if (whyNotCUDA)
+    *whyNotCUDA = why;
+  return createSimRunner(chip.empty() ? StringRef(TargetAttr::kDefaultChip) : chip);
+}
