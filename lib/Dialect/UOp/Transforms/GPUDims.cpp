@@ -8,6 +8,7 @@
 
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 #include "uop/Dialect/UOp/Transforms/Passes.h"
+#include "uop/Dialect/UOp/Utils/Symbolic.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -76,23 +77,26 @@ std::optional<Dims> splitDims(ArrayRef<int64_t> in, ArrayRef<int64_t> max) {
   return dims;
 }
 
+/// The index math of the mapping, in si32 (tinygrad's dtypes.int).
 class DimsBuilder {
 public:
   DimsBuilder(OpBuilder &b, Location loc)
-      : b(b), loc(loc), i32(IntegerType::get(b.getContext(), 32, IntegerType::Signed)) {}
+      : b(b), loc(loc), build(b, loc),
+        i32(IntegerType::get(b.getContext(), 32, IntegerType::Signed)) {}
 
-  Value constant(int64_t v) { return ConstOp::create(b, loc, i32, b.getIntegerAttr(i32, v)); }
+  Value constant(int64_t v) { return build.cst(i32, v); }
   Value special(StringRef name, int64_t size) {
     return SpecialOp::create(b, loc, i32, b.getStringAttr(name), b.getI64IntegerAttr(size));
   }
-  Value add(Value x, Value y) { return AddOp::create(b, loc, i32, x, y); }
-  Value mul(Value x, int64_t c) { return c == 1 ? x : MulOp::create(b, loc, i32, x, constant(c)); }
-  Value div(Value x, int64_t c) { return c == 1 ? x : IDivOp::create(b, loc, i32, x, constant(c)); }
-  Value mod(Value x, int64_t c) { return ModOp::create(b, loc, i32, x, constant(c)); }
+  Value add(Value x, Value y) { return build.add(x, y); }
+  Value mul(Value x, int64_t c) { return build.mul(x, c); }
+  Value div(Value x, int64_t c) { return c == 1 ? x : build.idiv(x, c); }
+  Value mod(Value x, int64_t c) { return build.mod(x, c); }
 
 private:
   OpBuilder &b;
   Location loc;
+  sym::Build build;
   Type i32;
 };
 
