@@ -37,12 +37,12 @@ module attributes {uop.kernel_info = #uop.kernel_info<global_dims = 1, local_dim
 
 // -----
 
-// expected-error @+1 {{'uop.sim_sites' must be an array of strings on a builtin.module}}
+// expected-error @+1 {{'uop.sim_sites' must be an array of strings on a symbol table (builtin.module, gpu.module)}}
 module attributes {uop.sim_sites = [1, 2]} {}
 
 // -----
 
-// expected-error @+1 {{'uop.sim_shared' must be an array<i64: bytes, alignment, ...> on a builtin.module}}
+// expected-error @+1 {{'uop.sim_shared' must be an array<i64: bytes, alignment, ...> on a symbol table (builtin.module, gpu.module)}}
 module attributes {uop.sim_shared = array<i64: 256>} {}
 
 // -----

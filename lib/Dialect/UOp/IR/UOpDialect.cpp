@@ -53,14 +53,17 @@ LogicalResult UOpDialect::verifyOperationAttribute(Operation *op, NamedAttribute
     return expect(ok, "a dictionary on a builtin.module of {grid, block} per kernel, each an "
                       "array<i32: x, y, z> of positive sizes");
   }
+  // convert-nvvm-to-sim puts these on the op that holds the functions.
+  bool onTable = op->hasTrait<OpTrait::SymbolTable>();
   if (name == SimSitesAttrHelper::getNameStr())
-    return expect(onModule && isa<ArrayAttr>(value) &&
+    return expect(onTable && isa<ArrayAttr>(value) &&
                       llvm::all_of(cast<ArrayAttr>(value), llvm::IsaPred<StringAttr>),
-                  "an array of strings on a builtin.module");
+                  "an array of strings on a symbol table (builtin.module, gpu.module)");
   if (name == SimSharedAttrHelper::getNameStr())
-    return expect(onModule && isa<DenseI64ArrayAttr>(value) &&
+    return expect(onTable && isa<DenseI64ArrayAttr>(value) &&
                       cast<DenseI64ArrayAttr>(value).size() % 2 == 0,
-                  "an array<i64: bytes, alignment, ...> on a builtin.module");
+                  "an array<i64: bytes, alignment, ...> on a symbol table (builtin.module, "
+                  "gpu.module)");
   return op->emitError() << "unknown uop attribute '" << name
                          << "' (uop.target, uop.launch, uop.opts, uop.kernel_info, "
                             "uop.sim_sites, uop.sim_shared)";

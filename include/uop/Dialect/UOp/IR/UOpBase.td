@@ -56,11 +56,10 @@ def UOp_Dialect : Dialect {
     "::mlir::StringAttr":$opts,
     // uop.kernel: what uop-optimize decided (uop-lower reads it).
     "::mlir::uop::KernelInfoAttr":$kernel_info,
-    // builtin.module (convert-nvvm-to-sim): the source location of each
-    // simulated memory access, by site number.
+    // the module or gpu.module convert-nvvm-to-sim rewrote: the op and
+    // location of each simulated site (memory access, barrier, ...).
     "::mlir::ArrayAttr":$sim_sites,
-    // builtin.module (convert-nvvm-to-sim): (bytes, alignment) of each
-    // shared-memory array.
+    // the same: (bytes, alignment) of each shared-memory array.
     "::mlir::DenseI64ArrayAttr":$sim_shared
   );
   let hasOperationAttrVerify = 1;
