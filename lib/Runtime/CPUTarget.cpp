@@ -54,8 +54,8 @@ class CPURunner final : public Runner {
 public:
   StringRef getName() const override { return "cpu"; }
 
-  FailureOr<std::unique_ptr<CompiledKernel>>
-  compile(ModuleOp module, StringRef name, const KernelCodegenOptions &options) override {
+  FailureOr<std::unique_ptr<CompiledKernel>> compile(ModuleOp module, StringRef name,
+                                                     const KernelCodegenOptions &options) override {
     if (!module.lookupSymbol(name))
       return emitError(module.getLoc()) << "no kernel named '" << name << "'";
     keepOnlyKernel(module, name);

@@ -254,8 +254,8 @@ public:
                          device->computeCapabilityMajor(), device->computeCapabilityMinor(), chip)
         .str();
   }
-  FailureOr<std::unique_ptr<CompiledKernel>>
-  compile(ModuleOp module, StringRef name, const KernelCodegenOptions &options) override;
+  FailureOr<std::unique_ptr<CompiledKernel>> compile(ModuleOp module, StringRef name,
+                                                     const KernelCodegenOptions &options) override;
 
 private:
   std::unique_ptr<CUDADevice> device;
@@ -293,14 +293,15 @@ CUDARunner::compile(ModuleOp module, StringRef name, const KernelCodegenOptions 
   // uop-translate --export-ptx's header line, so a dump says what it is.
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "// uop-mlir kernel " << name << " grid=" << kernel->grid.x << "," << kernel->grid.y
-     << "," << kernel->grid.z << " block=" << kernel->block.x << "," << kernel->block.y << ","
+  os << "// uop-mlir kernel " << name << " grid=" << kernel->grid.x << "," << kernel->grid.y << ","
+     << kernel->grid.z << " block=" << kernel->block.x << "," << kernel->block.y << ","
      << kernel->block.z << "\n"
      << ptx;
   RunTimes times;
   times.pipelineMs = msSince(start);
-  return std::unique_ptr<CompiledKernel>(new CUDAKernel(
-      *device, name.str(), std::move(text), kernel->grid, kernel->block, kernel->numBuffers, times));
+  return std::unique_ptr<CompiledKernel>(new CUDAKernel(*device, name.str(), std::move(text),
+                                                        kernel->grid, kernel->block,
+                                                        kernel->numBuffers, times));
 }
 
 llvm::Expected<std::unique_ptr<Runner>> mlir::uop::createCUDARunner(MLIRContext *ctx,

@@ -25,7 +25,8 @@ llvm::Expected<std::unique_ptr<Runner>> mlir::uop::createRunner(MLIRContext *ctx
                                                                 StringRef chip,
                                                                 std::string *whyNotCUDA) {
   if (target != "cpu" && target != "sim" && target != "cuda" && target != "auto")
-    return llvm::createStringError("unknown target '" + target + "' (available: cpu, sim, cuda, auto)");
+    return llvm::createStringError("unknown target '" + target +
+                                   "' (available: cpu, sim, cuda, auto)");
   if (!chip.empty() && !TargetAttr::getForChip(ctx, chip))
     return llvm::createStringError(llvm::Twine(TargetAttr::unknownChipMessage(chip)));
   if (target == "cpu")

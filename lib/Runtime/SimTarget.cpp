@@ -76,8 +76,8 @@ public:
   explicit SimRunner(StringRef chip) : chip(chip.str()) {}
   StringRef getName() const override { return "sim"; }
   StringRef getChip() const override { return chip; }
-  FailureOr<std::unique_ptr<CompiledKernel>>
-  compile(ModuleOp module, StringRef name, const KernelCodegenOptions &options) override;
+  FailureOr<std::unique_ptr<CompiledKernel>> compile(ModuleOp module, StringRef name,
+                                                     const KernelCodegenOptions &options) override;
 
 private:
   std::string chip;
@@ -85,8 +85,8 @@ private:
 
 } // namespace
 
-FailureOr<std::unique_ptr<CompiledKernel>>
-SimRunner::compile(ModuleOp module, StringRef name, const KernelCodegenOptions &options) {
+FailureOr<std::unique_ptr<CompiledKernel>> SimRunner::compile(ModuleOp module, StringRef name,
+                                                              const KernelCodegenOptions &options) {
   MLIRContext *ctx = module.getContext();
   auto start = Clock::now();
   if (failed(lowerToGPULevel(module, name, chip, options)))

@@ -77,9 +77,8 @@ int main(int argc, char **argv) {
     alignas(16) float inData[16], outData[16];
     for (int i = 0; i < 16; ++i)
       inData[i] = i;
-    MutableArrayRef<uint8_t> buffers[] = {
-        {reinterpret_cast<uint8_t *>(outData), sizeof(outData)},
-        {reinterpret_cast<uint8_t *>(inData), sizeof(inData)}};
+    MutableArrayRef<uint8_t> buffers[] = {{reinterpret_cast<uint8_t *>(outData), sizeof(outData)},
+                                          {reinterpret_cast<uint8_t *>(inData), sizeof(inData)}};
     if (llvm::Error e = (*compiled)->run(buffers)) {
       llvm::errs() << "scale did not run on " << target << ": " << llvm::toString(std::move(e))
                    << "\n";

@@ -61,9 +61,10 @@ cl::opt<std::string> target("target",
                                      "code on the SIMT simulator), cuda (a GPU, through the CUDA "
                                      "driver), auto (cuda if a GPU is usable, else sim)"),
                             cl::init("cpu"));
-cl::opt<std::string> chip("chip",
-                          cl::desc("GPU to compile for (sim: default sm_80; cuda: default the "
-                                   "device's)"));
+const std::string chipHelp = ("GPU to compile for (sim: default " +
+                              mlir::uop::TargetAttr::kDefaultChip + "; cuda: default the device's)")
+                                 .str();
+cl::opt<std::string> chip("chip", cl::desc(chipHelp));
 cl::opt<std::string> kernelName("kernel",
                                 cl::desc("Kernel to run (default: the JSON's <case>_k<kernel>, "
                                          "or the module's only kernel)"));

@@ -153,8 +153,8 @@ int listTinygradOps(MLIRContext &ctx, llvm::raw_ostream &os) {
         out.push_back(name);
     return out;
   };
-  auto ops = llvm::to_vector(
-      ctx.getRegisteredOperationsByDialect(uop::UOpDialect::getDialectNamespace()));
+  auto ops =
+      llvm::to_vector(ctx.getRegisteredOperationsByDialect(uop::UOpDialect::getDialectNamespace()));
   llvm::sort(ops, [](RegisteredOperationName a, RegisteredOperationName b) {
     return a.getStringRef() < b.getStringRef();
   });

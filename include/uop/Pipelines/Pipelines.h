@@ -70,8 +70,7 @@ void buildGPUToBinaryStage(OpPassManager &pm);
 //===----------------------------------------------------------------------===//
 
 /// The options of both pipelines' kernel-codegen stage.
-template <typename Derived>
-struct UOpCodegenPipelineOptions : public PassPipelineOptions<Derived> {
+template <typename Derived> struct UOpCodegenPipelineOptions : public PassPipelineOptions<Derived> {
   mlir::detail::PassOptions::Option<bool> optimize{
       *this, "optimize",
       llvm::cl::desc("Run uop-optimize first: the opts below, else tinygrad's heuristic; off "

@@ -481,8 +481,7 @@ private:
   FailureOr<Value> accumulateIntoWmma(ReduceOp reduce, Value acc) {
     auto wmma = reduce.getSrc().getDefiningOp<WmmaOp>();
     if (!wmma || reduce.getKind() != ReduceKind::add || !target.hasTensorCores() ||
-        reduce.getType() != wmma.getType() ||
-        !matchPattern(wmma.getC(), m_AnyZeroFloat()))
+        reduce.getType() != wmma.getType() || !matchPattern(wmma.getC(), m_AnyZeroFloat()))
       return Value();
     FailureOr<Value> a = emit(wmma.getA()), b = emit(wmma.getB());
     if (failed(a) || failed(b))

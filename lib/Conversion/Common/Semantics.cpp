@@ -51,7 +51,8 @@ LogicalResult DTypeLowering::checkSupported(Type t, Operation *op) const {
   Type s = getScalarType(t);
   if (isa<IntegerType>(s) || s.isF16() || s.isBF16() || s.isF32() || s.isF64())
     return success();
-  return op->emitOpError() << "dtype " << getTinygradName(s) << " is not supported by this lowering";
+  return op->emitOpError() << "dtype " << getTinygradName(s)
+                           << " is not supported by this lowering";
 }
 
 //===----------------------------------------------------------------------===//
@@ -378,8 +379,7 @@ Value Semantics::emit(Operation *op, ValueRange v) {
         return arith::SubIOp::create(b, loc, zero(operandType), v[0]);
       })
       .Case([&](FDivOp) -> Value { return arith::DivFOp::create(b, loc, v[0], v[1]); })
-      .Case<RecipOp, Exp2Op, Log2Op, SinOp, SqrtOp, PowOp>(
-          [&](Operation *) { return math(op, v); })
+      .Case<RecipOp, Exp2Op, Log2Op, SinOp, SqrtOp, PowOp>([&](Operation *) { return math(op, v); })
       .Case<IDivOp, ModOp>([&](Operation *) { return divRem(op, v[0], v[1], isUnsigned); })
       .Case([&](MaxOp) { return max(v[0], v[1], operandType); })
       .Case([&](AndOp) -> Value { return arith::AndIOp::create(b, loc, v[0], v[1]); })

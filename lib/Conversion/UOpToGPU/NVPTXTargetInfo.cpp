@@ -120,7 +120,8 @@ llvm::Expected<Value> NVPTXTargetInfo::emitMath(Operation *op, ValueRange operan
   StringRef name = op->getName().stripDialect();
   if (llvm::any_of(target.getApproxOps(), [&](StringAttr a) { return a.getValue() == name; })) {
     if (isa<VectorType>(t))
-      return llvm::createStringError(llvm::Twine("vector transcendentals are not supported on PTX"));
+      return llvm::createStringError(
+          llvm::Twine("vector transcendentals are not supported on PTX"));
     if (!t.isF64())
       return approx(op, x, b, loc);
   }

@@ -92,8 +92,7 @@ struct ConvertUOpToGPUPass : mlir::uop::impl::ConvertUOpToGPUBase<ConvertUOpToGP
     return success();
   }
 
-  static LogicalResult convert(KernelOp kernel, const TargetInfo &target,
-                               const LaunchDims &dims) {
+  static LogicalResult convert(KernelOp kernel, const TargetInfo &target, const LaunchDims &dims) {
     MLIRContext *ctx = kernel.getContext();
     Location loc = kernel.getLoc();
     OpBuilder b(kernel);

@@ -71,8 +71,8 @@ unsigned genericOperands(RegisteredOperationName op) {
 } // namespace
 
 std::optional<GenericOp> mlir::uop::tinygrad::lookupGenericOp(MLIRContext *ctx, StringRef name) {
-  for (RegisteredOperationName op : ctx->getRegisteredOperationsByDialect(
-           UOpDialect::getDialectNamespace()))
+  for (RegisteredOperationName op :
+       ctx->getRegisteredOperationsByDialect(UOpDialect::getDialectNamespace()))
     if (std::optional<StringRef> n = getTinygradOpName(op); n && *n == name)
       if (unsigned numSrcs = genericOperands(op))
         return GenericOp{op, numSrcs};

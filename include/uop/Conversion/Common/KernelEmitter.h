@@ -11,7 +11,6 @@
 
 #include "uop/Conversion/Common/Semantics.h"
 
-
 namespace mlir::uop {
 
 /// The number of buffer arguments: one past the largest DEFINE_GLOBAL index.

@@ -35,8 +35,8 @@ bool contains(ArrayRef<llvm::StringLiteral> list, StringRef s) {
 
 /// Whether `mnemonic` names one of tinygrad's ALU ops (GroupOp.ALU).
 bool isAluOp(MLIRContext *ctx, StringRef mnemonic) {
-  std::optional<RegisteredOperationName> op =
-      RegisteredOperationName::lookup((UOpDialect::getDialectNamespace() + "." + mnemonic).str(), ctx);
+  std::optional<RegisteredOperationName> op = RegisteredOperationName::lookup(
+      (UOpDialect::getDialectNamespace() + "." + mnemonic).str(), ctx);
   return op && op->hasTrait<GroupOp::ALU>();
 }
 

@@ -42,14 +42,15 @@ LogicalResult UOpDialect::verifyOperationAttribute(Operation *op, NamedAttribute
   if (name == LaunchAttrHelper::getNameStr()) {
     auto dims = [](Attribute a) {
       auto arr = dyn_cast_or_null<DenseI32ArrayAttr>(a);
-      return arr && arr.size() == 3 && llvm::all_of(arr.asArrayRef(), [](int32_t d) { return d > 0; });
+      return arr && arr.size() == 3 &&
+             llvm::all_of(arr.asArrayRef(), [](int32_t d) { return d > 0; });
     };
     auto kernels = dyn_cast<DictionaryAttr>(value);
-    bool ok = onModule && kernels && llvm::all_of(kernels, [&](NamedAttribute k) {
-                auto entry = dyn_cast<DictionaryAttr>(k.getValue());
-                return entry && entry.size() == 2 && dims(entry.get("grid")) &&
-                       dims(entry.get("block"));
-              });
+    bool ok =
+        onModule && kernels && llvm::all_of(kernels, [&](NamedAttribute k) {
+          auto entry = dyn_cast<DictionaryAttr>(k.getValue());
+          return entry && entry.size() == 2 && dims(entry.get("grid")) && dims(entry.get("block"));
+        });
     return expect(ok, "a dictionary on a builtin.module of {grid, block} per kernel, each an "
                       "array<i32: x, y, z> of positive sizes");
   }

@@ -58,10 +58,9 @@ LogicalResult checkDims(Block &body, const AstShapes &shapes) {
           continue;
         }
         if (sizeAt[i].first != d) {
-          InFlightDiagnostic diag = op.emitOpError()
-                                    << "dimension " << i << " has size " << d << " but elsewhere "
-                                    << sizeAt[i].first
-                                    << "; each dimension of a kernel must be 1 or n";
+          InFlightDiagnostic diag =
+              op.emitOpError() << "dimension " << i << " has size " << d << " but elsewhere "
+                               << sizeAt[i].first << "; each dimension of a kernel must be 1 or n";
           diag.attachNote(sizeAt[i].second->getLoc()) << "size " << sizeAt[i].first << " here";
           return diag;
         }

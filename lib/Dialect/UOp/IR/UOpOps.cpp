@@ -36,8 +36,8 @@ static void printReduceTypes(OpAsmPrinter &p, Operation *, Type src, Type result
 }
 
 #define GET_OP_CLASSES
-#include "uop/Dialect/UOp/IR/UOpOps.cpp.inc"
 #include "uop/Dialect/UOp/IR/UOpInterfaces.cpp.inc"
+#include "uop/Dialect/UOp/IR/UOpOps.cpp.inc"
 
 Value mlir::uop::detail::findViewOperand(Operation *op) {
   for (Value v : op->getOperands())

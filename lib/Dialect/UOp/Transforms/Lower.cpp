@@ -63,8 +63,9 @@ private:
         continue;
       int64_t lo = v.getMask()[2 * i], hi = v.getMask()[2 * i + 1];
       if (lo != 0) { // idx >= lo is !(idx < lo)
-        Value notBelow = CmpNeOp::create(b, loc, build.lt(idxs[i], lo),
-                                         ConstOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true)));
+        Value notBelow =
+            CmpNeOp::create(b, loc, build.lt(idxs[i], lo),
+                            ConstOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true)));
         valid = both(valid, notBelow);
       }
       if (hi != sh)
