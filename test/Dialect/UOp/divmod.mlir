@@ -158,3 +158,21 @@ func.func @constant_term() -> (si32, si32, si32) {
   %mn = uop.mod %sn, %c30 : si32
   return %m, %d, %mn : si32, si32, si32
 }
+
+// The same step where the remainder's sum would wrap: for x up to INT32_MAX,
+// (x-5)%30 -> (x+25)%30 would compute x+25, which wraps; both stay.
+// CHECK-LABEL: func.func @constant_term_wraps
+// CHECK-DAG: %[[X:.*]] = uop.define_var "x"
+// CHECK-DAG: %[[S:.*]] = uop.add %[[X]], %{{.*}} : si32
+// CHECK-DAG: %[[M:.*]] = uop.mod %[[S]], %{{.*}} : si32
+// CHECK-DAG: %[[D:.*]] = uop.idiv %[[S]], %{{.*}} : si32
+// CHECK: return %[[M]], %[[D]] :
+func.func @constant_term_wraps() -> (si32, si32) {
+  %x = uop.define_var "x" [5, 2147483647] : si32
+  %cm5 = uop.const -5 : si32
+  %c30 = uop.const 30 : si32
+  %s = uop.add %x, %cm5 : si32
+  %m = uop.mod %s, %c30 : si32
+  %d = uop.idiv %s, %c30 : si32
+  return %m, %d : si32, si32
+}

@@ -58,6 +58,35 @@ template <typename Expr> struct Term {
   VRange range;
 };
 
+/// A summand of x: a constant, or a term.
+template <typename Expr> struct Summand {
+  std::optional<int64_t> constant;
+  Term<Expr> term;
+  /// Its range as arithmetic without wrapping gives it.
+  __int128 min() const {
+    if (constant)
+      return *constant;
+    return std::min((__int128)term.range.min * term.factor, (__int128)term.range.max * term.factor);
+  }
+  __int128 max() const {
+    if (constant)
+      return *constant;
+    return std::max((__int128)term.range.min * term.factor, (__int128)term.range.max * term.factor);
+  }
+};
+
+/// `u` as a summand; std::nullopt where its range is unknown.
+template <typename Form, typename Expr = typename Form::Expr>
+std::optional<Summand<Expr>> summand(Form &form, Expr u) {
+  if (std::optional<int64_t> k = form.constant(u))
+    return Summand<Expr>{k, {u, 0, {0, 0}}};
+  int64_t f = form.constFactor(u);
+  std::optional<VRange> v = f == 0 ? std::nullopt : form.dividedRange(u, f);
+  if (!v)
+    return std::nullopt;
+  return Summand<Expr>{std::nullopt, {u, f, *v}};
+}
+
 /// sum(u.divides(factor) * k) + constant over the (term, k) pairs with k != 0.
 template <typename Form, typename Expr = typename Form::Expr>
 Expr sumOf(Form &form, Expr like, llvm::ArrayRef<std::pair<const Term<Expr> *, int64_t>> scaled,
@@ -92,53 +121,54 @@ std::optional<Expr> divAndModFolding(Form &form, Expr x, int64_t c, bool isMod) 
     return std::nullopt;
   if (cdiv(rx->min, c) == cdiv(rx->max, c)) {
     int64_t q = cdiv(rx->min, c);
-    return isMod ? form.add(x, -q * c) : form.constantLike(x, q);
+    if (!isMod)
+      return form.constantLike(x, q);
+    __int128 minus = -(__int128)q * c; // x % c = x - q*c
+    if (minus > INT64_MAX)
+      return std::nullopt;
+    return form.add(x, (int64_t)minus);
   }
 
-  // x.vmin as x's terms add up, before the modulo step changes them.
-  llvm::SmallVector<Expr> summands = form.summands(x);
+  // x's summands, and x.vmin as they add up (before the modulo step below
+  // changes them).
+  llvm::SmallVector<divmod_detail::Summand<Expr>> summands;
   __int128 xmin = 0;
-  for (Expr u : summands) {
-    if (std::optional<int64_t> k = form.constant(u)) {
-      xmin += *k;
-      continue;
-    }
-    int64_t f = form.constFactor(u);
-    std::optional<VRange> v = f == 0 ? std::nullopt : form.dividedRange(u, f);
-    if (!v)
+  for (Expr u : form.summands(x)) {
+    std::optional<divmod_detail::Summand<Expr>> s = divmod_detail::summand(form, u);
+    if (!s)
       return std::nullopt;
-    xmin += std::min((__int128)v->min * f, (__int128)v->max * f);
+    xmin += s->min();
+    summands.push_back(*s);
   }
 
   llvm::SmallVector<Term> terms;
   int64_t constant = 0, gcd = c, div = 1;
   bool changed = false;
   __int128 lo = 0, hi = 0; // x's range as its terms add up, without wrapping
-  for (Expr u : summands) {
+  for (divmod_detail::Summand<Expr> s : summands) {
     // (a % (k*c)) % c -> a % c: a % kc = a - j*kc. Where C's % differs from
     // the mathematical one, only when a and x are not negative.
-    if (auto inner = form.modOf(u);
-        inner && isMod && inner->second != 0 && inner->second % c == 0) {
+    if (auto inner = form.modOf(s.term.u);
+        !s.constant && inner && isMod && inner->second != 0 && inner->second % c == 0) {
       std::optional<VRange> ra = form.range(inner->first);
       if (!Form::kCorrectDivMod || (xmin >= 0 && ra && ra->min >= 0)) {
-        u = inner->first;
+        std::optional<divmod_detail::Summand<Expr>> a = divmod_detail::summand(form, inner->first);
+        if (!a)
+          return std::nullopt;
+        s = *a;
         changed = true;
       }
     }
-    if (std::optional<int64_t> k = form.constant(u)) {
-      constant += *k;
-      lo += *k, hi += *k;
+    lo += s.min(), hi += s.max();
+    if (s.constant) {
+      int64_t k = *s.constant;
+      constant += k;
       // a constant that c changes is a change: (x + 30) % 30 -> x % 30
-      if (floormod(*k, c) == 0 || floormod(*k, c) != *k)
+      if (floormod(k, c) == 0 || floormod(k, c) != k)
         changed = true;
       continue;
     }
-    int64_t f = form.constFactor(u);
-    std::optional<VRange> rv = f == 0 ? std::nullopt : form.dividedRange(u, f);
-    if (!rv)
-      return std::nullopt;
-    __int128 a = (__int128)rv->min * f, z = (__int128)rv->max * f;
-    lo += std::min(a, z), hi += std::max(a, z);
+    int64_t f = s.term.factor;
     int64_t r = floormod(f, c);
     if (r == 0 || (isMod && r != f))
       changed = true;
@@ -146,7 +176,7 @@ std::optional<Expr> divAndModFolding(Form &form, Expr x, int64_t c, bool isMod) 
     if (f > 1 && c % f == 0 && (div == 1 || div > f))
       div = f;
     gcd = std::gcd(r, gcd);
-    terms.push_back({u, f, *rv});
+    terms.push_back(s.term);
   }
   if (!form.fits(x, lo, hi))
     return std::nullopt; // the sum may wrap
@@ -227,11 +257,15 @@ std::optional<Expr> divAndModFolding(Form &form, Expr x, int64_t c, bool isMod) 
     }
   }
   int64_t remConst = floormod(constant, c) / gcd;
-  __int128 remLo = remConst;
-  for (auto [u, k] : rem)
-    remLo += std::min((__int128)k * u->range.min, (__int128)k * u->range.max);
+  __int128 remLo = remConst, remHi = remConst;
+  for (auto [u, k] : rem) {
+    __int128 a = (__int128)k * u->range.min, z = (__int128)k * u->range.max;
+    remLo += std::min(a, z), remHi += std::max(a, z);
+  }
   if (remLo < 0) // C's and Python's division differ there
     return std::nullopt;
+  if (!form.fits(x, remLo, remHi))
+    return std::nullopt; // the remainder's sum may wrap, where x's does not
   Expr remSum = sumOf(rem, remConst);
   if (isMod)
     return form.add(form.mul(form.mod(remSum, c / gcd), gcd), floormod(constant, gcd));
