@@ -218,9 +218,10 @@ namespace {
 
 class CUDAKernel final : public CompiledKernel {
 public:
-  CUDAKernel(CUDADevice &device, std::string name, std::string ptx, Dim3 grid, Dim3 block,
-             unsigned numArgs, RunTimes compileTimes)
-      : device(device), name(std::move(name)), ptx(std::move(ptx)), grid(grid), block(block) {
+  CUDAKernel(std::shared_ptr<CUDADevice> device, std::string name, std::string ptx, Dim3 grid,
+             Dim3 block, unsigned numArgs, RunTimes compileTimes)
+      : device(std::move(device)), name(std::move(name)), ptx(std::move(ptx)), grid(grid),
+        block(block) {
     this->numArgs = numArgs;
     times = compileTimes;
   }
@@ -230,7 +231,7 @@ public:
       return llvm::createStringError("kernel " + name + " takes " + Twine(numArgs) +
                                      " buffers, not " + Twine(buffers.size()));
     CUDAStats stats;
-    if (llvm::Error e = device.launch(ptx, name, grid, block, buffers, stats))
+    if (llvm::Error e = device->launch(ptx, name, grid, block, buffers, stats))
       return e;
     times.jitMs = stats.loadMs; // the driver's PTX JIT
     times.runMs = stats.runMs;
@@ -238,14 +239,14 @@ public:
   }
 
 private:
-  CUDADevice &device;
+  std::shared_ptr<CUDADevice> device; // kept open while a kernel may run
   std::string name, ptx;
   Dim3 grid, block;
 };
 
 class CUDARunner final : public Runner {
 public:
-  CUDARunner(std::unique_ptr<CUDADevice> device, std::string chip)
+  CUDARunner(std::shared_ptr<CUDADevice> device, std::string chip)
       : device(std::move(device)), chip(std::move(chip)) {}
   StringRef getName() const override { return "cuda"; }
   StringRef getChip() const override { return chip; }
@@ -258,7 +259,7 @@ public:
                                                      const KernelCodegenOptions &options) override;
 
 private:
-  std::unique_ptr<CUDADevice> device;
+  std::shared_ptr<CUDADevice> device;
   std::string chip;
 };
 
@@ -267,20 +268,15 @@ private:
 FailureOr<std::unique_ptr<CompiledKernel>>
 CUDARunner::compile(ModuleOp module, StringRef name, const KernelCodegenOptions &codegen) {
   auto start = Clock::now();
-  keepOnlyKernel(module, name);
   // Up to the gpu.module (which says how many parameters the kernel takes),
   // then its PTX.
-  PassManager pm(module.getContext());
-  UOpToPTXOptions options;
-  options.setCodegen(codegen);
-  options.chip = chip;
-  options.toBinary = false;
-  buildUOpToPTXPipeline(pm, options);
-  if (failed(pm.run(module)))
+  if (failed(lowerToGPULevel(module, name, chip, codegen)))
     return failure();
   FailureOr<GPUKernel> kernel = findGPUKernel(module, name, "the CUDA runtime");
   if (failed(kernel))
     return failure();
+  Dim3 grid = kernel->grid, block = kernel->block; // (the binary step erases the function)
+  unsigned numBuffers = kernel->numBuffers;
 
   PassManager toBinary(module.getContext());
   buildGPUToBinaryStage(toBinary);
@@ -293,21 +289,19 @@ CUDARunner::compile(ModuleOp module, StringRef name, const KernelCodegenOptions 
   // uop-translate --export-ptx's header line, so a dump says what it is.
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "// uop-mlir kernel " << name << " grid=" << kernel->grid.x << "," << kernel->grid.y << ","
-     << kernel->grid.z << " block=" << kernel->block.x << "," << kernel->block.y << ","
-     << kernel->block.z << "\n"
+  os << "// uop-mlir kernel " << name << " grid=" << grid.x << "," << grid.y << "," << grid.z
+     << " block=" << block.x << "," << block.y << "," << block.z << "\n"
      << ptx;
   RunTimes times;
   times.pipelineMs = msSince(start);
-  return std::unique_ptr<CompiledKernel>(new CUDAKernel(*device, name.str(), std::move(text),
-                                                        kernel->grid, kernel->block,
-                                                        kernel->numBuffers, times));
+  return std::unique_ptr<CompiledKernel>(
+      new CUDAKernel(device, name.str(), std::move(text), grid, block, numBuffers, times));
 }
 
 llvm::Expected<std::unique_ptr<Runner>> mlir::uop::createCUDARunner(MLIRContext *ctx,
                                                                     StringRef chip) {
   std::string why;
-  std::unique_ptr<CUDADevice> device = CUDADevice::open(why);
+  std::shared_ptr<CUDADevice> device = CUDADevice::open(why);
   if (!device)
     return llvm::createStringError(llvm::Twine(why));
   int major = device->computeCapabilityMajor(), minor = device->computeCapabilityMinor();

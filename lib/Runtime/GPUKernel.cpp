@@ -13,10 +13,10 @@ using namespace mlir::uop;
 
 namespace {
 std::optional<Dim3> dims(Attribute a) {
-  auto arr = dyn_cast_or_null<DenseI32ArrayAttr>(a);
-  if (!arr || arr.size() != 3 || llvm::any_of(arr.asArrayRef(), [](int32_t v) { return v < 1; }))
+  std::optional<std::array<int32_t, 3>> size = readLaunchSize(a);
+  if (!size)
     return std::nullopt;
-  return Dim3{arr[0], arr[1], arr[2]};
+  return Dim3{(*size)[0], (*size)[1], (*size)[2]};
 }
 } // namespace
 

@@ -4,6 +4,9 @@
 
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Pass/PassManager.h"
+
 using namespace mlir;
 using namespace mlir::uop;
 
@@ -19,6 +22,26 @@ void mlir::uop::keepOnlyKernel(ModuleOp module, StringRef name) {
   for (KernelOp other : llvm::make_early_inc_range(module.getOps<KernelOp>()))
     if (other.getSymName() != name)
       other.erase();
+}
+
+LogicalResult mlir::uop::lowerToGPULevel(ModuleOp module, StringRef name, StringRef chip,
+                                        const KernelCodegenOptions &codegen) {
+  PassManager pm(module.getContext());
+  if (!module.getOps<KernelOp>().empty()) {
+    keepOnlyKernel(module, name);
+    UOpToPTXOptions options;
+    options.setCodegen(codegen);
+    options.chip = chip.str();
+    options.toBinary = false;
+    buildUOpToPTXPipeline(pm, options);
+  } else {
+    bool hasGPUFuncs = false;
+    module.walk([&](gpu::GPUFuncOp) { hasGPUFuncs = true; });
+    if (!hasGPUFuncs)
+      return success();
+    buildGPUToNVVMStage(pm, chip);
+  }
+  return pm.run(module);
 }
 
 llvm::Expected<std::unique_ptr<Runner>> mlir::uop::createRunner(MLIRContext *ctx, StringRef target,

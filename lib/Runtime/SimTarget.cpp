@@ -30,29 +30,6 @@ using namespace mlir::uop;
 
 namespace {
 
-/// Brings the module to the GPU level: uop kernels through uop-to-ptx
-/// (without the PTX step), hand-written gpu.funcs through the GPU-to-NVVM
-/// stage; a module already at that level is left as it is.
-LogicalResult lowerToGPULevel(ModuleOp module, StringRef name, StringRef chip,
-                              const KernelCodegenOptions &codegen) {
-  PassManager pm(module.getContext());
-  if (!module.getOps<KernelOp>().empty()) {
-    keepOnlyKernel(module, name);
-    UOpToPTXOptions options;
-    options.setCodegen(codegen);
-    options.chip = chip.str();
-    options.toBinary = false;
-    buildUOpToPTXPipeline(pm, options);
-  } else {
-    bool hasGPUFuncs = false;
-    module.walk([&](gpu::GPUFuncOp) { hasGPUFuncs = true; });
-    if (!hasGPUFuncs)
-      return success();
-    buildGPUToNVVMStage(pm, chip);
-  }
-  return pm.run(module);
-}
-
 class SimKernel final : public CompiledKernel {
 public:
   llvm::Error run(ArrayRef<MutableArrayRef<uint8_t>> buffers) override;

@@ -8,7 +8,7 @@ namespace mlir::uop {
 
 /// The host: uop-to-llvm and LLVM's ORC JIT at -O2 (CPUTarget.cpp).
 std::unique_ptr<Runner> createCPURunner();
-/// The SIMT simulator for `chip` (Sim/SimTarget.cpp).
+/// The SIMT simulator for `chip` (SimTarget.cpp; the simulator is Sim/).
 std::unique_ptr<Runner> createSimRunner(StringRef chip);
 /// Device 0 through the CUDA driver, for `chip` or the device's
 /// (CUDATarget.cpp).
@@ -17,6 +17,14 @@ llvm::Expected<std::unique_ptr<Runner>> createCUDARunner(MLIRContext *ctx, Strin
 /// Keeps the kernels named `name` (or whatever was made of it) and erases
 /// every other uop.kernel of `module`: a runner compiles one kernel.
 void keepOnlyKernel(ModuleOp module, StringRef name);
+
+/// The GPU runners' common part: brings kernel `name` of `module` to the IR
+/// PTX is made from (a gpu.module of LLVM/NVVM functions): a uop.kernel
+/// through uop-to-ptx for `chip` without the binary step, hand-written
+/// gpu.funcs through the GPU-to-NVVM stage; a module already at that level
+/// is left as it is. Errors are diagnostics.
+LogicalResult lowerToGPULevel(ModuleOp module, StringRef name, StringRef chip,
+                              const KernelCodegenOptions &codegen);
 
 } // namespace mlir::uop
 

@@ -204,20 +204,9 @@ int run(MLIRContext &ctx) {
     llvm::errs() << "error: --opts and --no-opt contradict each other\n";
     return kBadInput;
   }
-  // Where to run: cuda needs a usable GPU; auto takes one if there is one,
-  // else the simulator.
-  std::string whyNotCUDA;
-  llvm::Expected<std::unique_ptr<uop::Runner>> runner =
-      uop::createRunner(&ctx, target, chip, &whyNotCUDA);
-  if (!runner) {
-    llvm::errs() << "error: " << llvm::toString(runner.takeError()) << "\n";
+  if (!llvm::is_contained({"cpu", "sim", "cuda", "auto"}, StringRef(target))) {
+    llvm::errs() << "error: unknown target '" << target << "' (available: cpu, sim, cuda, auto)\n";
     return kBadInput;
-  }
-  if (target == "auto") {
-    if (whyNotCUDA.empty())
-      llvm::outs() << "auto: " << (*runner)->describe() << "; running on cuda\n";
-    else
-      llvm::outs() << "auto: no usable CUDA GPU (" << whyNotCUDA << "); running on sim\n";
   }
   bool isJSON = StringRef(inputFile).ends_with(".json");
   std::string jsonPath = buffersFrom;
@@ -272,11 +261,28 @@ int run(MLIRContext &ctx) {
   if (failed(uop::loadHostBuffers(data->buffers, buffers, loc)))
     return kBadInput;
 
-  // --opts and --no-opt are the pipelines' opts and heuristic options: a
-  // kernel's own uop.opts still come first.
+  // Where to run: cuda needs a usable GPU; auto takes one if there is one,
+  // else the simulator.
+  std::string whyNotCUDA;
+  llvm::Expected<std::unique_ptr<uop::Runner>> runner =
+      uop::createRunner(&ctx, target, chip, &whyNotCUDA);
+  if (!runner) {
+    llvm::errs() << "error: " << llvm::toString(runner.takeError()) << "\n";
+    return kBadInput;
+  }
+  if (target == "auto") {
+    if ((*runner)->getName() == "cuda")
+      llvm::outs() << "auto: " << (*runner)->describe() << "; running on cuda\n";
+    else
+      llvm::outs() << "auto: no usable CUDA GPU (" << whyNotCUDA << "); running on sim\n";
+  }
+
+  // --opts and --no-opt are the pipelines' opts and heuristic options (an
+  // empty --opts= is none), as in uop-translate: a kernel's own uop.opts
+  // still come first.
   uop::KernelCodegenOptions codegen;
   codegen.opts = opts;
-  codegen.heuristic = !noOpt;
+  codegen.heuristic = !noOpt && !(opts.getNumOccurrences() && opts.empty());
   FailureOr<std::unique_ptr<uop::CompiledKernel>> compiled =
       (*runner)->compile(*module, name, codegen);
   if (failed(compiled))

@@ -220,7 +220,8 @@ int exportPTX(MLIRContext &ctx, llvm::raw_ostream &os) {
   uop::UOpToPTXOptions options;
   options.chip = chip;
   options.optLevel = optLevel;
-  options.heuristic = !noOpt;
+  // --no-opt, or an empty --opts=: no opts (tinygrad's NOOPT), as in uop-run
+  options.heuristic = !noOpt && !(ptxOpts.getNumOccurrences() && ptxOpts.empty());
   options.opts = ptxOpts;
   uop::buildUOpToPTXPipeline(pm, options);
   if (failed(pm.run(*module)))
@@ -267,8 +268,8 @@ int main(int argc, char **argv) {
   registerDefaultTimingManagerCLOptions();
   cl::ParseCommandLineOptions(argc, argv, "uop-mlir translation tool\n");
   if (action == Action::None) {
-    llvm::errs() << "error: choose a translation (--import-tinygrad, --export-tinygrad or "
-                    "--export-ptx)\n";
+    llvm::errs() << "error: choose a translation (--import-tinygrad, --export-tinygrad, "
+                    "--export-ptx or --list-tinygrad-ops)\n";
     return kBadInput;
   }
   if ((action == Action::ListTinygradOps) != inputs.empty()) {

@@ -1,5 +1,5 @@
 // tinygrad's symbolic rules that look past one op, as canonicalization
-// patterns (lib/Dialect/UOp/IR/Symbolic.cpp), each firing and each where it
+// patterns (lib/Dialect/UOp/IR/SymbolicRules.cpp), each firing and each where it
 // must not: float rounding, wraparound, C's truncating division.
 // RUN: uop-opt %s --canonicalize="test-convergence=true" | FileCheck %s
 

@@ -274,7 +274,7 @@ Bounds IndexSimplifier::bounds(unsigned id) {
     break;
   case Kind::Div: {
     Bounds in = bounds(a.inner);
-    b = {in.first / a.arg, in.second / a.arg};
+    b = {cdiv(in.first, a.arg), cdiv(in.second, a.arg)};
     break;
   }
   case Kind::Mod: {
@@ -330,8 +330,8 @@ Lin IndexSimplifier::div(const Lin &x, int64_t c) {
   if (c == 1)
     return x;
   Bounds b = bounds(x);
-  if (b.first / c == b.second / c)
-    return Lin::constant(b.first / c);
+  if (cdiv(b.first, c) == cdiv(b.second, c))
+    return Lin::constant(cdiv(b.first, c));
   // (x//c1)//c2 -> x//(c1*c2)
   if (auto a = x.asAtom(); a && atoms[*a].kind == Kind::Div) {
     Atom d = atoms[*a];

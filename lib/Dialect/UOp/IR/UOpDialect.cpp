@@ -22,6 +22,13 @@ void UOpDialect::initialize() {
   registerAttributes();
 }
 
+std::optional<std::array<int32_t, 3>> mlir::uop::readLaunchSize(Attribute a) {
+  auto arr = dyn_cast_or_null<DenseI32ArrayAttr>(a);
+  if (!arr || arr.size() != 3 || llvm::any_of(arr.asArrayRef(), [](int32_t d) { return d < 1; }))
+    return std::nullopt;
+  return std::array<int32_t, 3>{arr[0], arr[1], arr[2]};
+}
+
 // The discardable attributes UOpBase.td declares: each on the op it belongs
 // to, with its type.
 LogicalResult UOpDialect::verifyOperationAttribute(Operation *op, NamedAttribute attr) {
@@ -40,17 +47,12 @@ LogicalResult UOpDialect::verifyOperationAttribute(Operation *op, NamedAttribute
   if (name == OptsAttrHelper::getNameStr())
     return expect(onKernel && isa<StringAttr>(value), "a string of opts on a uop.kernel");
   if (name == LaunchAttrHelper::getNameStr()) {
-    auto dims = [](Attribute a) {
-      auto arr = dyn_cast_or_null<DenseI32ArrayAttr>(a);
-      return arr && arr.size() == 3 &&
-             llvm::all_of(arr.asArrayRef(), [](int32_t d) { return d > 0; });
-    };
     auto kernels = dyn_cast<DictionaryAttr>(value);
-    bool ok =
-        onModule && kernels && llvm::all_of(kernels, [&](NamedAttribute k) {
-          auto entry = dyn_cast<DictionaryAttr>(k.getValue());
-          return entry && entry.size() == 2 && dims(entry.get("grid")) && dims(entry.get("block"));
-        });
+    bool ok = onModule && kernels && llvm::all_of(kernels, [&](NamedAttribute k) {
+                auto entry = dyn_cast<DictionaryAttr>(k.getValue());
+                return entry && entry.size() == 2 && readLaunchSize(entry.get("grid")) &&
+                       readLaunchSize(entry.get("block"));
+              });
     return expect(ok, "a dictionary on a builtin.module of {grid, block} per kernel, each an "
                       "array<i32: x, y, z> of positive sizes");
   }

@@ -8,4 +8,13 @@
 
 #include "uop/Dialect/UOp/IR/UOpOpsDialect.h.inc"
 
+#include <array>
+#include <optional>
+
+namespace mlir::uop {
+/// A grid or block size of a `uop.launch` entry (array<i32: x, y, z> of
+/// positive sizes, as the dialect verifies them), or std::nullopt.
+std::optional<std::array<int32_t, 3>> readLaunchSize(Attribute a);
+} // namespace mlir::uop
+
 #endif

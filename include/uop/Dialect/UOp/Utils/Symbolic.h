@@ -3,8 +3,8 @@
 // What tinygrad's UPat.cvar, UOp operators and symbolic helpers (split_uop,
 // const_factor, divides) give its rewrite rules, on uop values: the
 // dialect's folders and canonicalization patterns use it, and so do passes
-// that read constants or build index math (uop-lower, uop-expand,
-// uop-devectorize). Implemented in the UOpUtils library (lib/Dialect/UOp/Utils).
+// that read constants or build index math (uop-lower, uop-gpu-dims,
+// uop-expand, uop-devectorize). Implemented in the UOpUtils library (lib/Dialect/UOp/Utils).
 //
 //===----------------------------------------------------------------------===//
 #ifndef UOP_DIALECT_UOP_UTILS_SYMBOLIC_H

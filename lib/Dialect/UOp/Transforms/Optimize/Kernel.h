@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef UOP_TRANSFORMS_OPTKERNEL_H
-#define UOP_TRANSFORMS_OPTKERNEL_H
+#ifndef UOP_LIB_DIALECT_UOP_TRANSFORMS_OPTIMIZE_KERNEL_H
+#define UOP_LIB_DIALECT_UOP_TRANSFORMS_OPTIMIZE_KERNEL_H
 
 #include "Opt.h"
 

@@ -4,34 +4,33 @@
 
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/ErrorHandling.h"
 
 using namespace mlir;
 using namespace mlir::uop;
 
-static StringRef name(OptOp op) {
-  switch (op) {
-  case OptOp::TC:
-    return "TC";
-  case OptOp::UPCAST:
-    return "UPCAST";
-  case OptOp::UNROLL:
-    return "UNROLL";
-  case OptOp::LOCAL:
-    return "LOCAL";
-  case OptOp::GROUP:
-    return "GROUP";
-  case OptOp::GROUPTOP:
-    return "GROUPTOP";
-  case OptOp::NOLOCALS:
-    return "NOLOCALS";
-  case OptOp::PADTO:
-    return "PADTO";
-  case OptOp::SWAP:
-    return "SWAP";
-  }
-  return "?";
+namespace {
+/// tinygrad's OptOps, by name.
+constexpr std::pair<OptOp, llvm::StringLiteral> kOptOps[] = {
+    {OptOp::TC, "TC"},           {OptOp::UPCAST, "UPCAST"},     {OptOp::UNROLL, "UNROLL"},
+    {OptOp::LOCAL, "LOCAL"},     {OptOp::GROUP, "GROUP"},       {OptOp::GROUPTOP, "GROUPTOP"},
+    {OptOp::NOLOCALS, "NOLOCALS"}, {OptOp::PADTO, "PADTO"},     {OptOp::SWAP, "SWAP"},
+};
+
+StringRef name(OptOp op) {
+  for (auto [o, n] : kOptOps)
+    if (o == op)
+      return n;
+  llvm_unreachable("an OptOp without a name");
 }
+
+std::optional<OptOp> optOpNamed(StringRef s) {
+  for (auto [o, n] : kOptOps)
+    if (n == s)
+      return o;
+  return std::nullopt;
+}
+} // namespace
 
 std::string Opt::str() const {
   std::string s = name(op).str();
@@ -63,23 +62,16 @@ llvm::Expected<SmallVector<Opt>> mlir::uop::parseOpts(StringRef text) {
     StringRef piece = pieces[i].trim();
     SmallVector<StringRef> fields;
     piece.split(fields, ':');
-    std::optional<OptOp> op = llvm::StringSwitch<std::optional<OptOp>>(fields[0].trim())
-                                  .Case("TC", OptOp::TC)
-                                  .Case("UPCAST", OptOp::UPCAST)
-                                  .Case("UNROLL", OptOp::UNROLL)
-                                  .Case("LOCAL", OptOp::LOCAL)
-                                  .Case("GROUP", OptOp::GROUP)
-                                  .Case("GROUPTOP", OptOp::GROUPTOP)
-                                  .Case("NOLOCALS", OptOp::NOLOCALS)
-                                  .Case("PADTO", OptOp::PADTO)
-                                  .Case("SWAP", OptOp::SWAP)
-                                  .Default(std::nullopt);
+    std::optional<OptOp> op = optOpNamed(fields[0].trim());
     auto fail = [&](const Twine &why) {
       return llvm::createStringError("'" + piece + "': " + why);
     };
-    if (!op)
-      return fail("unknown opt (known: TC, UPCAST, UNROLL, LOCAL, GROUP, GROUPTOP, NOLOCALS, "
-                  "PADTO, SWAP)");
+    if (!op) {
+      std::string known;
+      for (auto [i, o] : llvm::enumerate(kOptOps))
+        known += (i ? ", " : "") + o.second.str();
+      return fail("unknown opt (known: " + known + ")");
+    }
     Opt opt{*op, std::nullopt, std::nullopt, {}};
     if (*op == OptOp::NOLOCALS) {
       if (fields.size() != 1)

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef UOP_TRANSFORMS_OPT_H
-#define UOP_TRANSFORMS_OPT_H
+#ifndef UOP_LIB_DIALECT_UOP_TRANSFORMS_OPTIMIZE_OPT_H
+#define UOP_LIB_DIALECT_UOP_TRANSFORMS_OPTIMIZE_OPT_H
 
 #include "uop/Dialect/UOp/IR/TensorCores.h"
 
