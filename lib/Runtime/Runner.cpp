@@ -35,9 +35,13 @@ LogicalResult mlir::uop::lowerToGPULevel(ModuleOp module, StringRef name, String
     options.toBinary = false;
     buildUOpToPTXPipeline(pm, options);
   } else {
-    bool hasGPUFuncs = false;
+    // gpu.funcs still to convert, or LLVM-level gpu.modules without the
+    // NVVM target the PTX step needs: the GPU-to-NVVM stage does both.
+    bool hasGPUFuncs = false, missingTarget = false;
     module.walk([&](gpu::GPUFuncOp) { hasGPUFuncs = true; });
-    if (!hasGPUFuncs)
+    for (auto m : module.getOps<gpu::GPUModuleOp>())
+      missingTarget |= !m.getTargetsAttr() || m.getTargetsAttr().empty();
+    if (!hasGPUFuncs && !missingTarget)
       return success();
     buildGPUToNVVMStage(pm, chip);
   }

@@ -21,8 +21,9 @@ void keepOnlyKernel(ModuleOp module, StringRef name);
 /// The GPU runners' common part: brings kernel `name` of `module` to the IR
 /// PTX is made from (a gpu.module of LLVM/NVVM functions): a uop.kernel
 /// through uop-to-ptx for `chip` without the binary step, hand-written
-/// gpu.funcs through the GPU-to-NVVM stage; a module already at that level
-/// is left as it is. Errors are diagnostics.
+/// gpu.funcs (or LLVM-level gpu.modules without an NVVM target) through the
+/// GPU-to-NVVM stage; a module already at that level is left as it is.
+/// Errors are diagnostics.
 LogicalResult lowerToGPULevel(ModuleOp module, StringRef name, StringRef chip,
                               const KernelCodegenOptions &codegen);
 
