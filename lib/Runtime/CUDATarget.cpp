@@ -270,9 +270,7 @@ CUDARunner::compile(ModuleOp module, StringRef name, const KernelCodegenOptions 
   auto start = Clock::now();
   // Up to the gpu.module (which says how many parameters the kernel takes),
   // then its PTX.
-  if (failed(lowerToGPULevel(module, name, chip, codegen)))
-    return failure();
-  FailureOr<GPUKernel> kernel = findGPUKernel(module, name, "the CUDA runtime");
+  FailureOr<GPUKernel> kernel = lowerToGPUKernel(module, name, chip, codegen, "the CUDA runtime");
   if (failed(kernel))
     return failure();
   Dim3 grid = kernel->grid, block = kernel->block; // (the binary step erases the function)

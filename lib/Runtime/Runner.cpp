@@ -24,8 +24,9 @@ void mlir::uop::keepOnlyKernel(ModuleOp module, StringRef name) {
       other.erase();
 }
 
-LogicalResult mlir::uop::lowerToGPULevel(ModuleOp module, StringRef name, StringRef chip,
-                                        const KernelCodegenOptions &codegen) {
+FailureOr<GPUKernel> mlir::uop::lowerToGPUKernel(ModuleOp module, StringRef name, StringRef chip,
+                                                 const KernelCodegenOptions &codegen,
+                                                 StringRef runner) {
   PassManager pm(module.getContext());
   if (!module.getOps<KernelOp>().empty()) {
     keepOnlyKernel(module, name);
@@ -41,11 +42,12 @@ LogicalResult mlir::uop::lowerToGPULevel(ModuleOp module, StringRef name, String
     module.walk([&](gpu::GPUFuncOp) { hasGPUFuncs = true; });
     for (auto m : module.getOps<gpu::GPUModuleOp>())
       missingTarget |= !m.getTargetsAttr() || m.getTargetsAttr().empty();
-    if (!hasGPUFuncs && !missingTarget)
-      return success();
-    buildGPUToNVVMStage(pm, chip);
+    if (hasGPUFuncs || missingTarget)
+      buildGPUToNVVMStage(pm, chip);
   }
-  return pm.run(module);
+  if (failed(pm.run(module)))
+    return failure();
+  return findGPUKernel(module, name, runner);
 }
 
 llvm::Expected<std::unique_ptr<Runner>> mlir::uop::createRunner(MLIRContext *ctx, StringRef target,

@@ -66,9 +66,7 @@ FailureOr<std::unique_ptr<CompiledKernel>> SimRunner::compile(ModuleOp module, S
                                                               const KernelCodegenOptions &options) {
   MLIRContext *ctx = module.getContext();
   auto start = Clock::now();
-  if (failed(lowerToGPULevel(module, name, chip, options)))
-    return failure();
-  FailureOr<GPUKernel> kernel = findGPUKernel(module, name, "the simulator");
+  FailureOr<GPUKernel> kernel = lowerToGPUKernel(module, name, chip, options, "the simulator");
   if (failed(kernel))
     return failure();
   auto gpuModule = kernel->func->getParentOfType<gpu::GPUModuleOp>();

@@ -2,6 +2,7 @@
 #ifndef UOP_LIB_RUNTIME_TARGETS_H
 #define UOP_LIB_RUNTIME_TARGETS_H
 
+#include "uop/Runtime/GPUKernel.h"
 #include "uop/Runtime/Runner.h"
 
 namespace mlir::uop {
@@ -19,13 +20,13 @@ llvm::Expected<std::unique_ptr<Runner>> createCUDARunner(MLIRContext *ctx, Strin
 void keepOnlyKernel(ModuleOp module, StringRef name);
 
 /// The GPU runners' common part: brings kernel `name` of `module` to the IR
-/// PTX is made from (a gpu.module of LLVM/NVVM functions): a uop.kernel
-/// through uop-to-ptx for `chip` without the binary step, hand-written
-/// gpu.funcs (or LLVM-level gpu.modules without an NVVM target) through the
-/// GPU-to-NVVM stage; a module already at that level is left as it is.
-/// Errors are diagnostics.
-LogicalResult lowerToGPULevel(ModuleOp module, StringRef name, StringRef chip,
-                              const KernelCodegenOptions &codegen);
+/// PTX is made from (a gpu.module of LLVM/NVVM functions) and finds it there
+/// (findGPUKernel, for `runner`). A uop.kernel goes through uop-to-ptx for
+/// `chip` without the binary step, hand-written gpu.funcs (or LLVM-level
+/// gpu.modules without an NVVM target) through the GPU-to-NVVM stage; a
+/// module already at that level is left as it is. Errors are diagnostics.
+FailureOr<GPUKernel> lowerToGPUKernel(ModuleOp module, StringRef name, StringRef chip,
+                                      const KernelCodegenOptions &codegen, StringRef runner);
 
 } // namespace mlir::uop
 

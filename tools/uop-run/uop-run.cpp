@@ -204,10 +204,6 @@ int run(MLIRContext &ctx) {
     llvm::errs() << "error: --opts and --no-opt contradict each other\n";
     return kBadInput;
   }
-  if (!llvm::is_contained({"cpu", "sim", "cuda", "auto"}, StringRef(target))) {
-    llvm::errs() << "error: unknown target '" << target << "' (available: cpu, sim, cuda, auto)\n";
-    return kBadInput;
-  }
   bool isJSON = StringRef(inputFile).ends_with(".json");
   std::string jsonPath = buffersFrom;
   if (jsonPath.empty() && isJSON)
@@ -277,14 +273,11 @@ int run(MLIRContext &ctx) {
       llvm::outs() << "auto: no usable CUDA GPU (" << whyNotCUDA << "); running on sim\n";
   }
 
-  // --opts and --no-opt are the pipelines' opts and heuristic options (an
-  // empty --opts= is none), as in uop-translate: a kernel's own uop.opts
-  // still come first.
-  uop::KernelCodegenOptions codegen;
-  codegen.opts = opts;
-  codegen.heuristic = !noOpt && !(opts.getNumOccurrences() && opts.empty());
-  FailureOr<std::unique_ptr<uop::CompiledKernel>> compiled =
-      (*runner)->compile(*module, name, codegen);
+  // --opts and --no-opt mean what they mean in uop-translate.
+  FailureOr<std::unique_ptr<uop::CompiledKernel>> compiled = (*runner)->compile(
+      *module, name,
+      uop::KernelCodegenOptions::fromToolFlags(
+          opts.getNumOccurrences() ? std::optional<StringRef>(opts) : std::nullopt, noOpt));
   if (failed(compiled))
     return kBadInput;
   auto args = argumentBuffers(buffers, (*compiled)->numBuffers(), name, jsonPath);

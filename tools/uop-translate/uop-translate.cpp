@@ -220,9 +220,8 @@ int exportPTX(MLIRContext &ctx, llvm::raw_ostream &os) {
   uop::UOpToPTXOptions options;
   options.chip = chip;
   options.optLevel = optLevel;
-  // --no-opt, or an empty --opts=: no opts (tinygrad's NOOPT), as in uop-run
-  options.heuristic = !noOpt && !(ptxOpts.getNumOccurrences() && ptxOpts.empty());
-  options.opts = ptxOpts;
+  options.setCodegen(uop::KernelCodegenOptions::fromToolFlags(
+      ptxOpts.getNumOccurrences() ? std::optional<StringRef>(ptxOpts) : std::nullopt, noOpt));
   uop::buildUOpToPTXPipeline(pm, options);
   if (failed(pm.run(*module)))
     return 1;

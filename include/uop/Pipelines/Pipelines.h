@@ -18,6 +18,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
+#include <optional>
+
 namespace mlir::uop {
 
 //===----------------------------------------------------------------------===//
@@ -34,6 +36,16 @@ struct KernelCodegenOptions {
   /// (uop-optimize still simplifies the shape, as tinygrad's Kernel does):
   /// what the tools' --no-opt means.
   bool heuristic = true;
+
+  /// What the tools' --opts (std::nullopt when not given) and --no-opt mean:
+  /// those opts; none (NOOPT) with --no-opt or an empty --opts=; else the
+  /// heuristic. A kernel's own `uop.opts` still comes first.
+  static KernelCodegenOptions fromToolFlags(std::optional<StringRef> opts, bool noOpt) {
+    KernelCodegenOptions o;
+    o.opts = opts.value_or("").str();
+    o.heuristic = !noOpt && !(opts && opts->empty());
+    return o;
+  }
 };
 
 /// On every uop.kernel: uop-optimize, uop-lower, uop-expand, CSE,

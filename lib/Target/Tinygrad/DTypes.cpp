@@ -70,13 +70,13 @@ unsigned genericOperands(RegisteredOperationName op) {
 }
 } // namespace
 
-std::optional<GenericOp> mlir::uop::tinygrad::lookupGenericOp(MLIRContext *ctx, StringRef name) {
+llvm::StringMap<GenericOp> mlir::uop::tinygrad::genericOps(MLIRContext *ctx) {
+  llvm::StringMap<GenericOp> ops;
   for (RegisteredOperationName op :
        ctx->getRegisteredOperationsByDialect(UOpDialect::getDialectNamespace()))
-    if (std::optional<StringRef> n = getTinygradOpName(op); n && *n == name)
-      if (unsigned numSrcs = genericOperands(op))
-        return GenericOp{op, numSrcs};
-  return std::nullopt;
+    if (unsigned numSrcs = genericOperands(op))
+      ops.try_emplace(*getTinygradOpName(op), GenericOp{op, numSrcs});
+  return ops;
 }
 
 StringRef mlir::uop::tinygrad::genericOpName(Operation *op) {

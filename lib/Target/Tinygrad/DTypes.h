@@ -4,6 +4,7 @@
 
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/Types.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
 
 #include <string>
@@ -21,9 +22,9 @@ struct GenericOp {
   OperationName uop;
   unsigned numSrcs;
 };
-/// The generic op tinygrad calls `name` ("ADD"), from the uop ops' tinygrad
-/// names (TinygradOpInterface); std::nullopt for any other name.
-std::optional<GenericOp> lookupGenericOp(MLIRContext *ctx, StringRef name);
+/// The generic ops by the name tinygrad calls them ("ADD"), from the uop
+/// ops' tinygrad names (TinygradOpInterface).
+llvm::StringMap<GenericOp> genericOps(MLIRContext *ctx);
 /// `op`'s tinygrad name if it is a generic op, else empty.
 StringRef genericOpName(Operation *op);
 

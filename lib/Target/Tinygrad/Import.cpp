@@ -84,7 +84,8 @@ SmallVector<size_t> scanNodeOffsets(StringRef text) {
 class KernelImporter {
 public:
   KernelImporter(ModuleOp module, StringRef text, StringRef filename)
-      : ctx(module.getContext()), b(ctx), module(module), text(text), filename(filename) {}
+      : ctx(module.getContext()), b(ctx), module(module), text(text), filename(filename),
+        genericOps(tinygrad::genericOps(ctx)) {}
 
   LogicalResult run(StringRef defaultName);
 
@@ -116,6 +117,7 @@ private:
   StringRef text, filename;
   SmallVector<size_t> offsets;
   SmallVector<Value> values; // the value of each node (null for SINK)
+  llvm::StringMap<tinygrad::GenericOp> genericOps; // ALU, CAST, BITCAST by tinygrad name
 };
 
 LogicalResult KernelImporter::run(StringRef defaultName) {
@@ -235,10 +237,10 @@ FailureOr<Value> KernelImporter::buildOp(size_t i, StringRef op, Type type, cons
     return d << " source" << (hi == 1 ? "" : "s") << ", got " << srcs.size();
   };
 
-  if (std::optional<tinygrad::GenericOp> g = tinygrad::lookupGenericOp(ctx, op)) {
-    if (failed(expectSrcs(g->numSrcs, g->numSrcs)))
+  if (auto g = genericOps.find(op); g != genericOps.end()) {
+    if (failed(expectSrcs(g->second.numSrcs, g->second.numSrcs)))
       return failure();
-    OperationState state(loc, g->uop);
+    OperationState state(loc, g->second.uop);
     state.addOperands(srcs);
     state.addTypes(type);
     return b.create(state)->getResult(0);
