@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build ccache clang-22
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
-  python3 zlib1g-dev libzstd-dev
+  python3 python3-numpy zlib1g-dev libzstd-dev
 )
 
 missing=()

@@ -8,6 +8,7 @@
 #include "uop/Pipelines/Pipelines.h"
 
 #include "uop/Conversion/Passes.h"
+#include "uop/Dialect/UOp/IR/UOpAttrs.h"
 #include "uop/Dialect/UOp/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -38,7 +39,22 @@ void mlir::uop::buildKernelCodegenStage(OpPassManager &pm, const KernelCodegenOp
   kernel.addPass(createUOpDevectorize());
 }
 
+/// tinygrad's final rewrite for the module's target: the decompositions of
+/// what it lacks, then MULACC where it fuses (CSE first: a product's uses
+/// decide on the host, and tinygrad's graph has each expression once).
+static void addTargetRewrites(OpPassManager &kernel, bool host) {
+  kernel.addPass(createUOpDecomposeMath());
+  kernel.addPass(createCSEPass());
+  if (host)
+    kernel.addPass(createUOpCExpressions());
+  kernel.addPass(createUOpFuseMulAcc());
+}
+
 void mlir::uop::buildHostToLLVMStage(OpPassManager &pm, bool halfInF32) {
+  UOpAttachTargetOptions host;
+  host.chip = TargetAttr::kHostChip.str();
+  pm.addPass(createUOpAttachTarget(host));
+  addTargetRewrites(pm.nest<KernelOp>(), /*host=*/true);
   ConvertUOpToSCFOptions toSCF;
   toSCF.halfInF32 = halfInF32;
   pm.addPass(createConvertUOpToSCF(toSCF));
@@ -61,6 +77,7 @@ void mlir::uop::buildGPUMappingStage(OpPassManager &pm) {
   // mapping adds (sizes of 1 fold away).
   OpPassManager &kernel = pm.nest<KernelOp>();
   kernel.addPass(createUOpGPUDims());
+  addTargetRewrites(kernel, /*host=*/false);
   kernel.addPass(createUOpTargetLegalize());
   kernel.addPass(createCanonicalizerPass());
   pm.addPass(createConvertUOpToGPU());

@@ -420,12 +420,66 @@ private:
   /// One iteration of a REDUCE: `acc` combined with its source, or with
   /// each lane of it in order (a horizontal reduction).
   FailureOr<Value> accumulate(ReduceOp r, Value acc) {
-    FailureOr<Value> x = emit(r.getSrc());
+    Value src = r.getSrc();
+    if (src.getType() == r.getType())
+      return accumulateExpr(r, acc, src);
+    if (auto vec = src.getDefiningOp<VectorizeOp>()) {
+      for (Value lane : vec.getOperands()) {
+        FailureOr<Value> next = accumulateExpr(r, acc, lane);
+        if (failed(next))
+          return failure();
+        acc = *next;
+      }
+      return acc;
+    }
+    Semantics sem(at(), r.getLoc(), target);
+    if (MulOp mul = fusedProduct(r, src)) { // each lane's product fused
+      FailureOr<Value> a = emit(mul.getLhs()), b = emit(mul.getRhs());
+      if (failed(a) || failed(b))
+        return failure();
+      Type scalar = getScalarType(r.getType());
+      for (int64_t i = 0; i < cast<VectorType>(a->getType()).getNumElements(); ++i)
+        acc = sem.mulAdd(sem.extract(*a, i), sem.extract(*b, i), acc, scalar);
+      return acc;
+    }
+    FailureOr<Value> x = emit(src);
     if (failed(x))
       return failure();
+    return sem.combineLanes(r.getKind(), acc, *x, r.getType());
+  }
+
+  /// The MUL `src` is if an ADD REDUCE fuses it into its sum (uop-fuse-mulacc's
+  /// rule: tinygrad's accumulator is an ADD like any other).
+  MulOp fusedProduct(ReduceOp r, Value src) {
+    auto mul = src.getDefiningOp<MulOp>();
+    return mul && r.getKind() == ReduceKind::add && target.attr.fusesProduct(src) ? mul : MulOp();
+  }
+
+  /// `acc` combined with the scalar `src`, as the target evaluates
+  /// `acc op src`: with a fused product as MULACC, and on the host with an
+  /// inline ADD (MUL) operand's parentheses stripped, as uop-c-expressions
+  /// does (`acc + (y + z)` is `(acc + y) + z` in tinygrad's C).
+  FailureOr<Value> accumulateExpr(ReduceOp r, Value acc, Value src) {
     Semantics sem(at(), r.getLoc(), target);
-    if (r.getSrc().getType() != r.getType())
-      return sem.combineLanes(r.getKind(), acc, *x, r.getType());
+    if (MulOp mul = fusedProduct(r, src)) {
+      FailureOr<Value> a = emit(mul.getLhs()), b = emit(mul.getRhs());
+      if (failed(a) || failed(b))
+        return failure();
+      return sem.mulAdd(*a, *b, acc, r.getType());
+    }
+    Operation *def = src.getDefiningOp();
+    bool sameOp = (r.getKind() == ReduceKind::add && isa_and_nonnull<AddOp>(def)) ||
+                  (r.getKind() == ReduceKind::mul && isa_and_nonnull<MulOp>(def));
+    if (sameOp && target.attr.isHost() && src.hasOneUse() &&
+        isa<FloatType>(getScalarType(src.getType()))) {
+      FailureOr<Value> left = accumulateExpr(r, acc, def->getOperand(0));
+      if (failed(left))
+        return failure();
+      return accumulateExpr(r, *left, def->getOperand(1));
+    }
+    FailureOr<Value> x = emit(src);
+    if (failed(x))
+      return failure();
     return sem.combine(r.getKind(), acc, *x, r.getType());
   }
 

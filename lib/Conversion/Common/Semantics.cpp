@@ -156,9 +156,13 @@ Value Semantics::combine(ReduceKind kind, Value acc, Value x, Type uopType) {
   return round(r, uopType); // the accumulator is a variable of the reduce's dtype
 }
 
+Value Semantics::extract(Value vec, int64_t i) {
+  return LLVM::ExtractElementOp::create(b, loc, vec, lane(i));
+}
+
 Value Semantics::combineLanes(ReduceKind kind, Value acc, Value vec, Type uopType) {
   for (int64_t i = 0; i < cast<VectorType>(vec.getType()).getNumElements(); ++i)
-    acc = combine(kind, acc, LLVM::ExtractElementOp::create(b, loc, vec, lane(i)), uopType);
+    acc = combine(kind, acc, extract(vec, i), uopType);
   return acc;
 }
 
@@ -392,11 +396,7 @@ Value Semantics::emit(Operation *op, ValueRange v) {
       .Case([&](CmpNeOp) { return cmp(F::UNE, P::ne, P::ne); })
       .Case([&](CmpEqOp) { return cmp(F::OEQ, P::eq, P::eq); })
       .Case([&](WhereOp) -> Value { return arith::SelectOp::create(b, loc, v[0], v[1], v[2]); })
-      .Case([&](MulAccOp) -> Value {
-        if (isFloat)
-          return arith::AddFOp::create(b, loc, arith::MulFOp::create(b, loc, v[0], v[1]), v[2]);
-        return arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, v[0], v[1]), v[2]);
-      })
+      .Case([&](MulAccOp) { return mulAdd(v[0], v[1], v[2], t); })
       .Case([&](CastOp) -> Value {
         if (isa<PtrType>(t)) // a pointer cast for a vector load: pointers are opaque
           return v[0];
@@ -439,6 +439,12 @@ Value Semantics::emit(Operation *op, ValueRange v) {
 //===----------------------------------------------------------------------===//
 // Transcendentals
 //===----------------------------------------------------------------------===//
+
+Value Semantics::mulAdd(Value x, Value y, Value z, Type uopType) {
+  if (isa<FloatType>(getScalarType(uopType)))
+    return target.emitMulAdd(b, loc, x, y, z);
+  return arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, x, y), z);
+}
 
 Value Semantics::math(Operation *op, ValueRange v) {
   llvm::Expected<Value> own = target.emitMath(op, v, b, loc);

@@ -93,7 +93,22 @@ Value approx(Operation *op, Value x, OpBuilder &b, Location loc) {
 
 } // namespace
 
-NVPTXTargetInfo::NVPTXTargetInfo(TargetAttr target) : TargetInfo(nvptxTypes()), target(target) {}
+NVPTXTargetInfo::NVPTXTargetInfo(TargetAttr target)
+    : TargetInfo(nvptxTypes(), target), target(target) {}
+
+Value NVPTXTargetInfo::emitMulAdd(OpBuilder &b, Location loc, Value x, Value y, Value z) const {
+  // tinygrad's PTX has no half MULACC (not in supports_half): fma.rn.f32
+  // of the widened operands, rounded back once.
+  Type t = x.getType(), elem = getElementTypeOrSelf(t);
+  if (!elem.isF16() && !elem.isBF16())
+    return LLVM::FMAOp::create(b, loc, x, y, z);
+  Type wide = b.getF32Type();
+  if (auto vec = dyn_cast<VectorType>(t))
+    wide = VectorType::get(vec.getShape(), wide);
+  auto ext = [&](Value v) { return arith::ExtFOp::create(b, loc, wide, v).getResult(); };
+  Value r = LLVM::FMAOp::create(b, loc, ext(x), ext(y), ext(z));
+  return arith::TruncFOp::create(b, loc, t, r);
+}
 
 std::optional<FailureOr<Value>> NVPTXTargetInfo::emitTargetOp(Operation *op, ValueRange operands,
                                                               OpBuilder &b) const {
@@ -114,7 +129,7 @@ llvm::Expected<Value> NVPTXTargetInfo::emitMath(Operation *op, ValueRange operan
                                                 Location loc) const {
   if (isa<PowOp>(op))
     return llvm::createStringError(llvm::Twine(
-        "POW has no PTX instruction (tinygrad rewrites it to EXP2/LOG2 before rendering)"));
+        "POW has no PTX instruction (uop-decompose-math rewrites it, as tinygrad does)"));
   Value x = operands[0];
   Type t = x.getType();
   StringRef name = op->getName().stripDialect();
@@ -126,6 +141,11 @@ llvm::Expected<Value> NVPTXTargetInfo::emitMath(Operation *op, ValueRange operan
       return approx(op, x, b, loc);
   }
   if (t.isF64() && isa<Exp2Op, Log2Op, SinOp>(op))
-    return llvm::createStringError("PTX has no f64 " + name.upper() + " instruction");
+    return llvm::createStringError("PTX has no f64 " + name.upper() +
+                                   " instruction (uop-decompose-math rewrites it)");
+  // sqrt.rn.f64, exact like the host's, rather than the math dialect's
+  // libdevice call.
+  if (isa<SqrtOp>(op) && getElementTypeOrSelf(t).isF64())
+    return LLVM::SqrtOp::create(b, loc, x).getResult();
   return Value();
 }

@@ -10,8 +10,9 @@ namespace mlir::uop {
 /// What tinygrad's PTX renderer does that the host does not, for the
 /// module's #uop.target: SPECIAL as block and thread ids, DEFINE_LOCAL as
 /// shared memory, BARRIER as gpu.barrier, WMMA as nvvm.mma.sync; PTX's
-/// approximate instructions for the target's `approx_ops`, and an error for
-/// what PTX has no instruction for (POW, f64 EXP2/LOG2/SIN). Halves are
+/// approximate instructions for the target's `approx_ops`, fma.rn for
+/// MULACC, and an error for what PTX has no instruction for (POW, f64
+/// EXP2/LOG2/SIN: uop-decompose-math rewrites them first). Halves are
 /// computed natively (uop-target-legalize widened those without an
 /// instruction) and buffers are 16-byte aligned (cuMemAlloc's are 256).
 class NVPTXTargetInfo final : public TargetInfo {
@@ -24,6 +25,7 @@ public:
   bool hasTensorCores() const override { return true; }
   llvm::Expected<Value> emitMath(Operation *op, ValueRange operands, OpBuilder &b,
                                  Location loc) const override;
+  Value emitMulAdd(OpBuilder &b, Location loc, Value x, Value y, Value z) const override;
 
 private:
   TargetAttr target;

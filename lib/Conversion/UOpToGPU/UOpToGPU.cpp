@@ -62,7 +62,7 @@ struct ConvertUOpToGPUPass : mlir::uop::impl::ConvertUOpToGPUBase<ConvertUOpToGP
     SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
     if (kernels.empty())
       return;
-    TargetAttr targetAttr = TargetAttr::lookup(module);
+    TargetAttr targetAttr = TargetAttr::lookupGPU(module);
     if (!targetAttr)
       return signalPassFailure();
     NVPTXTargetInfo target(targetAttr);

@@ -24,11 +24,12 @@ using namespace mlir::uop;
 namespace {
 
 /// The host: no grid, shared memory or tensor cores, buffers aligned only
-/// to their elements, and the transcendentals as the math dialect's ops
-/// (libm), as tinygrad's C backend calls them.
+/// to their elements, and the transcendentals uop-decompose-math leaves
+/// (SQRT; all of them without it) as the math dialect's ops (libm).
 class HostTargetInfo final : public TargetInfo {
 public:
-  using TargetInfo::TargetInfo;
+  HostTargetInfo(DTypeLowering types, MLIRContext *ctx)
+      : TargetInfo(types, TargetAttr::getHost(ctx)) {}
   bool buffersAligned() const override { return false; }
   std::optional<FailureOr<Value>> emitTargetOp(Operation *, ValueRange,
                                                OpBuilder &) const override {
@@ -38,6 +39,9 @@ public:
   llvm::Expected<Value> emitMath(Operation *, ValueRange, OpBuilder &, Location) const override {
     return Value();
   }
+  Value emitMulAdd(OpBuilder &b, Location loc, Value x, Value y, Value z) const override {
+    return LLVM::FMulAddOp::create(b, loc, x, y, z);
+  }
 };
 
 struct ConvertUOpToSCFPass : mlir::uop::impl::ConvertUOpToSCFBase<ConvertUOpToSCFPass> {
@@ -46,7 +50,7 @@ struct ConvertUOpToSCFPass : mlir::uop::impl::ConvertUOpToSCFBase<ConvertUOpToSC
   void runOnOperation() override {
     DTypeLowering types;
     types.halfInF32 = halfInF32;
-    HostTargetInfo target(types);
+    HostTargetInfo target(types, &getContext());
     for (KernelOp kernel : llvm::make_early_inc_range(getOperation().getOps<KernelOp>()))
       if (failed(convert(kernel, target)))
         return signalPassFailure();

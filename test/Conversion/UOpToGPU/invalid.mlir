@@ -44,7 +44,7 @@ module attributes {uop.target = #uop.target<"sm_80">} {
     %g = uop.define_global 0 : !uop.ptr<f32, 1>
     %p = uop.index %g[%z] : !uop.ptr<f32, 1>, si32
     %x = uop.load %p : !uop.ptr<f32, 1>
-    // expected-error @below {{POW has no PTX instruction (tinygrad rewrites it to EXP2/LOG2 before rendering)}}
+    // expected-error @below {{POW has no PTX instruction (uop-decompose-math rewrites it, as tinygrad does)}}
     %e = uop.pow %x, %x : f32
     %s = uop.store %p, %e : !uop.ptr<f32, 1>
     uop.sink %s

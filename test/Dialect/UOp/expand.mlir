@@ -53,14 +53,10 @@ uop.kernel @tile {
 // CHECK: uop.store %{{.*}}, %[[S]]
 // SCF-LABEL: func.func @unrolled
 // SCF: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32)
-// SCF: %[[E0:.*]] = llvm.extractelement
-// SCF: %[[A0:.*]] = arith.addf %[[ACC]], %[[E0]] : f32
-// SCF: %[[E1:.*]] = llvm.extractelement
-// SCF: %[[A1:.*]] = arith.addf %[[A0]], %[[E1]] : f32
-// SCF: %[[E2:.*]] = llvm.extractelement
-// SCF: %[[A2:.*]] = arith.addf %[[A1]], %[[E2]] : f32
-// SCF: %[[E3:.*]] = llvm.extractelement
-// SCF: %[[A3:.*]] = arith.addf %[[A2]], %[[E3]] : f32
+// SCF: %[[A0:.*]] = arith.addf %[[ACC]], %{{.*}} : f32
+// SCF: %[[A1:.*]] = arith.addf %[[A0]], %{{.*}} : f32
+// SCF: %[[A2:.*]] = arith.addf %[[A1]], %{{.*}} : f32
+// SCF: %[[A3:.*]] = arith.addf %[[A2]], %{{.*}} : f32
 // SCF: scf.yield %[[A3]]
 uop.kernel @unrolled {
   %c4 = uop.const 4 : si32

@@ -36,6 +36,10 @@ public:
   Value combine(ReduceKind kind, Value acc, Value x, Type uopType);
   /// One step of a horizontal REDUCE: acc <op> x[0] <op> x[1] ..., in order.
   Value combineLanes(ReduceKind kind, Value acc, Value vec, Type uopType);
+  /// Lane i of a converted vector.
+  Value extract(Value vec, int64_t i);
+  /// MULACC: x * y + z (converted values of uop type `uopType`).
+  Value mulAdd(Value x, Value y, Value z, Type uopType);
   /// A value as loaded from memory, to its compute type.
   Value fromStorage(Value stored, Type uopType);
   /// A computed value to the type it is stored as (rounds widened halves).

@@ -13,6 +13,8 @@
 #ifndef UOP_CONVERSION_COMMON_TARGETINFO_H
 #define UOP_CONVERSION_COMMON_TARGETINFO_H
 
+#include "uop/Dialect/UOp/IR/UOpAttrs.h"
+
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/Error.h"
 
@@ -39,11 +41,14 @@ struct DTypeLowering {
 
 class TargetInfo {
 public:
-  explicit TargetInfo(DTypeLowering types) : types(types) {}
+  TargetInfo(DTypeLowering types, TargetAttr attr) : types(types), attr(attr) {}
   virtual ~TargetInfo();
 
   /// How this target represents uop dtypes.
   const DTypeLowering types;
+  /// The #uop.target whose rules the conversion follows (which products a
+  /// REDUCE fuses into its sum: TargetAttr::fusesProduct).
+  const TargetAttr attr;
 
   /// Whether buffers are 16-byte aligned (a GPU's allocations are), so that a
   /// vector LOAD/STORE (from uop-devectorize) may assume the alignment of its
@@ -65,6 +70,10 @@ public:
   /// cannot compute it.
   virtual llvm::Expected<Value> emitMath(Operation *op, ValueRange operands, OpBuilder &b,
                                          Location loc) const = 0;
+  /// A float MULACC, x * y + z, as the target computes it (converted
+  /// operands): fma.rn on PTX; on the host LLVM's fmuladd, which is fused
+  /// where the CPU has FMA (as clang -march=native compiles tinygrad's C).
+  virtual Value emitMulAdd(OpBuilder &b, Location loc, Value x, Value y, Value z) const = 0;
 };
 
 } // namespace mlir::uop

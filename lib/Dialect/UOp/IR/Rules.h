@@ -26,6 +26,7 @@ void populateDivModPatterns(RewritePatternSet &patterns);
 void populateVectorPatterns(RewritePatternSet &patterns);
 void populateMemoryPatterns(RewritePatternSet &patterns);
 void populateViewPatterns(RewritePatternSet &patterns);
+void populateFloatPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::uop::sym
 

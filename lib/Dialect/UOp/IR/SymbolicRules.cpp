@@ -361,4 +361,5 @@ void UOpDialect::getCanonicalizationPatterns(RewritePatternSet &patterns) const 
   sym::populateVectorPatterns(patterns);
   sym::populateMemoryPatterns(patterns);
   sym::populateViewPatterns(patterns);
+  sym::populateFloatPatterns(patterns);
 }

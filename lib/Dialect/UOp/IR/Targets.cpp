@@ -1,9 +1,9 @@
 //===- Targets.cpp - #uop.target and #uop.tensor_core ---------------------===//
 //
-// The GPU targets the PTX path knows, with tinygrad's values for each
-// (renderer/cstyle.py CUDARenderer and renderer/ptx.py PTXRenderer): launch
-// limits, tensor cores, and which ops have native half or approximate
-// instructions.
+// The targets we know, with tinygrad's values for each: the GPUs of the PTX
+// path (renderer/cstyle.py CUDARenderer and renderer/ptx.py PTXRenderer) and
+// the host (renderer/cstyle.py ClangRenderer): launch limits, tensor cores,
+// and which ops have native half, approximate or any instruction at all.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +28,12 @@ constexpr llvm::StringLiteral kChips[] = {"sm_75", "sm_80", "sm_86", "sm_87",
 constexpr llvm::StringLiteral kApproxOps[] = {"exp2", "log2", "sin", "sqrt", "recip"};
 // PTXRenderer.supports_half: the rest is computed in f32.
 constexpr llvm::StringLiteral kPTXHalfOps[] = {"exp2", "add", "mul", "max", "cmplt", "where"};
+// The ops a target may lack (tinygrad then rewrites them), and those
+// PTXRenderer and ClangRenderer have in code_for_op: C has no EXP2, LOG2,
+// SIN (it calls no libm) and no MULACC (clang contracts a*b+c itself).
+constexpr llvm::StringLiteral kOptionalOps[] = {"exp2", "log2", "sin", "sqrt", "mulacc"};
+constexpr llvm::StringLiteral kPTXNativeOps[] = {"exp2", "log2", "sin", "sqrt", "mulacc"};
+constexpr llvm::StringLiteral kHostNativeOps[] = {"sqrt"};
 
 bool contains(ArrayRef<llvm::StringLiteral> list, StringRef s) {
   return llvm::is_contained(list, s);
@@ -101,6 +107,14 @@ LogicalResult TensorCoreAttr::verify(function_ref<InFlightDiagnostic()> emitErro
 // TargetAttr
 //===----------------------------------------------------------------------===//
 
+TargetAttr TargetAttr::getHost(MLIRContext *ctx) {
+  return TargetAttr::get(ctx, kHostChip, {}, {}, 0, {}, {}, {}, strings(ctx, kHostNativeOps));
+}
+
+TargetAttr TargetAttr::getDefaults(MLIRContext *ctx, StringRef chip) {
+  return chip == kHostChip ? getHost(ctx) : getForChip(ctx, chip);
+}
+
 TargetAttr TargetAttr::getForChip(MLIRContext *ctx, StringRef chip) {
   if (!contains(kChips, chip))
     return {};
@@ -109,7 +123,7 @@ TargetAttr TargetAttr::getForChip(MLIRContext *ctx, StringRef chip) {
   int64_t globalMax[] = {2147483647, 65535, 65535}, localMax[] = {1024, 1024, 64};
   return TargetAttr::get(ctx, chip, globalMax, localMax, 49152,
                          defaultTensorCores(ctx, smVersion(chip)), strings(ctx, kPTXHalfOps),
-                         strings(ctx, kApproxOps));
+                         strings(ctx, kApproxOps), strings(ctx, kPTXNativeOps));
 }
 
 ArrayRef<llvm::StringLiteral> TargetAttr::getKnownChips() { return kChips; }
@@ -134,16 +148,46 @@ TargetAttr TargetAttr::lookup(Operation *op, bool emitErrors) {
   return {};
 }
 
+bool TargetAttr::fusesProduct(Value product) const {
+  auto mul = product.getDefiningOp<MulOp>();
+  if (!mul || !isa<FloatType>(getScalarType(product.getType())))
+    return false;
+  if (isHost())
+    return product.hasOneUse() && !isNegation(mul);
+  return hasNativeOp("mulacc", product.getType());
+}
+
+TargetAttr TargetAttr::lookupGPU(Operation *op) {
+  TargetAttr target = lookup(op);
+  if (target && target.isHost()) {
+    op->emitError() << "needs a GPU target, but the module's `"
+                    << UOpDialect::TargetAttrHelper::getNameStr() << "` is " << target;
+    return {};
+  }
+  return target;
+}
+
 bool TargetAttr::isHalfOp(StringRef op) const { return contains(getHalfOps(), op); }
+
+bool TargetAttr::hasNativeOp(StringRef op, Type dtype) const {
+  if (!contains(getNativeOps(), op))
+    return false;
+  // PTX's approximate instructions are f16/f32 only; f64 SQRT is sqrt.rn.
+  return !(getScalarType(dtype).isF64() && contains(getApproxOps(), op) && op != "sqrt");
+}
 
 LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef chip,
                                  ArrayRef<int64_t> globalMax, ArrayRef<int64_t> localMax,
                                  int64_t sharedMax, ArrayRef<TensorCoreAttr> tensorCores,
-                                 ArrayRef<StringAttr> halfOps, ArrayRef<StringAttr> approxOps) {
-  if (!contains(kChips, chip))
-    return emitError() << unknownChipMessage(chip);
+                                 ArrayRef<StringAttr> halfOps, ArrayRef<StringAttr> approxOps,
+                                 ArrayRef<StringAttr> nativeOps) {
+  bool host = chip == kHostChip;
+  if (!host && !contains(kChips, chip))
+    return emitError() << unknownChipMessage(chip) << " (or \"" << kHostChip << "\")";
   auto checkDims = [&](StringRef name, ArrayRef<int64_t> dims) -> LogicalResult {
-    if (dims.size() != 3 || llvm::any_of(dims, [](int64_t d) { return d <= 0; }))
+    if (host && !dims.empty())
+      return emitError() << name << " must be empty on the host (it launches no grid)";
+    if (!host && (dims.size() != 3 || llvm::any_of(dims, [](int64_t d) { return d <= 0; })))
       return emitError() << name << " must be three positive sizes";
     return success();
   };
@@ -151,6 +195,10 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, S
     return failure();
   if (sharedMax < 0)
     return emitError() << "shared_max must not be negative";
+  if (host && sharedMax != 0)
+    return emitError() << "shared_max must be 0 on the host (it has no shared memory)";
+  if (host && (!tensorCores.empty() || !approxOps.empty()))
+    return emitError() << "the host has no tensor cores or approximate instructions";
   for (TensorCoreAttr tc : tensorCores) {
     const TensorCoreDesc *d =
         findTensorCore(tc.getM(), tc.getN(), tc.getK(), tc.getDtypeIn(), tc.getDtypeOut());
@@ -164,6 +212,10 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, S
     if (!contains(kApproxOps, op.getValue()))
       return emitError() << "approx_ops: '" << op.getValue()
                          << "' has no approximate PTX instruction (exp2, log2, sin, sqrt, recip)";
+  for (StringAttr op : nativeOps)
+    if (!contains(kOptionalOps, op.getValue()))
+      return emitError() << "native_ops: '" << op.getValue()
+                         << "' is not an op a target may lack (exp2, log2, sin, sqrt, mulacc)";
   return success();
 }
 
@@ -175,15 +227,16 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
   std::string chip;
   if (parser.parseLess() || parser.parseString(&chip))
     return {};
-  TargetAttr defaults = getForChip(ctx, chip);
+  TargetAttr defaults = getDefaults(ctx, chip);
   if (!defaults) {
-    parser.emitError(loc) << unknownChipMessage(chip);
+    parser.emitError(loc) << unknownChipMessage(chip) << " (or \"" << kHostChip << "\")";
     return {};
   }
   SmallVector<int64_t> globalMax(defaults.getGlobalMax()), localMax(defaults.getLocalMax());
   int64_t sharedMax = defaults.getSharedMax();
   SmallVector<TensorCoreAttr> tensorCores(defaults.getTensorCores());
-  SmallVector<StringAttr> halfOps(defaults.getHalfOps()), approxOps(defaults.getApproxOps());
+  SmallVector<StringAttr> halfOps(defaults.getHalfOps()), approxOps(defaults.getApproxOps()),
+      nativeOps(defaults.getNativeOps());
   auto ints = [&](SmallVectorImpl<int64_t> &out) {
     out.clear();
     return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
@@ -215,6 +268,8 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
       r = names(halfOps);
     else if (key == "approx_ops")
       r = names(approxOps);
+    else if (key == "native_ops")
+      r = names(nativeOps);
     else if (key == "tensor_cores") {
       tensorCores.clear();
       r = parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
@@ -223,7 +278,7 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
     } else {
       parser.emitError(keyLoc) << "unknown #uop.target field '" << key
                                << "' (global_max, local_max, shared_max, tensor_cores, "
-                                  "half_ops, approx_ops)";
+                                  "half_ops, approx_ops, native_ops)";
       return {};
     }
     if (failed(r))
@@ -235,11 +290,11 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
   return getChecked(function_ref<InFlightDiagnostic()>(emitError), ctx, StringRef(chip),
                     ArrayRef<int64_t>(globalMax), ArrayRef<int64_t>(localMax), sharedMax,
                     ArrayRef<TensorCoreAttr>(tensorCores), ArrayRef<StringAttr>(halfOps),
-                    ArrayRef<StringAttr>(approxOps));
+                    ArrayRef<StringAttr>(approxOps), ArrayRef<StringAttr>(nativeOps));
 }
 
 void TargetAttr::print(AsmPrinter &printer) const {
-  TargetAttr d = getForChip(getContext(), getChip());
+  TargetAttr d = getDefaults(getContext(), getChip());
   printer << "<\"" << getChip() << "\"";
   auto list = [&](StringRef key, auto values, auto defaults, auto printOne) {
     if (d && llvm::equal(values, defaults))
@@ -258,5 +313,6 @@ void TargetAttr::print(AsmPrinter &printer) const {
        [&](TensorCoreAttr tc) { printer.printAttribute(tc); });
   list("half_ops", getHalfOps(), d.getHalfOps(), printName);
   list("approx_ops", getApproxOps(), d.getApproxOps(), printName);
+  list("native_ops", getNativeOps(), d.getNativeOps(), printName);
   printer << ">";
 }

@@ -39,6 +39,20 @@ static void printReduceTypes(OpAsmPrinter &p, Operation *, Type src, Type result
 #include "uop/Dialect/UOp/IR/UOpInterfaces.cpp.inc"
 #include "uop/Dialect/UOp/IR/UOpOps.cpp.inc"
 
+bool mlir::uop::isNegation(MulOp mul) {
+  auto c = mul.getRhs().getDefiningOp<ConstOp>();
+  if (!c)
+    return false;
+  Attribute v = c.getValue();
+  if (auto splat = dyn_cast<SplatElementsAttr>(v))
+    v = splat.getSplatValue<Attribute>();
+  if (auto f = dyn_cast<FloatAttr>(v))
+    return f.getValue().isExactlyValue(-1.0);
+  if (auto i = dyn_cast<IntegerAttr>(v))
+    return i.getValue().isAllOnes();
+  return false;
+}
+
 Value mlir::uop::detail::findViewOperand(Operation *op) {
   for (Value v : op->getOperands())
     if (v.getDefiningOp<ViewOp>())

@@ -17,9 +17,9 @@ struct UOpAttachTargetPass : mlir::uop::impl::UOpAttachTargetBase<UOpAttachTarge
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    TargetAttr target = TargetAttr::getForChip(&getContext(), chip);
+    TargetAttr target = TargetAttr::getDefaults(&getContext(), chip);
     if (!target) {
-      module.emitError() << TargetAttr::unknownChipMessage(chip);
+      module.emitError() << TargetAttr::unknownChipMessage(chip) << " (or \"host\")";
       return signalPassFailure();
     }
     // A module's own target for this chip (its limits, its tensor cores)

@@ -189,7 +189,7 @@ struct UOpGPUDimsPass : mlir::uop::impl::UOpGPUDimsBase<UOpGPUDimsPass> {
     Block &body = kernel.getBodyBlock();
     if (!body.getOps<SpecialOp>().empty())
       return; // already mapped
-    TargetAttr target = TargetAttr::lookup(kernel);
+    TargetAttr target = TargetAttr::lookupGPU(kernel);
     if (!target)
       return signalPassFailure();
 

@@ -128,7 +128,7 @@ template <typename ShiftOp> struct UnsignedShiftAmount : OpRewritePattern<ShiftO
 
 struct UOpTargetLegalizePass : mlir::uop::impl::UOpTargetLegalizeBase<UOpTargetLegalizePass> {
   void runOnOperation() override {
-    TargetAttr target = TargetAttr::lookup(getOperation());
+    TargetAttr target = TargetAttr::lookupGPU(getOperation());
     if (!target)
       return signalPassFailure();
     MLIRContext *ctx = &getContext();

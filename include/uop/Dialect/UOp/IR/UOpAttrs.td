@@ -109,16 +109,27 @@ def UOp_TensorCoreAttr : UOp_Attr<"TensorCore", "tensor_core"> {
 }
 
 def UOp_TargetAttr : UOp_Attr<"Target", "target"> {
-  let summary = "what the GPU target has: tinygrad's Renderer for PTX";
+  let summary = "what the target has: tinygrad's Renderer (PTX, or the host's C)";
   let description = [{
     The target a kernel is compiled for, with what tinygrad's Renderer
-    carries: the architecture (`chip`, an `sm_XX` name), the launch limits
-    (`global_max`: grid size per dimension, `local_max`: block size per
-    dimension, `shared_max`: bytes of shared memory per block), the tensor
-    cores, and which ops it has natively: `half_ops` are the ALU ops with a
-    native f16 instruction (the others are computed in f32 and cast back),
-    `approx_ops` the ones computed with PTX's approximate instructions
-    (`ex2.approx`, `lg2.approx`, `sin.approx`, `sqrt.approx`, `rcp.approx`).
+    carries: the architecture (`chip`: an `sm_XX` name, or `host` for the
+    CPU), the launch limits (`global_max`: grid size per dimension,
+    `local_max`: block size per dimension, `shared_max`: bytes of shared
+    memory per block; empty and 0 on the host), the tensor cores, and which
+    ops it has natively:
+    - `half_ops`: the ALU ops with a native f16 instruction (the others are
+      computed in f32 and cast back);
+    - `approx_ops`: the ones computed with PTX's approximate instructions
+      (`ex2.approx`, `lg2.approx`, `sin.approx`, `sqrt.approx`,
+      `rcp.approx`), which exist for f16/f32 only;
+    - `native_ops`: which of EXP2, LOG2, SIN, SQRT and MULACC the target has
+      an instruction for (tinygrad's `code_for_op`). `uop-decompose-math`
+      rewrites the transcendentals it lacks with tinygrad's polynomials
+      (uop/transcendental.py), and an approximate op on f64 too; SQRT on f64
+      stays (`sqrt.rn.f64`). With `mulacc`, `uop-fuse-mulacc` makes every
+      float `a * b + c` a MULACC (`fma.rn`), as tinygrad's PTX does; on the
+      host it fuses where C's `-ffp-contract=on` does (see
+      docs/semantics.md).
 
     Every field but the chip defaults to the chip's values, and is printed
     only where it differs from them:
@@ -126,11 +137,13 @@ def UOp_TargetAttr : UOp_Attr<"Target", "target"> {
     ```
     #uop.target<"sm_80">
     #uop.target<"sm_90a", local_max = [256, 256, 64]>
+    #uop.target<"host">
     ```
 
-    `uop-attach-target` puts one on a module as `uop.target`; the GPU passes
-    read it from there. Known chips: sm_75, sm_80, sm_86, sm_87, sm_89,
-    sm_90, sm_90a.
+    `uop-attach-target` puts one on a module as `uop.target`; the passes
+    read it from there. Known chips: host, sm_75, sm_80, sm_86, sm_87, sm_89,
+    sm_90, sm_90a. The host target is tinygrad's ClangRenderer: SQRT native,
+    EXP2/LOG2/SIN decomposed, no launch dims, shared memory or tensor cores.
   }];
   let parameters = (ins StringRefParameter<"sm_XX name">:$chip,
                         ArrayRefParameter<"int64_t">:$globalMax,
@@ -138,14 +151,22 @@ def UOp_TargetAttr : UOp_Attr<"Target", "target"> {
                         "int64_t":$sharedMax,
                         ArrayRefParameter<"::mlir::uop::TensorCoreAttr">:$tensorCores,
                         ArrayRefParameter<"::mlir::StringAttr">:$halfOps,
-                        ArrayRefParameter<"::mlir::StringAttr">:$approxOps);
+                        ArrayRefParameter<"::mlir::StringAttr">:$approxOps,
+                        ArrayRefParameter<"::mlir::StringAttr">:$nativeOps);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// The chip's defaults, or null for an unknown chip.
+    /// The GPU chip's defaults, or null for an unknown chip (or the host).
     static TargetAttr getForChip(::mlir::MLIRContext *ctx, ::llvm::StringRef chip);
+    /// The host's target: tinygrad's ClangRenderer.
+    static TargetAttr getHost(::mlir::MLIRContext *ctx);
+    /// getHost for "host", else getForChip.
+    static TargetAttr getDefaults(::mlir::MLIRContext *ctx, ::llvm::StringRef chip);
     /// The chips the PTX path knows, oldest first: sm_75 ... sm_90a.
     static ::llvm::ArrayRef<::llvm::StringLiteral> getKnownChips();
+    /// The chip name of the host target (tinygrad's ClangRenderer).
+    static constexpr ::llvm::StringLiteral kHostChip = "host";
+    bool isHost() const { return getChip() == kHostChip; }
     /// The chip the tools and pipelines compile for when none is given.
     static constexpr ::llvm::StringLiteral kDefaultChip = "sm_80";
     /// The error for a chip getForChip does not know, listing those it does:
@@ -154,7 +175,17 @@ def UOp_TargetAttr : UOp_Attr<"Target", "target"> {
     /// The target of the module around `op`, or null (with an error on `op`
     /// when `emitErrors`) if it has none.
     static TargetAttr lookup(::mlir::Operation *op, bool emitErrors = true);
+    /// lookup, and an error on `op` if the target is the host's.
+    static TargetAttr lookupGPU(::mlir::Operation *op);
     bool isHalfOp(::llvm::StringRef op) const;
+    /// Whether the target computes `op` (a mnemonic: exp2, log2, sin, sqrt,
+    /// mulacc) on `dtype` with an instruction (see native_ops).
+    bool hasNativeOp(::llvm::StringRef op, ::mlir::Type dtype) const;
+    /// Whether `product` (a float MUL's result) is computed as one rounding
+    /// with the ADD that uses it: always where the target has MULACC; on the
+    /// host where clang contracts tinygrad's C (a product with no other use,
+    /// and not a negation).
+    bool fusesProduct(::mlir::Value product) const;
   }];
 }
 

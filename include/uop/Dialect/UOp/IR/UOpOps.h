@@ -35,6 +35,9 @@ IndexOp getIndexOfPointer(Value ptr);
 /// tinygrad's name of a registered uop op (TinygradOpInterface), or
 /// std::nullopt for an op that is not a UOp.
 std::optional<StringRef> getTinygradOpName(RegisteredOperationName op);
+/// Whether `mul` is MUL(x, -1), tinygrad's spelling of -x (its C renderer
+/// prints it as NEG).
+bool isNegation(MulOp mul);
 } // namespace mlir::uop
 
 #endif

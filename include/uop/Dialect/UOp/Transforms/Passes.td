@@ -151,11 +151,12 @@ def UOpDevectorize : Pass<"uop-devectorize", "::mlir::uop::KernelOp"> {
 }
 
 def UOpAttachTarget : Pass<"uop-attach-target", "::mlir::ModuleOp"> {
-  let summary = "Attach the GPU target description (#uop.target) to the module";
+  let summary = "Attach the target description (#uop.target) to the module";
   let description = [{
     Sets the module's `uop.target` attribute to the `#uop.target` of `chip`
     with that chip's defaults (tinygrad's launch limits, tensor cores, native
-    half and approximate ops); the GPU passes read it from there. A module
+    half, approximate and other ops); the passes read it from there. `host`
+    is the CPU (tinygrad's C backend), which the GPU passes refuse. A module
     that already has a target for `chip` keeps it, so a target written with
     other limits or tensor cores (bf16, tf32) survives the pipelines; a
     target for another chip is replaced. An unknown chip is an error that
@@ -169,8 +170,71 @@ def UOpAttachTarget : Pass<"uop-attach-target", "::mlir::ModuleOp"> {
   let options = [
     Option<"chip", "chip", "std::string",
            /*default=*/"::mlir::uop::TargetAttr::kDefaultChip.str()",
-           "The GPU architecture (sm_XX); an unknown one is an error listing the known ones">
+           "The GPU architecture (sm_XX) or host; an unknown one is an error listing the known ones">
   ];
+  let dependentDialects = ["::mlir::uop::UOpDialect"];
+}
+
+def UOpDecomposeMath : Pass<"uop-decompose-math", "::mlir::uop::KernelOp"> {
+  let summary = "tinygrad's transcendental decompositions for the ops the target lacks";
+  let description = [{
+    tinygrad's late rewrites of uop/transcendental.py, as
+    codegen/devectorizer.py applies them: POW becomes `xpow` (always: no
+    target has it; symbolic.py), and EXP2, LOG2 and SIN of f16/f32/f64 the
+    target has no instruction for (`#uop.target`'s `native_ops`, see
+    TargetAttr) become `xexp2`, `xlog2` and `xsin` (with Payne-Hanek
+    reduction beyond 30); SQRT without an instruction becomes
+    `xpow(x, 0.5)`. A bf16 op is decomposed in f32 and rounded back (tinygrad
+    has no bf16 decomposition). The result is the same graph of ALU ops
+    tinygrad builds, so that the host computes tinygrad's CPU results bit for
+    bit (with `uop-fuse-mulacc` after it).
+
+    ```mlir
+    // uop-opt --uop-attach-target=chip=host --uop-decompose-math
+    %y = uop.exp2 %x : f32     // becomes the polynomial of xexp2
+    ```
+  }];
+  let dependentDialects = ["::mlir::uop::UOpDialect"];
+}
+
+def UOpCExpressions : Pass<"uop-c-expressions", "::mlir::uop::KernelOp"> {
+  let summary = "Float expressions as tinygrad's C renderer writes them";
+  let description = [{
+    The host computes what clang computes from tinygrad's C, whose float
+    expressions are not the uop graph as is (renderer/cstyle.py):
+    - `x * -1` is `-x` and `x + -y` is `x - y` (its late rewrites);
+    - an ADD or MUL operand that is itself an ADD (MUL) with no other use is
+      written inline without its parentheses (strip_parens), so
+      `x + (y + z)` is evaluated as `(x + y) + z`.
+    `uop-fuse-mulacc` then fuses products as clang's contraction does. The
+    CPU pipeline runs both; they change floats only.
+
+    ```mlir
+    %s = uop.add %y, %z : f32
+    %r = uop.add %x, %s : f32   // -> uop.add (uop.add %x, %y), %z
+    ```
+  }];
+  let dependentDialects = ["::mlir::uop::UOpDialect"];
+}
+
+def UOpFuseMulAcc : Pass<"uop-fuse-mulacc", "::mlir::uop::KernelOp"> {
+  let summary = "Fuse float a * b + c into MULACC where the target does";
+  let description = [{
+    On a target with `mulacc` in `native_ops` (PTX), every float
+    `ADD(MUL(a, b), c)` (either operand order) becomes `MULACC(a, b, c)`,
+    tinygrad's late rewrite; it renders as `fma.rn`. On the host, where
+    tinygrad's C is compiled with clang's default `-ffp-contract=on`, only a
+    product with no other use is fused (tinygrad's C renderer writes such a
+    value inline, and clang contracts `a*b+c` within one expression), and
+    also `a*b - c` and `a - b*c`; the host's MULACC is LLVM's `fmuladd`,
+    which is fused where the CPU has FMA, as `-march=native` makes it. A
+    REDUCE that sums products fuses in the code generator by the same rule.
+
+    ```mlir
+    %p = uop.mul %a, %b : f32
+    %s = uop.add %p, %c : f32   // -> uop.mulacc %a, %b, %c : f32
+    ```
+  }];
   let dependentDialects = ["::mlir::uop::UOpDialect"];
 }
 

@@ -114,7 +114,7 @@ OptTarget OptTarget::get(TargetAttr target) {
   // (its check comes first, so the CPU's errors are tinygrad's).
   t.hasShared = true;
   t.sharedMax = 32768;
-  if (!target)
+  if (!target || target.isHost())
     return t;
   t.hasLocal = true;
   t.sharedMax = target.getSharedMax();
