@@ -58,7 +58,8 @@ void mlir::uop::registerUOpPipelines() {
   PassPipelineRegistration<UOpToLLVMOptions>(
       "uop-to-llvm",
       "uop kernels (any level) to the LLVM dialect for the host: the kernel-codegen stage "
-      "(uop-optimize, uop-lower, uop-expand, uop-devectorize), then convert-uop-to-scf and the "
+      "(uop-optimize, uop-lower, uop-expand, uop-devectorize), the host target's rewrites "
+      "(uop-decompose-math, uop-c-expressions, uop-fuse-mulacc), then convert-uop-to-scf and the "
       "upstream conversions to LLVM",
       [](OpPassManager &pm, const UOpToLLVMOptions &options) {
         buildUOpToLLVMPipeline(pm, options);
@@ -66,8 +67,9 @@ void mlir::uop::registerUOpPipelines() {
   PassPipelineRegistration<UOpToPTXOptions>(
       "uop-to-ptx",
       "uop kernels (any level) to PTX: uop-attach-target, the kernel-codegen stage (uop-optimize, "
-      "uop-lower, uop-expand, uop-devectorize), GPU mapping (uop-gpu-dims, uop-target-legalize, "
-      "convert-uop-to-gpu), GPU to NVVM and gpu-module-to-binary",
+      "uop-lower, uop-expand, uop-devectorize), GPU mapping (uop-gpu-dims, uop-decompose-math, "
+      "uop-fuse-mulacc, uop-target-legalize, convert-uop-to-gpu), GPU to NVVM and "
+      "gpu-module-to-binary",
       [](OpPassManager &pm, const UOpToPTXOptions &options) {
         buildUOpToPTXPipeline(pm, options);
       });

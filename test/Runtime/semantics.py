@@ -10,6 +10,7 @@ it says otherwise. Prints one line per case and "semantics: N/N passed";
 exits 1 if any case fails.
 """
 import math
+from fractions import Fraction
 import os
 import struct
 import subprocess
@@ -77,10 +78,9 @@ def c_max(a, b):  # a < b ? b : a
     return b if a < b else a
 
 
-def float_to_int(x, dt):  # truncate toward zero, wrap; NaN and |x| >= 2^63 give 0
-    if math.isnan(x) or abs(x) >= 2**63:
-        return 0
-    return wrap(int(x), dt)
+def float_to_int(x, dt):  # truncate toward zero (in range: the only defined case)
+    assert wrap(int(x), dt) == int(x), "out of range: the target's value"
+    return int(x)
 
 
 # --- kernels -----------------------------------------------------------------
@@ -188,15 +188,20 @@ ew_case("bool_bytes", ["bool", "bool"],
         [ba, bb], [[int(x != 0) for x in ba], [int(x != 0 and y != 0) for x, y in zip(ba, bb)],
                    [int(x == 0) for x in ba], [int(x != 0 or y != 0) for x, y in zip(ba, bb)]])
 
-# float -> int truncates toward zero and wraps; NaN gives 0; -> bool is != 0.
+# float -> int truncates toward zero; out of range (and NaN) the value is the
+# target's (docs/semantics.md), checked against tinygrad itself by
+# test/Differential. -> bool is != 0, NaN is true.
+fs = [3.7, -3.7, 100.5, -1.5, -0.0, 127.9, -128.9, 0.5]
+fu8 = [3.7, 0.5, 255.9, 200.5, -0.0, 0.0, 1.5, 128.0]
+fu32 = [3.7, 0.5, 2.5e9, 4.2e9, -0.0, 65536.5, 1.5, 2.0**31]
 fa = [3.7, -3.7, 300.5, -1.5, float("nan"), 1e10, -0.0, 2.5e9]
-ew_case("float_to_int", ["f32"],
-        [("i32", ["%r0 = uop.cast %x0 : f32 -> si32"]), ("u8", ["%r1 = uop.cast %x0 : f32 -> ui8"]),
-         ("i8", ["%r2 = uop.cast %x0 : f32 -> si8"]), ("u32", ["%r3 = uop.cast %x0 : f32 -> ui32"]),
-         ("bool", ["%r4 = uop.cast %x0 : f32 -> i1"])],
-        [fa], [[float_to_int(f32(x), "i32") for x in fa], [float_to_int(f32(x), "u8") for x in fa],
-               [float_to_int(f32(x), "i8") for x in fa], [float_to_int(f32(x), "u32") for x in fa],
-               [int(x != 0 or math.isnan(x)) for x in fa]])
+ew_case("float_to_int", ["f32", "f32", "f32", "f32"],
+        [("i32", ["%r0 = uop.cast %x0 : f32 -> si32"]), ("i8", ["%r1 = uop.cast %x0 : f32 -> si8"]),
+         ("u8", ["%r2 = uop.cast %x1 : f32 -> ui8"]), ("u32", ["%r3 = uop.cast %x2 : f32 -> ui32"]),
+         ("bool", ["%r4 = uop.cast %x3 : f32 -> i1"])],
+        [fs, fu8, fu32, fa], [[float_to_int(f32(x), "i32") for x in fs], [float_to_int(f32(x), "i8") for x in fs],
+                              [float_to_int(f32(x), "u8") for x in fu8], [float_to_int(f32(x), "u32") for x in fu32],
+                              [int(x != 0 or math.isnan(x)) for x in fa]])
 ia = [2**24 + 1, -7, 65519, 70000]
 ew_case("int_to_float", ["i32"],
         [("f32", ["%r0 = uop.cast %x0 : si32 -> f32"]), ("f16", ["%r1 = uop.cast %x0 : si32 -> f16"])],
@@ -216,6 +221,21 @@ ew_case("half_in_float", ["f16", "f16", "f16"],
         # halves rounded back once (tinygrad's PTX), which is the CPU's value;
         # a half product cast to f32 is exact on both.
         gpu_expected=[fused, [f32(f16(x) * f16(y)) for x, y in zip(ha, hb)]])
+
+# f64 -> bf16 rounds once (not through f32, which would round twice: 1 + 2^-8
+# + 2^-30 is 1 + 2^-8 in f32, a tie that bf16 rounds down to 1).
+def bf16_of_double(x):
+    if math.isnan(x):
+        return x
+    near = bf16_bits(f32(x))  # within one bf16 step of the answer
+    cands = [struct.unpack("<f", struct.pack("<I", (b & 0xFFFF) << 16))[0] for b in (near - 1, near, near + 1)]
+    return min(zip(cands, (near - 1, near, near + 1)),
+               key=lambda cb: (abs(Fraction(cb[0]) - Fraction(x)), cb[1] & 1))[0]
+
+
+da = [1 + 2**-8 + 2**-30, -(1 + 2**-8 + 2**-30), 1.0, 0.1, 3.0e38, 2.0**-130, -7.25, float("nan")]
+ew_case("f64_to_bf16", ["f64"], [("bf16", ["%r0 = uop.cast %x0 : f64 -> bf16"])],
+        [da], [[bf16_of_double(x) for x in da]])
 
 # bfloat16 likewise: computed in f32, rounded to nearest even when stored.
 bfa, bfb = [1.0, 3.0, 1 / 3, 1000.5], [1 / 3, 1.0078125, 3.0, 1.00390625]

@@ -432,11 +432,11 @@ private:
       }
       return acc;
     }
-    Semantics sem(at(), r.getLoc(), target);
     if (MulOp mul = fusedProduct(r, src)) { // each lane's product fused
       FailureOr<Value> a = emit(mul.getLhs()), b = emit(mul.getRhs());
       if (failed(a) || failed(b))
         return failure();
+      Semantics sem(at(), r.getLoc(), target);
       Type scalar = getScalarType(r.getType());
       for (int64_t i = 0; i < cast<VectorType>(a->getType()).getNumElements(); ++i)
         acc = sem.mulAdd(sem.extract(*a, i), sem.extract(*b, i), acc, scalar);
@@ -445,7 +445,7 @@ private:
     FailureOr<Value> x = emit(src);
     if (failed(x))
       return failure();
-    return sem.combineLanes(r.getKind(), acc, *x, r.getType());
+    return Semantics(at(), r.getLoc(), target).combineLanes(r.getKind(), acc, *x, r.getType());
   }
 
   /// The MUL `src` is if an ADD REDUCE fuses it into its sum (uop-fuse-mulacc's
@@ -459,13 +459,14 @@ private:
   /// `acc op src`: with a fused product as MULACC, and on the host with an
   /// inline ADD (MUL) operand's parentheses stripped, as uop-c-expressions
   /// does (`acc + (y + z)` is `(acc + y) + z` in tinygrad's C).
+  /// (A Semantics is made after the operands are emitted: at() is where
+  /// the next op goes.)
   FailureOr<Value> accumulateExpr(ReduceOp r, Value acc, Value src) {
-    Semantics sem(at(), r.getLoc(), target);
     if (MulOp mul = fusedProduct(r, src)) {
       FailureOr<Value> a = emit(mul.getLhs()), b = emit(mul.getRhs());
       if (failed(a) || failed(b))
         return failure();
-      return sem.mulAdd(*a, *b, acc, r.getType());
+      return Semantics(at(), r.getLoc(), target).mulAdd(*a, *b, acc, r.getType());
     }
     Operation *def = src.getDefiningOp();
     bool sameOp = (r.getKind() == ReduceKind::add && isa_and_nonnull<AddOp>(def)) ||
@@ -480,7 +481,7 @@ private:
     FailureOr<Value> x = emit(src);
     if (failed(x))
       return failure();
-    return sem.combine(r.getKind(), acc, *x, r.getType());
+    return Semantics(at(), r.getLoc(), target).combine(r.getKind(), acc, *x, r.getType());
   }
 
   /// `reduce` and the REDUCEs not emitted yet that can share its loops: the

@@ -267,29 +267,37 @@ Value Semantics::shift(Operation *op, Value x, Value amount, Type uopType) {
 /// dtype `truncate`, and what x86 C gives for in-range values). NaN and
 /// magnitudes of 2^63 or more give 0 instead of poison.
 Value Semantics::floatToInt(Value x, Type to) {
-  Type ft = x.getType();
-  Type fs = getScalarType(ft);
-  Type i64 = withScalarType(ft, b.getI64Type());
-  auto f = [&](double v) { return splat(ft, FloatAttr::get(fs, v)); };
-  // -2^63 < x < 2^63 as two compares: an absolute value would become a
-  // libdevice call (__nv_fabsf) on the GPU path.
-  Value inRange = arith::AndIOp::create(
-      b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, f(0x1p63)),
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, f(-0x1p63)));
-  Value safe = arith::SelectOp::create(b, loc, inRange, x, f(0));
-  Value v = arith::FPToSIOp::create(b, loc, i64, safe);
-  auto it = cast<IntegerType>(getScalarType(to));
-  if (it.getWidth() == 64 && it.isUnsigned()) { // [2^63, 2^64) fits a u64
-    Value hi = arith::AndIOp::create(
-        b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, x, f(0x1p63)),
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, f(0x1p64)));
-    Value u = arith::FPToUIOp::create(b, loc, i64, arith::SelectOp::create(b, loc, hi, x, f(0)));
-    v = arith::SelectOp::create(b, loc, hi, u, v);
-  }
-  Type ct = types.compute(to);
-  if (it.getWidth() < 64)
-    v = arith::TruncIOp::create(b, loc, ct, v);
-  return v;
+  return target.emitFloatToInt(b, loc, x, types.compute(to), isUnsignedLike(to));
+}
+
+/// f64 -> f32 rounded to odd: the f32 neighbour of x with an odd last bit
+/// where x is not exact in f32. Rounding that to bf16 is x rounded to bf16
+/// once (f32 has more than bf16's 8 + 2 bits), where f64 -> f32 -> bf16
+/// would round twice and LLVM's own f64 -> bf16 is a runtime call
+/// (__truncdfbf2) the JIT does not have.
+Value Semantics::roundToOddF32(Value x) {
+  Type f32 = withScalarType(x.getType(), b.getF32Type());
+  Type i32 = withScalarType(x.getType(), b.getI32Type());
+  Value nearest = arith::TruncFOp::create(b, loc, f32, x);
+  Value back = arith::ExtFOp::create(b, loc, x.getType(), nearest);
+  Value bits = arith::BitcastOp::create(b, loc, i32, nearest);
+  auto i = [&](int64_t v) { return splat(i32, b.getI32IntegerAttr(v)); };
+  Value even = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                     arith::AndIOp::create(b, loc, bits, i(1)), i(0));
+  // Inexact (or NaN) and even: step the magnitude toward x, to the odd neighbour.
+  Value inexact = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, back, x);
+  Value fix = arith::AndIOp::create(b, loc, inexact, even);
+  Value zero = splat(x.getType(), FloatAttr::get(getScalarType(x.getType()), 0.0));
+  Value absBack = arith::SelectOp::create(
+      b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, back, zero),
+      arith::NegFOp::create(b, loc, back), back);
+  Value absX = arith::SelectOp::create(
+      b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, zero),
+      arith::NegFOp::create(b, loc, x), x);
+  Value above = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, absBack, absX);
+  Value step = arith::SelectOp::create(b, loc, above, i(-1), i(1));
+  Value odd = arith::AddIOp::create(b, loc, bits, step);
+  return arith::BitcastOp::create(b, loc, f32, arith::SelectOp::create(b, loc, fix, odd, bits));
 }
 
 Value Semantics::convert(Value x, Type from, Type to) {
@@ -329,7 +337,13 @@ Value Semantics::convert(Value x, Type from, Type to) {
   Type exact = withScalarType(xt, ts);
   unsigned xw = getScalarType(xt).getIntOrFloatBitWidth(), ew = ts.getIntOrFloatBitWidth();
   Value r = x;
-  if (ew < xw)
+  if (ew == xw && exact != xt) // f16 <-> bf16: through f32, which holds both exactly
+    r = arith::TruncFOp::create(
+        b, loc, exact,
+        arith::ExtFOp::create(b, loc, withScalarType(xt, b.getF32Type()), x).getResult());
+  else if (getScalarType(xt).isF64() && ts.isBF16())
+    r = arith::TruncFOp::create(b, loc, exact, roundToOddF32(x));
+  else if (ew < xw)
     r = arith::TruncFOp::create(b, loc, exact, x);
   else if (ew > xw)
     r = arith::ExtFOp::create(b, loc, exact, x);

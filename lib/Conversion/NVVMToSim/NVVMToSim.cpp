@@ -58,6 +58,7 @@ StringRef hostIntrinsic(StringRef nvvmIntrinsic) {
       .Case("llvm.nvvm.lg2.approx.f", "llvm.log2.f32")
       .Case("llvm.nvvm.sin.approx.f", "llvm.sin.f32")
       .Case("llvm.nvvm.sqrt.approx.f", "llvm.sqrt.f32")
+      .Case("llvm.nvvm.sqrt.rn.d", "llvm.sqrt.f64") // exact on both
       .Default("");
 }
 
@@ -171,6 +172,39 @@ private:
     op->erase();
   }
 
+  /// f32 -> bf16 as cvt.rn.bf16.f32 computes it: to nearest even, denormals
+  /// kept. The host's own instruction may flush them (AVX512-BF16's
+  /// vcvtneps2bf16 does), so the bits are rounded as integers.
+  void rewriteTruncToBF16(LLVM::FPTruncOp op) {
+    Type t = op.getType();
+    Value x = op.getArg();
+    if (!getElementTypeOrSelf(t).isBF16() || !getElementTypeOrSelf(x.getType()).isF32())
+      return;
+    Location loc = op.getLoc();
+    auto like = [&](Type elem) -> Type {
+      if (auto v = dyn_cast<VectorType>(t))
+        return VectorType::get(v.getShape(), elem);
+      return elem;
+    };
+    Type i32t = like(i32), i16t = like(IntegerType::get(b.getContext(), 16));
+    auto c = [&](int32_t v) -> Value {
+      if (auto v2 = dyn_cast<VectorType>(i32t))
+        return LLVM::ConstantOp::create(
+            b, loc, i32t, DenseElementsAttr::get(v2, b.getI32IntegerAttr(v).getValue()));
+      return constant(i32, v);
+    };
+    Value bits = LLVM::BitcastOp::create(b, loc, i32t, x);
+    Value lsb = LLVM::AndOp::create(b, loc, LLVM::LShrOp::create(b, loc, bits, c(16)), c(1));
+    Value rounded = LLVM::LShrOp::create(
+        b, loc, LLVM::AddOp::create(b, loc, bits, LLVM::AddOp::create(b, loc, lsb, c(0x7fff))),
+        c(16));
+    Value isNan = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::uno, x, x);
+    Value quiet = LLVM::OrOp::create(b, loc, LLVM::LShrOp::create(b, loc, bits, c(16)), c(0x40));
+    Value r = LLVM::SelectOp::create(b, loc, isNan, quiet, rounded);
+    Value half = LLVM::TruncOp::create(b, loc, i16t, r);
+    replace(op, LLVM::BitcastOp::create(b, loc, t, half));
+  }
+
   void rewrite(Operation *op) {
     Location loc = op->getLoc();
     StringRef name = op->getName().getStringRef();
@@ -196,6 +230,8 @@ private:
     }
     if (auto mma = dyn_cast<NVVM::MmaOp>(op))
       return rewriteMma(mma);
+    if (auto trunc = dyn_cast<LLVM::FPTruncOp>(op))
+      return rewriteTruncToBF16(trunc);
     if (auto load = dyn_cast<LLVM::LoadOp>(op))
       return check(op, load.getAddr(), load.getType());
     if (auto store = dyn_cast<LLVM::StoreOp>(op))

@@ -96,6 +96,15 @@ Value approx(Operation *op, Value x, OpBuilder &b, Location loc) {
 NVPTXTargetInfo::NVPTXTargetInfo(TargetAttr target)
     : TargetInfo(nvptxTypes(), target), target(target) {}
 
+Value NVPTXTargetInfo::emitFloatToInt(OpBuilder &b, Location loc, Value x, Type to,
+                                      bool isUnsigned) const {
+  // cvt.rzi saturates to the destination's range and gives 0 for NaN
+  // (tinygrad's PTX); LLVM's saturating conversions say exactly that.
+  StringRef name = isUnsigned ? "llvm.fptoui.sat" : "llvm.fptosi.sat";
+  return LLVM::CallIntrinsicOp::create(b, loc, to, b.getStringAttr(name), ValueRange{x})
+      .getResult(0);
+}
+
 Value NVPTXTargetInfo::emitMulAdd(OpBuilder &b, Location loc, Value x, Value y, Value z) const {
   // tinygrad's PTX has no half MULACC (not in supports_half): fma.rn.f32
   // of the widened operands, rounded back once.
@@ -144,8 +153,10 @@ llvm::Expected<Value> NVPTXTargetInfo::emitMath(Operation *op, ValueRange operan
     return llvm::createStringError("PTX has no f64 " + name.upper() +
                                    " instruction (uop-decompose-math rewrites it)");
   // sqrt.rn.f64, exact like the host's, rather than the math dialect's
-  // libdevice call.
-  if (isa<SqrtOp>(op) && getElementTypeOrSelf(t).isF64())
-    return LLVM::SqrtOp::create(b, loc, x).getResult();
+  // libdevice call (convert-gpu-to-nvvm takes llvm.intr.sqrt to it too).
+  if (isa<SqrtOp>(op) && t.isF64())
+    return LLVM::CallIntrinsicOp::create(b, loc, t, b.getStringAttr("llvm.nvvm.sqrt.rn.d"),
+                                         ValueRange{x})
+        .getResult(0);
   return Value();
 }

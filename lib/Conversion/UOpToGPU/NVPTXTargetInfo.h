@@ -26,6 +26,8 @@ public:
   llvm::Expected<Value> emitMath(Operation *op, ValueRange operands, OpBuilder &b,
                                  Location loc) const override;
   Value emitMulAdd(OpBuilder &b, Location loc, Value x, Value y, Value z) const override;
+  Value emitFloatToInt(OpBuilder &b, Location loc, Value x, Type to,
+                       bool isUnsigned) const override;
 
 private:
   TargetAttr target;

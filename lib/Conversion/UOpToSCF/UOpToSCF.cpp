@@ -10,6 +10,7 @@
 
 #include "uop/Conversion/Common/KernelEmitter.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
@@ -41,6 +42,15 @@ public:
   }
   Value emitMulAdd(OpBuilder &b, Location loc, Value x, Value y, Value z) const override {
     return LLVM::FMulAddOp::create(b, loc, x, y, z);
+  }
+  /// The instruction clang emits for tinygrad's `(int)x`: in range, the
+  /// value truncated; NaN and out of range, what the CPU's conversion gives
+  /// (x86-64: INT_MIN of its 32- or 64-bit conversion, then truncated).
+  Value emitFloatToInt(OpBuilder &b, Location loc, Value x, Type to,
+                       bool isUnsigned) const override {
+    if (isUnsigned)
+      return arith::FPToUIOp::create(b, loc, to, x);
+    return arith::FPToSIOp::create(b, loc, to, x);
   }
 };
 

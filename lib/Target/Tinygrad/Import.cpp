@@ -382,7 +382,12 @@ FailureOr<TypedAttr> KernelImporter::parseConst(size_t i, Type type, const json:
     unsigned w = it.getWidth();
     if (std::optional<int64_t> v = arg.getAsInteger()) {
       APInt ap(64, *v, /*isSigned=*/true);
-      if (it.isUnsigned() ? (*v < 0 || (w < 64 && !ap.isIntN(w))) : !ap.isSignedIntN(w))
+      // tinygrad writes x - 8 on an unsigned dtype as x + CONST(-8) and ~x as
+      // x ^ CONST(-1): a negative constant down to -2^w is read modulo 2^w,
+      // as C reads -8u.
+      bool fitsUnsigned =
+          w >= 64 || (*v >= 0 ? ap.isIntN(w) : (-ap).ule(APInt::getOneBitSet(64, w)));
+      if (it.isUnsigned() ? !fitsUnsigned : !ap.isSignedIntN(w))
         return bad("constant " + Twine(*v) + " does not fit " + tinygrad::nameOfScalar(elem));
       scalar = IntegerAttr::get(elem, ap.trunc(w));
     } else if (std::optional<uint64_t> u = arg.getAsUINT64(); u && it.isUnsigned()) {

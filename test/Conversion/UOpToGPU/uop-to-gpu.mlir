@@ -79,7 +79,7 @@ module attributes {uop.target = #uop.target<"sm_80">} {
 // CHECK: %[[H:.*]] = arith.extf %{{.*}} : f16 to f32
 // CHECK: llvm.call_intrinsic "llvm.nvvm.sin.approx.f"(%[[H]]) : (f32) -> f32
 // CHECK: arith.truncf %{{.*}} : f32 to f16
-// CHECK: llvm.intr.sqrt(%{{.*}}) : (f64) -> f64
+// CHECK: llvm.call_intrinsic "llvm.nvvm.sqrt.rn.d"(%{{.*}}) : (f64) -> f64
 // CHECK: arith.divf %{{.*}}, %{{.*}} : f64
 module attributes {uop.target = #uop.target<"sm_80">} {
   uop.kernel @math {

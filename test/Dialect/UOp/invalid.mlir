@@ -802,3 +802,11 @@ func.func @f(%s: !uop.void) {
   // expected-error @+1 {{expects parent op 'uop.kernel'}}
   uop.sink %s
 }
+
+// -----
+
+func.func @f(%x: si32) {
+  // expected-error @+1 {{takes ui64 values (tinygrad's THREEFRY), not 'si32'}}
+  %0 = uop.threefry %x, %x : si32
+  return
+}

@@ -83,7 +83,8 @@ uop.kernel @views {
 }
 
 // CHECK-LABEL: func.func @alu
-func.func @alu(%f: f32, %g: f32, %i: si32, %j: si32, %u: ui32, %b: i1, %h: f16, %v: vector<4xf32>) {
+func.func @alu(%f: f32, %g: f32, %i: si32, %j: si32, %u: ui32, %b: i1, %h: f16, %v: vector<4xf32>,
+                %u64: ui64) {
   // CHECK: uop.exp2 %{{.*}} : f32
   %0 = uop.exp2 %f : f32
   // CHECK: uop.log2 %{{.*}} : f32
@@ -122,6 +123,8 @@ func.func @alu(%f: f32, %g: f32, %i: si32, %j: si32, %u: ui32, %b: i1, %h: f16, 
   %17 = uop.or %u, %u : ui32
   // CHECK: uop.xor %{{.*}}, %{{.*}} : si32
   %18 = uop.xor %i, %j : si32
+  // CHECK: uop.threefry %{{.*}}, %{{.*}} : ui64
+  %tf = uop.threefry %u64, %u64 : ui64
   // CHECK: uop.cmplt %{{.*}}, %{{.*}} : f32
   %19 = uop.cmplt %f, %g : f32
   // CHECK: uop.cmpne %{{.*}}, %{{.*}} : vector<4xf32>

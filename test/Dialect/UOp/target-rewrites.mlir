@@ -84,3 +84,23 @@ uop.kernel @mulacc {
   %s1 = uop.store %p, %c : !uop.ptr<f32, 1>
   uop.sink %s0, %s1
 }
+
+// THREEFRY has no instruction anywhere: tinygrad's threefry2x32 in 32-bit
+// halves, recombined as (x1 << 32) | x0.
+// HOST-LABEL: uop.kernel @threefry
+// HOST-NOT: uop.threefry
+// HOST: uop.xor %{{.*}} : ui32
+// HOST-NOT: uop.threefry
+// HOST: uop.or %{{.*}} : ui64
+// PTX-LABEL: uop.kernel @threefry
+// PTX-NOT: uop.threefry
+uop.kernel @threefry {
+  %z = uop.const 0 : si32
+  %g = uop.define_global 0 : !uop.ptr<ui64, 1>
+  %p = uop.index %g[%z] : !uop.ptr<ui64, 1>, si32
+  %x = uop.load %p : !uop.ptr<ui64, 1>
+  %k = uop.const 42 : ui64
+  %r = uop.threefry %x, %k : ui64
+  %s = uop.store %p, %r : !uop.ptr<ui64, 1>
+  uop.sink %s
+}

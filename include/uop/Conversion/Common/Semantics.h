@@ -61,6 +61,7 @@ private:
   Value convert(Value x, Type from, Type to); // CAST
   Value bitcast(Value x, Type from, Type to);
   Value floatToInt(Value x, Type to);
+  Value roundToOddF32(Value f64);
   Value divRem(Operation *op, Value x, Value y, bool isUnsigned);
   Value shift(Operation *op, Value x, Value amount, Type uopType);
   Value max(Value x, Value y, Type uopType);

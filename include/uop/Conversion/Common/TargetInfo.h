@@ -74,6 +74,11 @@ public:
   /// operands): fma.rn on PTX; on the host LLVM's fmuladd, which is fused
   /// where the CPU has FMA (as clang -march=native compiles tinygrad's C).
   virtual Value emitMulAdd(OpBuilder &b, Location loc, Value x, Value y, Value z) const = 0;
+  /// A float CAST to the integer type `to` (signless; `isUnsigned` from the
+  /// uop dtype): the host's is C's conversion as clang compiles it (what the
+  /// CPU's truncating instruction gives out of range), PTX's saturates.
+  virtual Value emitFloatToInt(OpBuilder &b, Location loc, Value x, Type to,
+                               bool isUnsigned) const = 0;
 };
 
 } // namespace mlir::uop

@@ -39,6 +39,13 @@ static void printReduceTypes(OpAsmPrinter &p, Operation *, Type src, Type result
 #include "uop/Dialect/UOp/IR/UOpInterfaces.cpp.inc"
 #include "uop/Dialect/UOp/IR/UOpOps.cpp.inc"
 
+LogicalResult ThreefryOp::verify() {
+  Type s = getScalarType(getType());
+  if (!s.isUnsignedInteger(64))
+    return emitOpError() << "takes ui64 values (tinygrad's THREEFRY), not " << s;
+  return success();
+}
+
 bool mlir::uop::isNegation(MulOp mul) {
   auto c = mul.getRhs().getDefiningOp<ConstOp>();
   if (!c)

@@ -75,6 +75,15 @@ struct DecomposePow : OpRewritePattern<PowOp> {
   }
 };
 
+/// THREEFRY: no target has it (tinygrad's sym rewrites it to threefry2x32).
+struct DecomposeThreefry : OpRewritePattern<ThreefryOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ThreefryOp op, PatternRewriter &b) const override {
+    b.replaceOp(op, tr::threefry(b, op.getLoc(), op.getLhs(), op.getRhs()));
+    return success();
+  }
+};
+
 struct UOpDecomposeMathPass : mlir::uop::impl::UOpDecomposeMathBase<UOpDecomposeMathPass> {
   void runOnOperation() override {
     TargetAttr target = TargetAttr::lookup(getOperation());
@@ -86,7 +95,7 @@ struct UOpDecomposeMathPass : mlir::uop::impl::UOpDecomposeMathBase<UOpDecompose
     patterns.add<DecomposeUnary<Log2Op>>(ctx, target, "log2", tr::xlog2);
     patterns.add<DecomposeUnary<SinOp>>(ctx, target, "sin", tr::xsin);
     patterns.add<DecomposeUnary<SqrtOp>>(ctx, target, "sqrt", sqrtAsPow);
-    patterns.add<DecomposePow>(ctx);
+    patterns.add<DecomposePow, DecomposeThreefry>(ctx);
     // Only the ops the patterns make are rewritten again (xpow's EXP2 and
     // LOG2): no folding, so that the graph stays tinygrad's.
     GreedyRewriteConfig config;

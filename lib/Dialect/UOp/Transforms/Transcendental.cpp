@@ -96,6 +96,9 @@ U operator&(U x, U y) { return x.wrap(AndOp::create(*x.b, x.loc, x.type(), x.v, 
 U operator&(U x, uint64_t y) { return x & x.cu(y); }
 U operator|(U x, U y) { return x.wrap(OrOp::create(*x.b, x.loc, x.type(), x.v, y.v)); }
 U operator|(U x, uint64_t y) { return x | x.cu(y); }
+U operator^(U x, U y) { return x.wrap(XorOp::create(*x.b, x.loc, x.type(), x.v, y.v)); }
+U operator^(U x, uint64_t y) { return x ^ x.cu(y); }
+U operator+(U x, uint64_t y) { return x + x.cu(y); }
 
 /// `cond.where(x_const, y_const)` with the constants in `like`'s dtype.
 U select(U cond, U like, double x, double y) { return cond.where(like.c(x), like.c(y)); }
@@ -103,8 +106,8 @@ U select(U cond, U like, double x, double y) { return cond.where(like.c(x), like
 // *** dtypes ***
 
 MLIRContext *ctxOf(U x) { return x.v.getContext(); }
-Type sint(U x, unsigned w) { return IntegerType::get(ctxOf(x), w, IntegerType::Signed); }
-Type uint(U x, unsigned w) { return IntegerType::get(ctxOf(x), w, IntegerType::Unsigned); }
+Type signedOf(U x, unsigned w) { return IntegerType::get(ctxOf(x), w, IntegerType::Signed); }
+Type unsignedOf(U x, unsigned w) { return IntegerType::get(ctxOf(x), w, IntegerType::Unsigned); }
 Type f32(U x) { return Float32Type::get(ctxOf(x)); }
 unsigned width(Type floatOrInt) { return floatOrInt.getIntOrFloatBitWidth(); }
 
@@ -128,7 +131,7 @@ U shl(U x, int64_t y) { return x * x.cu(pow2(y)); }
 /// Round to an int, halves away from 0.
 U rintk(U d) {
   U half = select(d.lt(0.0), d, -0.5, 0.5);
-  return (d + half).cast(sint(d, width(d.scalar())));
+  return (d + half).cast(signedOf(d, width(d.scalar())));
 }
 
 /// 2^q as a float, for an integer q in [-126, 127].
@@ -141,13 +144,13 @@ U pow2if(U q, Type floatDtype) {
 /// The integer part of log2(d) for a normalized d >= 0.
 U ilogb2k(U d) {
   Type f = d.scalar();
-  U dint = d.bitcast(sint(d, width(f)));
+  U dint = d.bitcast(signedOf(d, width(f)));
   return (shr(dint, mantissaBits(f)) & uint64_t(exponentMask(f))) - double(exponentBias(f));
 }
 
 /// d * 2^e for e a float holding an integer in [-127, 127].
 U ldexp3k(U d, U e) {
-  Type f = d.scalar(), i = sint(d, width(f));
+  Type f = d.scalar(), i = signedOf(d, width(f));
   U m1 = d.bitcast(i);
   U m2 = shl(e.cast(i), mantissaBits(f));
   return (m1 + m2).bitcast(f);
@@ -165,7 +168,7 @@ std::pair<U, U> frexp(U v) {
   unsigned w = width(f);
   uint64_t m1 = w == 64 ? 0x000FFFFFFFFFFFFF : w == 32 ? 0x807FFFFF : 0x83FF;
   uint64_t m2 = w == 64 ? 0x3FE0000000000000 : w == 32 ? 0x3F000000 : 0x3800;
-  U bits = v.bitcast(uint(v, w));
+  U bits = v.bitcast(unsignedOf(v, w));
   U exponent = shr(bits, mantissaBits(f)) & uint64_t(exponentMask(f));
   U mantissa = ((bits & m1) | m2).bitcast(f);
   U exp = exponent - double(exponentBias(f)) + 1.0;
@@ -191,7 +194,7 @@ U polyN(U x, ArrayRef<double> p) {
 std::pair<U, U> payneHanekReduction(U d) {
   static constexpr uint64_t twoOverPi[] = {0x00000000, 0x28be60db, 0x9391054a, 0x7f09d5f4,
                                            0x7d4d3770, 0x36d8a566, 0x4f10e410};
-  Type f = d.scalar(), u32 = uint(d, 32), u64 = uint(d, 64), i32 = sint(d, 32);
+  Type f = d.scalar(), u32 = unsignedOf(d, 32), u64 = unsignedOf(d, 64), i32 = signedOf(d, 32);
   Type intermediate = width(f) == 16 ? f32(d) : f;
   auto [fr, e0] = frexp(d);
   U ia = (fr.cast(intermediate) * 4.294967296e9).cast(u64);
@@ -233,7 +236,7 @@ std::pair<U, U> codyWaiteReduction(U d) {
   bool f64 = width(f) == 64;
   std::optional<U> qdh;
   if (f64)
-    qdh = (d * (m1pi / 16777216.0)).cast(sint(d, 64)).cast(f) * 16777216.0;
+    qdh = (d * (m1pi / 16777216.0)).cast(signedOf(d, 64)).cast(f) * 16777216.0;
   U quadrant = f64 ? rintk(d * m1pi - *qdh) : rintk(d * m1pi);
   std::function<U(U, U)> reduce = [&](U x, U q) -> U {
     Type xf = x.scalar();
@@ -255,7 +258,7 @@ std::pair<U, U> codyWaiteReduction(U d) {
     r = q * -1.9841872589410058936e-09 + r;
     return q * -1.2154201256553420762e-10 + r;
   };
-  return {reduce(d, quadrant.cast(f)), quadrant.cast(sint(d, 32))};
+  return {reduce(d, quadrant.cast(f)), quadrant.cast(signedOf(d, 32))};
 }
 
 // *** sine on small angles ***
@@ -364,7 +367,7 @@ Value transcendental::xlog2(OpBuilder &b, Location loc, Value v) {
 
 Value transcendental::xpow(OpBuilder &b, Location loc, Value baseV, Value exponentV) {
   U base{baseV, &b, loc}, exponent{exponentV, &b, loc};
-  Type i32 = sint(base, 32);
+  Type i32 = signedOf(base, 32);
   U ret = (base.lt(0.0).where(-base, base).log2() * exponent).exp2();
   // A negative base: nan for a non-integer exponent, -1 for an odd one.
   U nonInt = exponent.ne(exponent.cast(i32).cast(exponent.scalar()));
@@ -377,4 +380,25 @@ Value transcendental::xpow(OpBuilder &b, Location loc, Value baseV, Value expone
   // 0 ** 0 = 1
   U zeroZero = base.eq(0.0) & exponent.eq(0.0);
   return zeroZero.where(ret.c(1.0), ret * base.lt(0.0).where(adj, ret.c(1.0))).v;
+}
+
+Value transcendental::threefry(OpBuilder &b, Location loc, Value xv, Value keyv) {
+  U x{xv, &b, loc}, key{keyv, &b, loc};
+  Type u32 = unsignedOf(x, 32), u64 = unsignedOf(x, 64);
+  auto lo = [&](U v) { return (v & uint64_t(0xffffffff)).cast(u32); };
+  auto hi = [&](U v) { return (v.idiv(pow2(32)) & uint64_t(0xffffffff)).cast(u32); };
+  U x0 = lo(x), x1 = hi(x), key0 = lo(key), key1 = hi(key);
+  static constexpr int64_t rotations[2][4] = {{13, 15, 26, 6}, {17, 29, 16, 24}};
+  U ks[3] = {key1, key0 ^ key1 ^ uint64_t(0x1BD11BDA), key0};
+  U xr[2] = {x0 + ks[2], x1 + ks[0]};
+  for (int64_t i = 0; i < 5; ++i) {
+    for (int64_t r : rotations[i % 2]) {
+      U sum = xr[0] + xr[1];
+      xr[1] = sum ^ ((xr[1] * xr[1].cu(pow2(r))) + xr[1].idiv(pow2(32 - r)));
+      xr[0] = sum;
+    }
+    xr[0] = xr[0] + ks[i % 3];
+    xr[1] = xr[1] + ks[(i + 1) % 3] + uint64_t(i) + uint64_t(1);
+  }
+  return ((xr[1].cast(u64) * xr[1].cOf(u64, pow2(32))) | xr[0].cast(u64)).v;
 }

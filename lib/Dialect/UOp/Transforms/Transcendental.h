@@ -23,6 +23,9 @@ Value xsin(OpBuilder &b, Location loc, Value d);
 /// decomposes in turn where the target lacks them).
 Value xpow(OpBuilder &b, Location loc, Value base, Value exponent);
 
+/// THREEFRY: tinygrad's threefry2x32 (uop/symbolic.py) of two ui64 values.
+Value threefry(OpBuilder &b, Location loc, Value x, Value key);
+
 } // namespace mlir::uop::transcendental
 
 #endif

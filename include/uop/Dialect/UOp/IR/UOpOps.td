@@ -523,6 +523,26 @@ def UOp_OrOp   : UOp_BinaryOp<"or", UOp_IntOrBoolLike, "OR",
 def UOp_XorOp  : UOp_BinaryOp<"xor", UOp_IntOrBoolLike, "XOR",
     [Commutative, UOp_GroupCommutative]>;
 
+def UOp_ThreefryOp : UOp_Op<"threefry", [Pure, SameOperandsAndResultType, UOp_GroupALU,
+                                          UOp_GroupBinary]> {
+  let summary = "THREEFRY: tinygrad's random bits (Threefry-2x32 of a counter and a key)";
+  let description = [{
+    tinygrad's THREEFRY on `ui64`: the counter `x` and the key, each as two
+    32-bit halves, through 20 rounds of Threefry-2x32; the two output words
+    as one `ui64` (high word from the second). `uop-decompose-math` rewrites
+    it into ALU ops as tinygrad's `threefry2x32` (uop/symbolic.py) does, on
+    every target.
+
+    ```mlir
+    %r = uop.threefry %x, %key : ui64
+    ```
+  }];
+  let arguments = (ins UOp_IntLike:$lhs, UOp_IntLike:$rhs);
+  let results = (outs UOp_IntLike:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 class UOp_ShiftOp<string mnemonic, string tgName>
     : UOp_Op<mnemonic, [Pure, UOp_IntRange, UOp_GroupALU, UOp_GroupBinary,
                         AllTypesMatch<["lhs", "result"]>]> {
