@@ -111,6 +111,44 @@ module attributes {uop.target = #uop.target<"sm_80">} {
 
 // -----
 
+// Conversions as PTX's cvt: float -> int saturates (NaN is 0), LLVM's
+// fptosi.sat/fptoui.sat; f16 -> bf16 through f32, which holds both; MULACC
+// is fma.rn.
+// CHECK-LABEL: gpu.func @casts
+// CHECK: llvm.call_intrinsic "llvm.fptosi.sat"(%{{.*}}) : (f32) -> i32
+// CHECK: llvm.call_intrinsic "llvm.fptoui.sat"(%{{.*}}) : (f32) -> i8
+// CHECK: %[[W:.*]] = arith.extf %{{.*}} : f16 to f32
+// CHECK: arith.truncf %[[W]] : f32 to bf16
+// CHECK: llvm.intr.fma(%{{.*}}, %{{.*}}, %{{.*}}) : (f32, f32, f32) -> f32
+module attributes {uop.target = #uop.target<"sm_80">} {
+  uop.kernel @casts {
+    %z = uop.const 0 : si32
+    %g = uop.define_global 0 : !uop.ptr<f32, 1>
+    %gi = uop.define_global 1 : !uop.ptr<si32, 1>
+    %gu = uop.define_global 2 : !uop.ptr<ui8, 1>
+    %gh = uop.define_global 3 : !uop.ptr<f16, 1>
+    %gb = uop.define_global 4 : !uop.ptr<bf16, 1>
+    %p = uop.index %g[%z] : !uop.ptr<f32, 1>, si32
+    %pi = uop.index %gi[%z] : !uop.ptr<si32, 1>, si32
+    %pu = uop.index %gu[%z] : !uop.ptr<ui8, 1>, si32
+    %ph = uop.index %gh[%z] : !uop.ptr<f16, 1>, si32
+    %pb = uop.index %gb[%z] : !uop.ptr<bf16, 1>, si32
+    %x = uop.load %p : !uop.ptr<f32, 1>
+    %h = uop.load %ph : !uop.ptr<f16, 1>
+    %i = uop.cast %x : f32 -> si32
+    %u = uop.cast %x : f32 -> ui8
+    %b = uop.cast %h : f16 -> bf16
+    %m = uop.mulacc %x, %x, %x : f32
+    %s0 = uop.store %pi, %i : !uop.ptr<si32, 1>
+    %s1 = uop.store %pu, %u : !uop.ptr<ui8, 1>
+    %s2 = uop.store %pb, %b : !uop.ptr<bf16, 1>
+    %s3 = uop.store %p, %m : !uop.ptr<f32, 1>
+    uop.sink %s0, %s1, %s2, %s3
+  }
+}
+
+// -----
+
 // Without approx_ops the math dialect's ops remain (libdevice calls later).
 // CHECK-LABEL: gpu.func @exact
 // CHECK: math.exp2 %{{.*}} : f32

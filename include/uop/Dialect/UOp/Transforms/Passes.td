@@ -176,11 +176,12 @@ def UOpAttachTarget : Pass<"uop-attach-target", "::mlir::ModuleOp"> {
 }
 
 def UOpDecomposeMath : Pass<"uop-decompose-math", "::mlir::uop::KernelOp"> {
-  let summary = "tinygrad's transcendental decompositions for the ops the target lacks";
+  let summary = "tinygrad's decompositions of the math ops the target lacks";
   let description = [{
     tinygrad's late rewrites of uop/transcendental.py, as
-    codegen/devectorizer.py applies them: POW becomes `xpow` (always: no
-    target has it; symbolic.py), and EXP2, LOG2 and SIN of f16/f32/f64 the
+    codegen/devectorizer.py applies them: POW becomes `xpow` and THREEFRY
+    tinygrad's `threefry2x32` (always: no target has them; symbolic.py),
+    and EXP2, LOG2 and SIN of f16/f32/f64 the
     target has no instruction for (`#uop.target`'s `native_ops`, see
     TargetAttr) become `xexp2`, `xlog2` and `xsin` (with Payne-Hanek
     reduction beyond 30); SQRT without an instruction becomes
