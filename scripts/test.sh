@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, builds everything and
 # runs the whole suite through ctest (which runs the lit suite, check-uop).
-# Ends with the corpus CPU and simulator runs' summaries and one line "uop-mlir: N passed,
-# M failed" counted from lit's results.
+# Ends with the summaries of the corpus runs (CPU, simulator) and of the
+# differential suite, and one line "uop-mlir: N passed, M failed" counted
+# from lit's results.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${UOP_BUILD_DIR:-$root/build}"
@@ -12,7 +13,8 @@ bash "$root/scripts/build.sh"
 log="$build/test-output.log"
 summary="$build/test/corpus-cpu-summary.txt"
 sim_summary="$build/test/corpus-sim-summary.txt"
-rm -f "$summary" "$sim_summary"
+diff_summary="$build/test/differential-summary.txt"
+rm -f "$summary" "$sim_summary" "$diff_summary"
 set +e
 ctest --test-dir "$build" --output-on-failure -V 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
@@ -42,6 +44,11 @@ if [ -f "$sim_summary" ]; then
   cat "$sim_summary" # the corpus on the simulator (test/Runtime/Sim/corpus-sim.test)
 else
   echo "corpus on sim: did not run"
+fi
+if [ -f "$diff_summary" ]; then
+  cat "$diff_summary" # tinygrad's own kernels on cpu, sim and ptx (test/Differential)
+else
+  echo "differential suite: did not run"
 fi
 echo "uop-mlir: $passed passed, $failed failed"
 exit "$status"

@@ -256,6 +256,7 @@ def main():
     ap.add_argument("--ptxas", default=shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas")
     ap.add_argument("--no-capture", action="store_true")
     ap.add_argument("--targets", default="cpu,sim,ptx")
+    ap.add_argument("--summary", help="also write the summary lines to this file (scripts/test.sh prints it)")
     args = ap.parse_args()
     bin_dir, work = os.path.abspath(args.bin_dir), os.path.abspath(args.work)
     args.work = work
@@ -323,6 +324,9 @@ def main():
     print(f"time: capture {t_capture:.1f} s, " + ", ".join(f"{t} {s:.1f} s" for t, s in times.items())
           + f" ({args.jobs} jobs)")
     print("\n".join(summary))
+    if args.summary:
+        with open(args.summary, "w") as f:
+            f.write("\n".join(summary) + "\n")
     if not kernels:
         print("error: no kernel was captured")
         failed_any = True
