@@ -403,6 +403,11 @@ CASES = [
     ("setitem_f32", lambda: _setitem()),
     ("interpolate_f32", lambda: T(X4).interpolate((3, 9), mode="linear")),
     ("interpolate_nearest_f32", lambda: T(X4).interpolate((4, 3), mode="nearest")),
+    # trilinear (tinygrad's test_ops): a*b+c fused where tinygrad's C is contracted by clang
+    ("interpolate_trilinear_f32", lambda: (Tensor.arange(2 * 3 * 4 * 5, dtype=F32).reshape(1, 2, 3, 4, 5) * 0.37)
+     .interpolate((5, 6, 7), mode="linear")),
+    ("interpolate_trilinear_corners_f32", lambda: (Tensor.arange(2 * 3 * 4 * 5, dtype=F32).reshape(1, 2, 3, 4, 5) * 0.37)
+     .interpolate((5, 6, 7), mode="linear", align_corners=True)),
 
     # ---- matmul, convolution, pooling
     ("matmul_f32", lambda: T(M) @ T(M2)),
