@@ -6,8 +6,11 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <cmath>
 #include <cstring>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::uop;
@@ -41,8 +44,30 @@ readSized(StringRef path, int64_t bytes, const TinygradBuffer &spec, Location lo
   return std::move(*file);
 }
 
+/// The host's physical memory: more than that is not allocated at all, so a
+/// size in a file cannot abort the process (or be overcommitted and then
+/// killed) when its buffers are made.
+static uint64_t physicalMemoryBytes() {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || pageSize <= 0)
+    return uint64_t(1) << 40;
+  return uint64_t(pages) * uint64_t(pageSize);
+}
+
 LogicalResult mlir::uop::loadHostBuffers(ArrayRef<TinygradBuffer> specs,
                                          std::vector<HostBuffer> &out, Location loc) {
+  uint64_t total = 0, limit = physicalMemoryBytes();
+  for (const TinygradBuffer &spec : specs) {
+    int64_t bytes = 0;
+    bool tooBig = spec.size < 0 || llvm::MulOverflow(spec.size, elementBytes(spec.dtype), bytes);
+    total = tooBig ? limit + 1 : llvm::SaturatingAdd(total, uint64_t(bytes));
+    if (total > limit) {
+      emitError(loc) << "buffer " << spec.index << ": " << spec.size << " elements of "
+                     << elementBytes(spec.dtype) << " bytes: the buffers would need more than "
+                     << "this machine's " << limit << " bytes of memory";
+      return failure();
+    }
+  }
   for (const TinygradBuffer &spec : specs) {
     HostBuffer buf{spec, std::vector<uint8_t>(spec.size * elementBytes(spec.dtype), 0xA5)};
     if (!spec.input.empty()) {

@@ -5,6 +5,7 @@
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::uop;
@@ -89,5 +90,16 @@ StringRef mlir::uop::tinygrad::genericOpName(Operation *op) {
 std::string mlir::uop::tinygrad::kernelName(const llvm::json::Object &obj) {
   std::optional<StringRef> c = obj.getString("case");
   std::optional<int64_t> k = obj.getInteger("kernel");
-  return c && k ? (*c + "_k" + llvm::Twine(*k)).str() : std::string();
+  return c && k ? functionName((*c + "_k" + llvm::Twine(*k)).str()) : std::string();
+}
+
+std::string mlir::uop::tinygrad::functionName(StringRef name) {
+  std::string out;
+  for (char c : name) {
+    if (llvm::isAlnum(c) || c == '_')
+      out += c;
+    else
+      out += llvm::utohexstr(static_cast<unsigned char>(c), /*LowerCase=*/false, /*Width=*/2);
+  }
+  return out;
 }

@@ -117,6 +117,7 @@ private:
   StringRef text, filename;
   SmallVector<size_t> offsets;
   SmallVector<Value> values; // the value of each node (null for SINK)
+  int64_t numDefineGlobals = 0;
   llvm::StringMap<tinygrad::GenericOp> genericOps; // ALU, CAST, BITCAST by tinygrad name
 };
 
@@ -146,7 +147,11 @@ LogicalResult KernelImporter::run(StringRef defaultName) {
 
   std::string name = tinygrad::kernelName(*obj);
   if (name.empty())
-    name = defaultName.str();
+    name = tinygrad::functionName(defaultName);
+  numDefineGlobals = llvm::count_if(*nodes, [](const json::Value &n) {
+    const json::Array *a = n.getAsArray();
+    return a && !a->empty() && (*a)[0].getAsString() == StringRef("DEFINE_GLOBAL");
+  });
 
   b.setInsertionPointToEnd(module.getBody());
   auto kernel = KernelOp::create(b, fileLoc(1, 1), name);
@@ -256,6 +261,12 @@ FailureOr<Value> KernelImporter::buildOp(size_t i, StringRef op, Type type, cons
       return failure();
     if (!idx)
       return LogicalResult(nodeError(i, op) << "arg must be the buffer index");
+    // tinygrad numbers a kernel's buffers 0, 1, ...: a larger index would
+    // make that many kernel parameters.
+    if (*idx < 0 || *idx >= numDefineGlobals)
+      return LogicalResult(nodeError(i, op)
+                           << "buffer index " << *idx << " is not in [0, " << numDefineGlobals
+                           << "): the kernel has " << numDefineGlobals << " DEFINE_GLOBALs");
     return Value(DefineGlobalOp::create(b, loc, type, *idx));
   }
   if (op == "VIEW") {

@@ -118,3 +118,12 @@ uop.kernel @rank {
   %3 = uop.view %2 [#uop.view<shape = [4], strides = [1]>] : !uop.ptr<f32, 4>
   uop.sink
 }
+
+// -----
+
+// The name becomes a PTX entry and a C function (the importer spells other
+// characters as tinygrad's to_function_name does).
+// expected-error @+1 {{name 'my kernel' must be an identifier ([A-Za-z_][A-Za-z0-9_]*)}}
+uop.kernel @"my kernel" {
+  uop.sink
+}

@@ -14,6 +14,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::uop;
@@ -72,6 +73,13 @@ LogicalResult checkDims(Block &body, const AstShapes &shapes) {
 } // namespace
 
 LogicalResult KernelOp::verifyRegions() {
+  // The kernel becomes a PTX entry and a host function of this name.
+  StringRef name = getSymName();
+  if (name.empty() || llvm::isDigit(name.front()) ||
+      !llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; }))
+    return emitOpError() << "name '" << name
+                         << "' must be an identifier ([A-Za-z_][A-Za-z0-9_]*): PTX and the host "
+                            "function are named after it";
   Block &body = getBodyBlock();
   if (body.getNumArguments() != 0)
     return emitOpError() << "body takes no arguments: buffers are uop.define_global ops";
