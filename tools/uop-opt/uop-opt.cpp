@@ -12,10 +12,11 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
-#include "uop/Dialect/UOp/IR/UOpDialect.h"
 #include "uop/Conversion/Passes.h"
+#include "uop/Dialect/UOp/IR/UOpDialect.h"
 #include "uop/Dialect/UOp/Transforms/Passes.h"
 #include "uop/Pipelines/Pipelines.h"
+#include "uop/Support/Stack.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
@@ -27,6 +28,8 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   mlir::uop::registerUOpPTXDependencies(registry);
   registry.insert<mlir::uop::UOpDialect>();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "uop-mlir optimizer driver\n", registry));
+  return mlir::uop::runOnToolStack([&] {
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(argc, argv, "uop-mlir optimizer driver\n", registry));
+  });
 }

@@ -21,6 +21,7 @@
 #include "uop/Pipelines/Pipelines.h"
 #include "uop/Runtime/HostBuffers.h"
 #include "uop/Runtime/Runner.h"
+#include "uop/Support/Stack.h"
 #include "uop/Support/Timing.h"
 #include "uop/Target/Tinygrad/TinygradJSON.h"
 
@@ -352,5 +353,5 @@ int main(int argc, char **argv) {
   ctx.printOpOnDiagnostic(false);
   ctx.getDiagEngine().registerHandler(
       [](Diagnostic &d) { uop::printLocatedDiagnostic(d, llvm::errs()); });
-  return run(ctx);
+  return uop::runOnToolStack([&] { return run(ctx); });
 }

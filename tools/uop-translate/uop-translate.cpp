@@ -19,6 +19,7 @@
 
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 #include "uop/Pipelines/Pipelines.h"
+#include "uop/Support/Stack.h"
 #include "uop/Target/Tinygrad/TinygradJSON.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -297,10 +298,12 @@ int main(int argc, char **argv) {
     llvm::errs() << "error: " << err << "\n";
     return 1;
   }
-  int rc = action == Action::ImportTinygrad   ? importTinygrad(ctx, output->os())
+  int rc = uop::runOnToolStack([&] {
+    return action == Action::ImportTinygrad   ? importTinygrad(ctx, output->os())
            : action == Action::ExportTinygrad ? exportTinygrad(ctx, output->os())
            : action == Action::ExportPTX      ? exportPTX(ctx, output->os())
                                               : listTinygradOps(ctx, output->os());
+  });
   if (rc == 0)
     output->keep();
   return rc;

@@ -3,6 +3,7 @@
 #include "uop/Target/Tinygrad/TinygradJSON.h"
 
 #include "DTypes.h"
+#include "JSONDepth.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/JSON.h"
@@ -31,6 +32,11 @@ static Location buffersLoc(StringRef text, StringRef filename, MLIRContext *ctx)
 FailureOr<TinygradKernelData> mlir::uop::readTinygradKernelData(StringRef text, StringRef filename,
                                                                 MLIRContext *ctx) {
   Location loc = buffersLoc(text, filename, ctx);
+  if (tinygrad::findTooDeep(text)) {
+    emitError(FileLineColLoc::get(ctx, filename, 1, 1))
+        << "JSON nested more than " << tinygrad::kMaxJSONDepth << " deep";
+    return failure();
+  }
   llvm::Expected<json::Value> root = json::parse(text);
   if (!root) {
     emitError(FileLineColLoc::get(ctx, filename, 1, 1))

@@ -12,6 +12,7 @@
 #include "uop/Target/Tinygrad/TinygradJSON.h"
 
 #include "DTypes.h"
+#include "JSONDepth.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -34,14 +35,25 @@ std::string jsonText(const json::Value &v) {
   return s;
 }
 
-/// Line and column (1-based) of byte `offset` in `text`.
-std::pair<unsigned, unsigned> lineCol(StringRef text, size_t offset) {
-  StringRef before = text.take_front(offset);
-  unsigned line = 1 + before.count('\n');
-  size_t nl = before.rfind('\n');
-  unsigned col = 1 + (nl == StringRef::npos ? offset : offset - nl - 1);
-  return {line, col};
-}
+/// Line and column (1-based) of byte offsets in a text, found from its
+/// line starts (a node's location in logarithmic time: a kernel has a
+/// location per node, often all on one line).
+class LineTable {
+public:
+  explicit LineTable(StringRef text) {
+    for (size_t i = text.find('\n'); i != StringRef::npos; i = text.find('\n', i + 1))
+      newlines.push_back(i);
+  }
+  std::pair<unsigned, unsigned> lineCol(size_t offset) const {
+    auto it = llvm::lower_bound(newlines, offset); // newlines before offset
+    size_t line = it - newlines.begin();
+    size_t start = line == 0 ? 0 : newlines[line - 1] + 1;
+    return {unsigned(line + 1), unsigned(offset - start + 1)};
+  }
+
+private:
+  std::vector<size_t> newlines;
+};
 
 /// Byte offsets of the elements of the top-level "nodes" array, found by a
 /// scan that tracks strings and nesting (llvm::json keeps no positions).
@@ -85,7 +97,7 @@ class KernelImporter {
 public:
   KernelImporter(ModuleOp module, StringRef text, StringRef filename)
       : ctx(module.getContext()), b(ctx), module(module), text(text), filename(filename),
-        genericOps(tinygrad::genericOps(ctx)) {}
+        lines(text), genericOps(tinygrad::genericOps(ctx)) {}
 
   LogicalResult run(StringRef defaultName);
 
@@ -94,7 +106,7 @@ private:
     return FileLineColLoc::get(ctx, filename, line, col);
   }
   Location nodeLoc(size_t i) {
-    auto [line, col] = i < offsets.size() ? lineCol(text, offsets[i]) : std::make_pair(1u, 1u);
+    auto [line, col] = i < offsets.size() ? lines.lineCol(offsets[i]) : std::make_pair(1u, 1u);
     return NameLoc::get(b.getStringAttr("node " + std::to_string(i)), fileLoc(line, col));
   }
   InFlightDiagnostic nodeError(size_t i, StringRef op = "") {
@@ -115,13 +127,20 @@ private:
   OpBuilder b;
   ModuleOp module;
   StringRef text, filename;
+  LineTable lines;
   SmallVector<size_t> offsets;
   SmallVector<Value> values; // the value of each node (null for SINK)
+  SmallVector<int64_t> depths; // the longest chain of sources below each node
   int64_t numDefineGlobals = 0;
   llvm::StringMap<tinygrad::GenericOp> genericOps; // ALU, CAST, BITCAST by tinygrad name
 };
 
 LogicalResult KernelImporter::run(StringRef defaultName) {
+  if (std::optional<size_t> deep = tinygrad::findTooDeep(text)) {
+    auto [line, col] = lines.lineCol(*deep);
+    return emitError(fileLoc(line, col))
+           << "JSON nested more than " << tinygrad::kMaxJSONDepth << " deep";
+  }
   json::Value root(nullptr);
   if (llvm::Expected<json::Value> parsed = json::parse(text)) {
     root = std::move(*parsed);
@@ -213,6 +232,7 @@ LogicalResult KernelImporter::importNode(size_t i, const json::Value &node) {
   if (!srcIdx)
     return nodeError(i, *op) << "sources must be a list of node indices";
   SmallVector<Value> srcs;
+  int64_t depth = 0;
   for (const json::Value &s : *srcIdx) {
     std::optional<int64_t> j = s.getAsInteger();
     if (!j || *j < 0 || *j >= (int64_t)i)
@@ -220,11 +240,16 @@ LogicalResult KernelImporter::importNode(size_t i, const json::Value &node) {
     if (!values[*j])
       return nodeError(i, *op) << "source " << *j << " has no value";
     srcs.push_back(values[*j]);
+    depth = std::max(depth, depths[*j] + 1);
   }
+  if (depth > tinygrad::kMaxNodeDepth)
+    return nodeError(i, *op) << "a chain of more than " << tinygrad::kMaxNodeDepth
+                             << " sources (the passes recurse once per level)";
   FailureOr<Value> v = buildOp(i, *op, *type, (*n)[2], srcs);
   if (failed(v))
     return failure();
   values.push_back(*v);
+  depths.push_back(depth);
   return success();
 }
 

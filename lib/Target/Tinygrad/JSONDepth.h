@@ -1,0 +1,32 @@
+//===- JSONDepth.h - bounding the nesting of JSON input ---------*- C++ -*-===//
+//
+// llvm::json::parse recurses once per nesting level, so a file nested
+// 100,000 deep overflows the stack. The importers scan the text first and
+// refuse anything deeper than a kernel file can be.
+//
+//===----------------------------------------------------------------------===//
+#ifndef UOP_LIB_TARGET_TINYGRAD_JSONDEPTH_H
+#define UOP_LIB_TARGET_TINYGRAD_JSONDEPTH_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+
+namespace mlir::uop::tinygrad {
+
+/// The deepest nesting a kernel file has is 6 (a VIEW's mask); this leaves
+/// room for anything reasonable a tool may add.
+constexpr unsigned kMaxJSONDepth = 256;
+
+/// The longest chain of sources a kernel may have: the passes and the code
+/// generator recurse once per level, and the tools' stack (uop/Support/Stack.h)
+/// holds this many with room to spare, sanitizer frames included.
+constexpr int64_t kMaxNodeDepth = 100000;
+
+/// The byte offset of the first '[' or '{' nested deeper than `maxDepth`
+/// (strings skipped), or std::nullopt.
+std::optional<size_t> findTooDeep(llvm::StringRef text, unsigned maxDepth = kMaxJSONDepth);
+
+} // namespace mlir::uop::tinygrad
+
+#endif
