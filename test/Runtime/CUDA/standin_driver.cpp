@@ -36,6 +36,12 @@ namespace {
 using CUresult = int;
 using CUdevice = int;
 using CUdeviceptr = unsigned long long;
+// The opaque handles as cuda.h declares them, so that the runtime calls
+// these through pointers of exactly their types (UBSan's -fsanitize=function).
+using CUcontext = struct CUctx_st *;
+using CUmodule = struct CUmod_st *;
+using CUfunction = struct CUfunc_st *;
+using CUstream = struct CUstream_st *;
 
 struct Module {
   std::string entry;
@@ -237,13 +243,13 @@ EXPORT CUresult cuDeviceGetAttribute(int *value, int attribute, CUdevice device)
   return done(line + " -> " + std::to_string(*value), CUDA_SUCCESS);
 }
 
-EXPORT CUresult cuDevicePrimaryCtxRetain(void **context, CUdevice device) {
+EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice device) {
   std::string line = "cuDevicePrimaryCtxRetain " + std::to_string(device);
   CHECK_INIT(line)
   if (CUresult r = injected("cuDevicePrimaryCtxRetain", CUDA_ERROR_INVALID_DEVICE))
     return done(line, r);
   ++retainCount;
-  *context = &contextToken;
+  *context = reinterpret_cast<CUcontext>(&contextToken);
   return done(line, CUDA_SUCCESS);
 }
 
@@ -263,12 +269,12 @@ EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice device) {
   return done(line, CUDA_SUCCESS);
 }
 
-EXPORT CUresult cuCtxSetCurrent(void *context) {
+EXPORT CUresult cuCtxSetCurrent(CUcontext context) {
   std::string line = "cuCtxSetCurrent";
   CHECK_INIT(line)
   if (CUresult r = injected("cuCtxSetCurrent", CUDA_ERROR_INVALID_CONTEXT))
     return done(line, r);
-  if (context != &contextToken || retainCount == 0)
+  if (context != reinterpret_cast<CUcontext>(&contextToken) || retainCount == 0)
     return done(line, CUDA_ERROR_INVALID_CONTEXT);
   contextCurrent = true;
   return done(line, CUDA_SUCCESS);
@@ -280,7 +286,7 @@ EXPORT CUresult cuCtxSynchronize() {
   return done(line, injected("cuCtxSynchronize", CUDA_ERROR_LAUNCH_FAILED));
 }
 
-EXPORT CUresult cuModuleLoadData(void **module, const void *image) {
+EXPORT CUresult cuModuleLoadData(CUmodule *module, const void *image) {
   std::string ptx = static_cast<const char *>(image);
   Module m = parsePTX(ptx);
   bool header = ptx.rfind("// uop-mlir kernel ", 0) == 0;
@@ -292,32 +298,32 @@ EXPORT CUresult cuModuleLoadData(void **module, const void *image) {
     return done(line, r);
   if (m.entry.empty())
     return done(line, CUDA_ERROR_INVALID_PTX);
-  *module = new Module(m);
+  *module = reinterpret_cast<CUmodule>(new Module(m));
   ++liveModules;
   return done(line, CUDA_SUCCESS);
 }
 
-EXPORT CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
+EXPORT CUresult cuModuleGetFunction(CUfunction *function, CUmodule module, const char *name) {
   std::string line = std::string("cuModuleGetFunction ") + name;
   CHECK_CONTEXT(line)
   if (CUresult r = injected("cuModuleGetFunction", CUDA_ERROR_NOT_FOUND))
     return done(line, r);
   if (!module)
     return done(line, CUDA_ERROR_INVALID_HANDLE);
-  if (static_cast<Module *>(module)->entry != name)
+  if (reinterpret_cast<Module *>(module)->entry != name)
     return done(line, CUDA_ERROR_NOT_FOUND);
-  *function = module; // a module has one function: its entry
+  *function = reinterpret_cast<CUfunction>(module); // a module has one function: its entry
   return done(line, CUDA_SUCCESS);
 }
 
-EXPORT CUresult cuModuleUnload(void *module) {
+EXPORT CUresult cuModuleUnload(CUmodule module) {
   std::string line = "cuModuleUnload";
   CHECK_CONTEXT(line)
   if (CUresult r = injected("cuModuleUnload", CUDA_ERROR_INVALID_HANDLE))
     return done(line, r);
   if (!module)
     return done(line, CUDA_ERROR_INVALID_HANDLE);
-  delete static_cast<Module *>(module);
+  delete reinterpret_cast<Module *>(module);
   --liveModules;
   return done(line, CUDA_SUCCESS);
 }
@@ -374,10 +380,10 @@ EXPORT CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes) {
   return done(line, CUDA_SUCCESS);
 }
 
-EXPORT CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-                               unsigned by, unsigned bz, unsigned shared, void *stream,
-                               void **params, void **extra) {
-  const Module *f = static_cast<const Module *>(function);
+EXPORT CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy, unsigned gz,
+                               unsigned bx, unsigned by, unsigned bz, unsigned shared,
+                               CUstream stream, void **params, void **extra) {
+  const Module *f = reinterpret_cast<const Module *>(function);
   char dims[160];
   std::snprintf(dims, sizeof dims, "cuLaunchKernel grid=(%u,%u,%u) block=(%u,%u,%u) shared=%u", gx,
                 gy, gz, bx, by, bz, shared);
