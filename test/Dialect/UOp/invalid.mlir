@@ -810,3 +810,12 @@ func.func @f(%x: si32) {
   %0 = uop.threefry %x, %x : si32
   return
 }
+
+// -----
+
+func.func @f() {
+  %g = uop.define_global 0 : !uop.ptr<f32, 16>
+  // expected-error @+1 {{'uop.view' op reaches element -1 of a buffer of 16 elements}}
+  %v = uop.view %g [#uop.view<shape = [4, 4], strides = [4, 1], offset = -1>] : !uop.ptr<f32, 16>
+  return
+}

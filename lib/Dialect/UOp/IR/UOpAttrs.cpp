@@ -81,6 +81,20 @@ LogicalResult ViewAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   for (auto [i, d] : llvm::enumerate(shape))
     if (d < 0)
       return emitError() << "view dimension " << i << " has negative size " << d;
+  // Its size and every index it makes fit in int64 (the arithmetic on them is
+  // 64-bit), with a bit to spare for the sums of lowering.
+  __int128 size = 1, lo = offset, hi = offset;
+  const __int128 limit = __int128(1) << 62;
+  if (hi > limit || lo < -limit)
+    return emitError() << "view's offset " << offset << " does not fit in 62 bits";
+  for (auto [d, s] : llvm::zip(shape, strides)) {
+    size *= d;
+    __int128 reach = (__int128)s * (d > 0 ? d - 1 : 0);
+    (reach < 0 ? lo : hi) += reach;
+    if (size > limit || hi > limit || lo < -limit)
+      return emitError() << "view's size or index does not fit in 62 bits (shape, strides and "
+                            "offset too large)";
+  }
   if (mask.empty())
     return success();
   if (mask.size() != 2 * shape.size())

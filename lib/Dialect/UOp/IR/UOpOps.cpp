@@ -196,10 +196,10 @@ LogicalResult ViewOp::verify() {
     return success();
   }
   Type st = getSrc().getType();
-  if (isa<PtrType>(st)) {
+  if (auto ptr = dyn_cast<PtrType>(st)) {
     if (rt != st)
       return emitOpError() << "of a pointer must have the pointer's type " << st << ", got " << rt;
-    return success();
+    return verifyInBounds(ptr);
   }
   auto srcT = cast<RankedTensorType>(st);
   auto resT = dyn_cast<RankedTensorType>(rt);
@@ -207,6 +207,29 @@ LogicalResult ViewOp::verify() {
     return emitOpError() << "of a tensor must be a tensor of " << srcT.getElementType();
   if (resT.getShape() != getShape())
     return emitOpError() << "result shape must be the view's shape";
+  return success();
+}
+
+/// The elements the view's real index can reach (its first view over the
+/// valid part of its mask; later views only narrow that) lie within a buffer
+/// of known size: a kernel that verifies cannot access memory outside it.
+LogicalResult ViewOp::verifyInBounds(PtrType ptr) {
+  if (ptr.getSize() == PtrType::kUnknownSize || getSt().getViews().empty())
+    return success();
+  ViewAttr v = getSt().getViews().front();
+  ArrayRef<int64_t> shape = v.getShape(), strides = v.getStrides(), mask = v.getMask();
+  __int128 lo = v.getOffset(), hi = v.getOffset();
+  for (size_t i = 0; i < shape.size(); ++i) {
+    int64_t first = mask.empty() ? 0 : mask[2 * i], end = mask.empty() ? shape[i] : mask[2 * i + 1];
+    if (first >= end)
+      return success(); // nothing valid: no access at all
+    __int128 a = (__int128)strides[i] * first, b = (__int128)strides[i] * (end - 1);
+    lo += std::min(a, b);
+    hi += std::max(a, b);
+  }
+  if (lo < 0 || hi >= ptr.getSize())
+    return emitOpError() << "reaches element " << (int64_t)(lo < 0 ? lo : hi) << " of a buffer of "
+                         << ptr.getSize() << " elements";
   return success();
 }
 

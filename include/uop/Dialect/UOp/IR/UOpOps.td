@@ -219,7 +219,9 @@ def UOp_ViewOp : UOp_Op<"view", [Pure]> {
   let summary = "VIEW: a ShapeTracker over a buffer, a tensor, or nothing";
   let description = [{
     tinygrad's VIEW (arg: a ShapeTracker). Three forms:
-    - of a pointer (a buffer in a kernel AST): the result has the pointer's type;
+    - of a pointer (a buffer in a kernel AST): the result has the pointer's type,
+      and where the pointer's size is known every element the view can reach
+      (its first view over the valid part of its mask) is inside the buffer;
     - without a source: `!uop.void`, only gives a CONST or VALID its shape;
     - of a tensor (tensor graph): the result is a tensor of the view's shape.
 
@@ -236,6 +238,7 @@ def UOp_ViewOp : UOp_Op<"view", [Pure]> {
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     ::llvm::ArrayRef<int64_t> getShape() { return getSt().getShape(); }
+    ::llvm::LogicalResult verifyInBounds(PtrType ptr);
   }];
 }
 
