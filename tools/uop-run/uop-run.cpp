@@ -23,6 +23,7 @@
 #include "uop/Runtime/Runner.h"
 #include "uop/Support/Stack.h"
 #include "uop/Support/Timing.h"
+#include "uop/Support/Tool.h"
 #include "uop/Target/Tinygrad/TinygradJSON.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -53,11 +54,13 @@ using mlir::uop::msSince;
 namespace cl = llvm::cl;
 
 namespace {
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel .json or .mlir>"), cl::Required);
-cl::opt<std::string> buffersFrom("buffers-from",
+cl::OptionCategory category("uop-run options");
+cl::opt<std::string> inputFile(cl::cat(category), cl::Positional,
+                               cl::desc("<kernel .json or .mlir>"), cl::Required);
+cl::opt<std::string> buffersFrom(cl::cat(category), "buffers-from",
                                  cl::desc("Corpus JSON whose buffers to use (required for .mlir)"),
                                  cl::value_desc("K.json"));
-cl::opt<std::string> target("target",
+cl::opt<std::string> target(cl::cat(category), "target",
                             cl::desc("Where to run: cpu (the host, JIT-compiled), sim (the GPU "
                                      "code on the SIMT simulator), cuda (a GPU, through the CUDA "
                                      "driver), auto (cuda if a GPU is usable, else sim)"),
@@ -65,22 +68,23 @@ cl::opt<std::string> target("target",
 const std::string chipHelp = ("GPU to compile for (sim: default " +
                               mlir::uop::TargetAttr::kDefaultChip + "; cuda: default the device's)")
                                  .str();
-cl::opt<std::string> chip("chip", cl::desc(chipHelp));
-cl::opt<std::string> kernelName("kernel",
+cl::opt<std::string> chip(cl::cat(category), "chip", cl::desc(chipHelp));
+cl::opt<std::string> kernelName(cl::cat(category), "kernel",
                                 cl::desc("Kernel to run (default: the JSON's <case>_k<kernel>, "
                                          "or the module's only kernel)"));
-cl::opt<std::string> opts("opts",
+cl::opt<std::string> opts(cl::cat(category), "opts",
                           cl::desc("Opts for the kernel in tinygrad's notation (e.g. "
                                    "\"UPCAST:0:4,LOCAL:0:8\"), instead of tinygrad's heuristic"),
                           cl::value_desc("list"));
-cl::opt<bool> noOpt("no-opt", cl::desc("Apply no opts (tinygrad's NOOPT=1)"));
-cl::opt<std::string> writeBuffers("write-buffers",
+cl::opt<bool> noOpt(cl::cat(category), "no-opt", cl::desc("Apply no opts (tinygrad's NOOPT=1)"));
+cl::opt<std::string> writeBuffers(cl::cat(category), "write-buffers",
                                   cl::desc("After the run, write every buffer to DIR/b<index>.bin "
                                            "(raw little-endian, as the corpus's files)"),
                                   cl::value_desc("DIR"));
-cl::opt<bool> timing("timing", cl::desc("Print the milliseconds of each phase"));
-cl::opt<bool> exact("exact", cl::desc("Compare floats bit for bit too (NaN matches any NaN), "
-                                      "instead of the per-dtype tolerance"));
+cl::opt<bool> timing(cl::cat(category), "timing", cl::desc("Print the milliseconds of each phase"));
+cl::opt<bool> exact(cl::cat(category), "exact",
+                    cl::desc("Compare floats bit for bit too (NaN matches any NaN), "
+                             "instead of the per-dtype tolerance"));
 
 constexpr int kPass = 0, kMismatch = 1, kBadInput = 2, kFault = 3;
 
@@ -341,6 +345,7 @@ int run(MLIRContext &ctx) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  uop::setUpToolCommandLine({&category});
   cl::ParseCommandLineOptions(argc, argv, "uop-mlir kernel runner\n");
   // Every dialect a module on the way to LLVM can hold, so any stage parses.
   DialectRegistry registry;

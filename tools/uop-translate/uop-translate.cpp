@@ -20,6 +20,7 @@
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 #include "uop/Pipelines/Pipelines.h"
 #include "uop/Support/Stack.h"
+#include "uop/Support/Tool.h"
 #include "uop/Target/Tinygrad/TinygradJSON.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -43,10 +44,11 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 namespace {
+cl::OptionCategory category("uop-translate options");
 enum class Action { None, ImportTinygrad, ExportTinygrad, ExportPTX, ListTinygradOps };
 
 cl::opt<Action>
-    action(cl::desc("Translation:"), cl::init(Action::None),
+    action(cl::cat(category), cl::desc("Translation:"), cl::init(Action::None),
            cl::values(clEnumValN(Action::ImportTinygrad, "import-tinygrad",
                                  "tinygrad kernel JSON files -> one uop module"),
                       clEnumValN(Action::ExportTinygrad, "export-tinygrad",
@@ -55,20 +57,23 @@ cl::opt<Action>
                                  "uop module or tinygrad kernel JSON files -> PTX (uop-to-ptx)"),
                       clEnumValN(Action::ListTinygradOps, "list-tinygrad-ops",
                                  "each uop op's tinygrad name and GroupOp groups")));
-cl::opt<std::string> chip("chip", cl::desc("--export-ptx: GPU architecture (sm_XX)"),
+cl::opt<std::string> chip(cl::cat(category), "chip",
+                          cl::desc("--export-ptx: GPU architecture (sm_XX)"),
                           cl::init(mlir::uop::TargetAttr::kDefaultChip.str()));
-cl::opt<unsigned> optLevel("opt-level", cl::desc("--export-ptx: LLVM optimization level"),
-                           cl::init(3));
-cl::opt<std::string> ptxOpts("opts",
-                            cl::desc("--export-ptx: opts for every kernel in tinygrad's notation "
-                                     "(default: tinygrad's heuristic)"),
-                            cl::value_desc("list"));
-cl::opt<bool> noOpt("no-opt", cl::desc("--export-ptx: apply no opts (tinygrad's NOOPT=1)"));
-cl::opt<std::string> ptxDir("ptx-dir",
+cl::opt<unsigned> optLevel(cl::cat(category), "opt-level",
+                           cl::desc("--export-ptx: LLVM optimization level"), cl::init(3));
+cl::opt<std::string> ptxOpts(cl::cat(category), "opts",
+                             cl::desc("--export-ptx: opts for every kernel in tinygrad's notation "
+                                      "(default: tinygrad's heuristic)"),
+                             cl::value_desc("list"));
+cl::opt<bool> noOpt(cl::cat(category), "no-opt",
+                    cl::desc("--export-ptx: apply no opts (tinygrad's NOOPT=1)"));
+cl::opt<std::string> ptxDir(cl::cat(category), "ptx-dir",
                             cl::desc("--export-ptx: write each kernel to DIR/<kernel>.ptx"),
                             cl::value_desc("dir"));
-cl::list<std::string> inputs(cl::Positional, cl::desc("<inputs>"), cl::ZeroOrMore);
-cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"),
+cl::list<std::string> inputs(cl::cat(category), cl::Positional, cl::desc("<inputs>"),
+                             cl::ZeroOrMore);
+cl::opt<std::string> outputFile(cl::cat(category), "o", cl::desc("Output file (default: stdout)"),
                                 cl::value_desc("file"), cl::init("-"));
 
 constexpr int kBadInput = 2;
@@ -266,6 +271,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
+  uop::setUpToolCommandLine({&category});
   cl::ParseCommandLineOptions(argc, argv, "uop-mlir translation tool\n");
   if (action == Action::None) {
     llvm::errs() << "error: choose a translation (--import-tinygrad, --export-tinygrad, "
