@@ -32,6 +32,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -68,9 +69,11 @@ cl::opt<std::string> ptxOpts(cl::cat(category), "opts",
                              cl::value_desc("list"));
 cl::opt<bool> noOpt(cl::cat(category), "no-opt",
                     cl::desc("--export-ptx: apply no opts (tinygrad's NOOPT=1)"));
-cl::opt<std::string> ptxDir(cl::cat(category), "ptx-dir",
-                            cl::desc("--export-ptx: write each kernel to DIR/<kernel>.ptx"),
-                            cl::value_desc("dir"));
+cl::opt<std::string>
+    ptxDir(cl::cat(category), "ptx-dir",
+           cl::desc("--export-ptx: write each kernel to DIR/<kernel>.ptx (DIR is made if missing); "
+                    "without it the kernels are one PTX module"),
+           cl::value_desc("dir"));
 cl::list<std::string> inputs(cl::cat(category), cl::Positional, cl::desc("<inputs>"),
                              cl::ZeroOrMore);
 cl::opt<std::string> outputFile(cl::cat(category), "o", cl::desc("Output file (default: stdout)"),
@@ -203,6 +206,44 @@ int exportTinygrad(MLIRContext &ctx, llvm::raw_ostream &os) {
   return 0;
 }
 
+/// Several kernels' PTX modules as one module ptxas accepts: the first
+/// module's .version/.target/.address_size, then each module's body. Module
+/// scope symbols (shared arrays) must then be unique across the kernels.
+class PTXJoiner {
+public:
+  LogicalResult add(StringRef header, StringRef ptx, StringRef kernel) {
+    bool first = out.empty();
+    out += header.str() + "\n";
+    bool inFunction = false;
+    for (StringRef line : llvm::split(ptx, '\n')) {
+      StringRef t = line.trim();
+      if (!first &&
+          (t.starts_with(".version") || t.starts_with(".target") || t.starts_with(".address_size")))
+        continue;
+      if (t.starts_with("{"))
+        inFunction = true;
+      else if (t.starts_with("}"))
+        inFunction = false;
+      if (!inFunction &&
+          (t.starts_with(".shared") || t.starts_with(".global") || t.starts_with(".const"))) {
+        StringRef name = t.rsplit(' ').second.split('[').first.rtrim(';');
+        if (!symbols.insert(name).second) {
+          llvm::errs() << "error: kernel " << kernel << " defines '" << name
+                       << "' at module scope too: give --ptx-dir to write one module per kernel\n";
+          return failure();
+        }
+      }
+      out += line.str() + "\n";
+    }
+    return success();
+  }
+  const std::string &text() const { return out; }
+
+private:
+  std::string out;
+  llvm::StringSet<> symbols;
+};
+
 int exportPTX(MLIRContext &ctx, llvm::raw_ostream &os) {
   bool json =
       llvm::all_of(inputs, [](const std::string &p) { return StringRef(p).ends_with(".json"); });
@@ -238,6 +279,12 @@ int exportPTX(MLIRContext &ctx, llvm::raw_ostream &os) {
     emitError(module->getLoc()) << "no kernel to compile";
     return kBadInput;
   }
+  if (!ptxDir.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(ptxDir)) {
+      llvm::errs() << ptxDir << ": error: " << ec.message() << "\n";
+      return 1;
+    }
+  PTXJoiner joined;
   for (gpu::BinaryOp bin : binaries) {
     StringRef name = bin.getSymName();
     std::string header = ("// uop-mlir kernel " + name).str();
@@ -259,10 +306,11 @@ int exportPTX(MLIRContext &ctx, llvm::raw_ostream &os) {
         return 1;
       }
       file << header << "\n" << ptx;
-    } else {
-      os << header << "\n" << ptx;
+    } else if (failed(joined.add(header, ptx, name))) {
+      return 1;
     }
   }
+  os << joined.text();
   return 0;
 }
 } // namespace
