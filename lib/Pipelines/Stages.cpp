@@ -89,7 +89,7 @@ void mlir::uop::buildGPUToNVVMStage(OpPassManager &pm, StringRef chip, unsigned 
   pm.addPass(createSCFToControlFlowPass());
   GpuNVVMAttachTargetOptions nvvm;
   nvvm.chip = chip.str();
-  nvvm.features = "+ptx80"; // PTX 8.0 (CUDA 12) covers every chip we know, sm_90a too
+  nvvm.features = TargetAttr::getPTXFeatures(chip).str();
   nvvm.optLevel = optLevel;
   pm.addPass(createGpuNVVMAttachTarget(nvvm));
   ConvertGpuOpsToNVVMOpsOptions toNVVM;

@@ -16,7 +16,7 @@
 // NVVM: llvm.func @adapt(%{{.*}}: !llvm.ptr {llvm.align = 16 : i64, llvm.noalias}, {{.*}}) attributes {gpu.kernel, {{.*}}nvvm.kernel, nvvm.maxntid = array<i32: 1, 1, 1>}
 // NVVM: nvvm.read.ptx.sreg.ctaid.x
 
-// UNKNOWN: error: unknown GPU arch 'sm_61' (known: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a)
+// UNKNOWN: error: unknown GPU arch 'sm_61' (known: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a, sm_100, sm_110, sm_120)
 
 // CHECK: // uop-mlir kernel adapt grid=16,1,1 block=1,1,1
 // CHECK: .target sm_80

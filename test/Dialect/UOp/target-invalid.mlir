@@ -1,6 +1,6 @@
 // RUN: uop-opt %s --split-input-file --verify-diagnostics
 
-// expected-error @below {{unknown GPU arch 'sm_70' (known: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a)}}
+// expected-error @below {{unknown GPU arch 'sm_70' (known: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a, sm_100, sm_110, sm_120)}}
 module attributes {uop.target = #uop.target<"sm_70">} {}
 
 // -----

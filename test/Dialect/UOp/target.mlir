@@ -12,7 +12,7 @@
 
 // ATTACH: module attributes {uop.target = #uop.target<"sm_90a">}
 // DEFAULT: module attributes {uop.target = #uop.target<"sm_80">}
-// UNKNOWN: error: unknown GPU arch 'sm_42' (known: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a)
+// UNKNOWN: error: unknown GPU arch 'sm_42' (known: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a, sm_100, sm_110, sm_120)
 // KEEP: module attributes {uop.target = #uop.target<"sm_80", shared_max = 1024>}
 // REPLACE: module attributes {uop.target = #uop.target<"sm_90">}
 

@@ -21,8 +21,9 @@ using namespace mlir::uop;
 
 namespace {
 
-constexpr llvm::StringLiteral kChips[] = {"sm_75", "sm_80", "sm_86", "sm_87",
-                                          "sm_89", "sm_90", "sm_90a"};
+// sm_101 is sm_110 since CUDA 13 (ptxas 13 no longer knows sm_101).
+constexpr llvm::StringLiteral kChips[] = {"sm_75", "sm_80",  "sm_86",  "sm_87",  "sm_89",
+                                          "sm_90", "sm_90a", "sm_100", "sm_110", "sm_120"};
 
 // The ops PTX has an approximate instruction for.
 constexpr llvm::StringLiteral kApproxOps[] = {"exp2", "log2", "sin", "sqrt", "recip"};
@@ -127,6 +128,19 @@ TargetAttr TargetAttr::getForChip(MLIRContext *ctx, StringRef chip) {
 }
 
 ArrayRef<llvm::StringLiteral> TargetAttr::getKnownChips() { return kChips; }
+
+StringRef TargetAttr::getPTXFeatures(StringRef chip) {
+  // The oldest PTX ISA that has the chip (LLVM's NVPTX requires it): 8.0
+  // (CUDA 12.0) up to sm_90a, 8.6 for sm_100, 8.7 for sm_120, 9.0 for sm_110.
+  int64_t sm = smVersion(chip);
+  if (sm >= 120)
+    return "+ptx87";
+  if (sm >= 110)
+    return "+ptx90";
+  if (sm >= 100)
+    return "+ptx86";
+  return "+ptx80";
+}
 
 std::string TargetAttr::unknownChipMessage(StringRef chip) {
   std::string out = ("unknown GPU arch '" + chip + "' (known: ").str();

@@ -142,7 +142,7 @@ def UOp_TargetAttr : UOp_Attr<"Target", "target"> {
 
     `uop-attach-target` puts one on a module as `uop.target`; the passes
     read it from there. Known chips: host, sm_75, sm_80, sm_86, sm_87, sm_89,
-    sm_90, sm_90a. The host target is tinygrad's ClangRenderer: SQRT native,
+    sm_90, sm_90a, sm_100, sm_110 (CUDA 12's sm_101) and sm_120. The host target is tinygrad's ClangRenderer: SQRT native,
     EXP2/LOG2/SIN decomposed, no launch dims, shared memory or tensor cores.
   }];
   let parameters = (ins StringRefParameter<"sm_XX name">:$chip,
@@ -164,6 +164,8 @@ def UOp_TargetAttr : UOp_Attr<"Target", "target"> {
     static TargetAttr getDefaults(::mlir::MLIRContext *ctx, ::llvm::StringRef chip);
     /// The chips the PTX path knows, oldest first: sm_75 ... sm_90a.
     static ::llvm::ArrayRef<::llvm::StringLiteral> getKnownChips();
+    /// The NVPTX features (PTX ISA version) the chip needs: "+ptx80" ...
+    static ::llvm::StringRef getPTXFeatures(::llvm::StringRef chip);
     /// The chip name of the host target (tinygrad's ClangRenderer).
     static constexpr ::llvm::StringLiteral kHostChip = "host";
     bool isHost() const { return getChip() == kHostChip; }
