@@ -66,30 +66,20 @@ SmallVector<size_t> scanNodeOffsets(StringRef text) {
   if (i == StringRef::npos)
     return offsets;
   int depth = 0;
-  bool inString = false, expectElement = true;
-  for (; i < text.size(); ++i) {
-    char c = text[i];
-    if (inString) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        inString = false;
-      continue;
-    }
-    if (c == '"')
-      inString = true;
+  bool expectElement = true;
+  tinygrad::scanOutsideStrings(text, i, [&](size_t at, char c) {
     if (depth == 1 && expectElement && !llvm::isSpace(c) && c != ']') {
-      offsets.push_back(i);
+      offsets.push_back(at);
       expectElement = false;
     }
     if (c == '[' || c == '{')
       ++depth;
-    else if (c == ']' || c == '}') {
-      if (--depth == 0)
-        break;
-    } else if (c == ',' && depth == 1)
+    else if (c == ']' || c == '}')
+      return --depth != 0;
+    else if (c == ',' && depth == 1)
       expectElement = true;
-  }
+    return true;
+  });
   return offsets;
 }
 

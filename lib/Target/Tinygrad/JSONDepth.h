@@ -1,13 +1,15 @@
-//===- JSONDepth.h - bounding the nesting of JSON input ---------*- C++ -*-===//
+//===- JSONDepth.h - scans of JSON text: nesting, positions ----*- C++ -*-===//
 //
 // llvm::json::parse recurses once per nesting level, so a file nested
 // 100,000 deep overflows the stack. The importers scan the text first and
-// refuse anything deeper than a kernel file can be.
+// refuse anything deeper than a kernel file can be. The same scan finds the
+// nodes' positions for diagnostics, which llvm::json does not keep.
 //
 //===----------------------------------------------------------------------===//
 #ifndef UOP_LIB_TARGET_TINYGRAD_JSONDEPTH_H
 #define UOP_LIB_TARGET_TINYGRAD_JSONDEPTH_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -22,6 +24,12 @@ constexpr unsigned kMaxJSONDepth = 256;
 /// generator recurse once per level, and the tools' stack (uop/Support/Stack.h)
 /// holds this many with room to spare, sanitizer frames included.
 constexpr int64_t kMaxNodeDepth = 100000;
+
+/// Calls `visit(i, c)` for each character of `text` from `from` on that is
+/// not inside a string (a string's opening quote included), until it
+/// returns false: the JSON scans that need positions llvm::json keeps not.
+void scanOutsideStrings(llvm::StringRef text, size_t from,
+                        llvm::function_ref<bool(size_t, char)> visit);
 
 /// The byte offset of the first '[' or '{' nested deeper than `maxDepth`
 /// (strings skipped), or std::nullopt.

@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TargetRewrites.h"
+
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 #include "uop/Dialect/UOp/IR/UOpTypes.h"
@@ -62,9 +64,7 @@ template <typename OpTy> LogicalResult stripParens(OpTy op, PatternRewriter &rw)
 struct UOpCExpressionsPass : mlir::uop::impl::UOpCExpressionsBase<UOpCExpressionsPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
-    GreedyRewriteConfig config;
-    config.enableFolding(false);
-    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    GreedyRewriteConfig config = targetRewriteConfig();
     // The uop rewrites come before rendering: SUBs are not ADDs to strip.
     RewritePatternSet uopRewrites(ctx);
     uopRewrites.add(negation);

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TargetRewrites.h"
 #include "Transcendental.h"
 
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
@@ -96,11 +97,8 @@ struct UOpDecomposeMathPass : mlir::uop::impl::UOpDecomposeMathBase<UOpDecompose
     patterns.add<DecomposeUnary<SinOp>>(ctx, target, "sin", tr::xsin);
     patterns.add<DecomposeUnary<SqrtOp>>(ctx, target, "sqrt", sqrtAsPow);
     patterns.add<DecomposePow, DecomposeThreefry>(ctx);
-    // Only the ops the patterns make are rewritten again (xpow's EXP2 and
-    // LOG2): no folding, so that the graph stays tinygrad's.
-    GreedyRewriteConfig config;
-    config.enableFolding(false);
-    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    // The ops the patterns make are rewritten again (xpow's EXP2 and LOG2).
+    GreedyRewriteConfig config = targetRewriteConfig();
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       return signalPassFailure();
   }

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TargetRewrites.h"
+
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 #include "uop/Dialect/UOp/IR/UOpTypes.h"
@@ -99,9 +101,7 @@ struct UOpFuseMulAccPass : mlir::uop::impl::UOpFuseMulAccBase<UOpFuseMulAccPass>
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
     patterns.add<FuseAdd, FuseSub>(ctx, target);
-    GreedyRewriteConfig config;
-    config.enableFolding(false);
-    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    GreedyRewriteConfig config = targetRewriteConfig();
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       return signalPassFailure();
   }
