@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs what uop-mlir needs on Debian bookworm: Debian's LLVM/MLIR 22, the
 # build tools, and what the tests use. Does nothing when everything is present,
-# so it is cheap to run before every build.
+# so it is cheap to run before every build. Arguments are more packages a
+# script needs (scripts/sanitize.sh: the sanitizer runtimes).
 set -euo pipefail
 
 packages=(
   cmake ninja-build ccache clang-22
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   python3 python3-numpy zlib1g-dev libzstd-dev
+  "$@"
 )
 
 missing=()

@@ -19,6 +19,7 @@ config.substitutions.append(("%mlir_dir", config.mlir_dir))
 # Longer names first: lit substitutes in order, and %cmake is a prefix.
 config.substitutions.append(("%cmake_generator", '"%s"' % config.cmake_generator))
 config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%cxx_flags", '"%s"' % config.consumer_cxx_flags))
 config.substitutions.append(("%cxx", config.cxx_compiler))
 # The corpus lives beside the project (../shared/corpus); tests fail loudly without it.
 config.substitutions.append(("%corpus", os.path.join(os.path.dirname(config.uop_src_root), "shared", "corpus")))
@@ -31,7 +32,9 @@ config.substitutions.append(("%expect_exit", "%s %s" % (sys.executable, os.path.
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
-llvm_config.add_tool_substitutions(["uop-opt", "uop-translate", "uop-run"], [config.uop_tools_dir])
+llvm_config.add_tool_substitutions(["uop-opt", "uop-translate", "uop-run", "uop-json-fuzzer",
+                                    "uop-parser-fuzzer", "uop-pipeline-fuzzer"],
+                                   [config.uop_tools_dir])
 llvm_config.add_tool_substitutions(["FileCheck", "not", "count"], [config.llvm_tools_dir])
 
 # NVIDIA's assembler is not a Debian package: PATH, then the CUDA toolkit's

@@ -1,0 +1,69 @@
+//===- uop-pipeline-fuzzer.cpp - fuzz the pipelines on what verifies ------===//
+//
+// Input: a kernel as .mlir text, or as tinygrad JSON when it starts with
+// '{'. What imports and verifies goes through every target's compile step:
+// uop-to-ptx to PTX text (sm_80), and the cpu and sim runners' compile (the
+// uop-to-llvm pipeline, the GPU pipeline, convert-nvvm-to-sim, the JIT).
+// Nothing is run: a fuzzed kernel may loop for hours. Each step must succeed
+// or say where the kernel is wrong.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuzzTarget.h"
+
+#include "uop/Dialect/UOp/IR/UOpOps.h"
+#include "uop/Runtime/Runner.h"
+#include "uop/Target/Tinygrad/TinygradJSON.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+using namespace mlir;
+
+namespace {
+/// At most this many kernels of one input are compiled (each runner takes
+/// one kernel per compile).
+constexpr size_t kMaxKernels = 4;
+
+OwningOpRef<ModuleOp> load(StringRef text, MLIRContext *ctx) {
+  if (text.ltrim().starts_with("{")) {
+    OwningOpRef<ModuleOp> module = ModuleOp::create(FileLineColLoc::get(ctx, "input.json", 1, 1));
+    if (failed(uop::importTinygradKernel(text, "input.json", "fuzz_k0", *module)))
+      return nullptr;
+    return module;
+  }
+  return parseSourceString<ModuleOp>(text, ParserConfig(ctx), "input.mlir");
+}
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  StringRef text(reinterpret_cast<const char *>(data), size);
+  return uop::fuzz::onToolStack([&] {
+    uop::fuzz::FuzzContext ctx;
+    OwningOpRef<ModuleOp> module = load(text, ctx.get());
+    if (!module)
+      return;
+
+    OwningOpRef<ModuleOp> ptx = module->clone();
+    PassManager pm(ctx.get());
+    uop::buildUOpToPTXPipeline(pm);
+    (void)pm.run(*ptx);
+
+    SmallVector<std::string> kernels;
+    for (auto k : module->getOps<uop::KernelOp>())
+      if (kernels.size() < kMaxKernels)
+        kernels.push_back(k.getSymName().str());
+    for (StringRef target : {"cpu", "sim"}) {
+      auto runner = uop::createRunner(ctx.get(), target);
+      if (!runner) {
+        llvm::errs() << "fuzz setup: " << llvm::toString(runner.takeError()) << "\n";
+        std::abort();
+      }
+      for (const std::string &name : kernels) {
+        OwningOpRef<ModuleOp> copy = module->clone();
+        (void)(*runner)->compile(*copy, name);
+      }
+    }
+  });
+}
