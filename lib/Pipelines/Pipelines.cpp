@@ -23,7 +23,7 @@ using namespace mlir::uop;
 
 void mlir::uop::buildUOpToLLVMPipeline(OpPassManager &pm, const UOpToLLVMOptions &options) {
   buildKernelCodegenStage(pm, options.codegen());
-  buildHostToLLVMStage(pm, options.halfInF32);
+  buildHostToLLVMStage(pm, options.halfInF32, options.checkAccesses);
 }
 
 void mlir::uop::buildUOpToPTXPipeline(OpPassManager &pm, const UOpToPTXOptions &options) {

@@ -50,7 +50,7 @@ static void addTargetRewrites(OpPassManager &kernel, bool host) {
   kernel.addPass(createUOpFuseMulAcc());
 }
 
-void mlir::uop::buildHostToLLVMStage(OpPassManager &pm, bool halfInF32) {
+void mlir::uop::buildHostToLLVMStage(OpPassManager &pm, bool halfInF32, bool checkAccesses) {
   UOpAttachTargetOptions host;
   host.chip = TargetAttr::kHostChip.str();
   pm.addPass(createUOpAttachTarget(host));
@@ -58,6 +58,8 @@ void mlir::uop::buildHostToLLVMStage(OpPassManager &pm, bool halfInF32) {
   ConvertUOpToSCFOptions toSCF;
   toSCF.halfInF32 = halfInF32;
   pm.addPass(createConvertUOpToSCF(toSCF));
+  if (checkAccesses)
+    pm.addPass(createUOpCheckHostAccesses());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createSCFToControlFlowPass());

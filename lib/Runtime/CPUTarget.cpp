@@ -1,12 +1,15 @@
 //===- CPUTarget.cpp - run uop kernels on the host ------------------------===//
 //
 // The uop-to-llvm pipeline (kernel codegen, host to LLVM) and LLVM's ORC JIT
-// at -O2; the kernel is called with one host pointer per buffer.
+// at -O2; the kernel is called with one host pointer per buffer and, with
+// access checks, the context of CheckedABI.h after them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Targets.h"
 
+#include "uop/Conversion/UOpToSCF/CheckedABI.h"
+#include "uop/Dialect/UOp/IR/UOpDialect.h"
 #include "uop/Runtime/HostJIT.h"
 #include "uop/Support/Timing.h"
 
@@ -21,33 +24,56 @@ namespace {
 
 class CPUKernel final : public CompiledKernel {
 public:
-  CPUKernel(std::unique_ptr<ExecutionEngine> engine, void (*entry)(void **), unsigned numArgs,
-            RunTimes compileTimes)
-      : engine(std::move(engine)), entry(entry) {
+  CPUKernel(std::unique_ptr<ExecutionEngine> engine, void (*entry)(void **), StringRef name,
+            unsigned numArgs, std::optional<std::vector<std::string>> sites, RunTimes compileTimes)
+      : engine(std::move(engine)), entry(entry), name(name.str()), sites(std::move(sites)) {
     this->numArgs = numArgs;
     times = compileTimes;
   }
 
   llvm::Error run(ArrayRef<MutableArrayRef<uint8_t>> buffers) override {
     if (buffers.size() != numArgs)
-      return llvm::createStringError("the kernel takes " + Twine(numArgs) + " buffers, not " +
-                                     Twine(buffers.size()));
+      return llvm::createStringError("kernel " + name + " takes " + Twine(numArgs) +
+                                     " buffers, not " + Twine(buffers.size()));
     // The packed interface takes a pointer to each argument.
     SmallVector<void *> args;
     for (MutableArrayRef<uint8_t> b : buffers)
       args.push_back(b.data());
+    checked::ContextLayout layout{static_cast<int64_t>(numArgs)};
+    // 64-byte aligned words: the scratch takes any access an aligned one could.
+    std::vector<uint64_t> storage(layout.words() + 8, 0);
+    auto *context = reinterpret_cast<uint64_t *>(llvm::alignAddr(storage.data(), llvm::Align(64)));
+    if (sites) {
+      for (auto [i, b] : llvm::enumerate(buffers))
+        context[layout.bufferBytes(i)] = b.size();
+      args.push_back(context);
+    }
     SmallVector<void *> packed;
     for (void *&a : args)
       packed.push_back(&a);
     auto start = Clock::now();
     entry(packed.data());
     times.runMs = msSince(start);
-    return llvm::Error::success();
+    if (!sites || context[layout.faultCount()] == 0)
+      return llvm::Error::success();
+    auto at = [&](int64_t word) { return static_cast<int64_t>(context[word]); };
+    int64_t site = at(layout.faultSite()), buffer = at(layout.faultBuffer());
+    std::string where = site >= 0 && site < static_cast<int64_t>(sites->size())
+                            ? (*sites)[site]
+                            : "site " + std::to_string(site);
+    int64_t count = at(layout.faultCount());
+    return llvm::createStringError(
+        "kernel " + name + ": " + Twine(count) +
+        (count == 1 ? " access outside its buffer" : " accesses outside their buffers") +
+        ", skipped; the first: " + where + ", byte offset " + Twine(at(layout.faultOffset())) +
+        " of buffer " + Twine(buffer) + ", which has " + Twine(buffers[buffer].size()) + " bytes");
   }
 
 private:
   std::unique_ptr<ExecutionEngine> engine;
   void (*entry)(void **);
+  std::string name;
+  std::optional<std::vector<std::string>> sites; // with access checks: uop.sites
 };
 
 class CPURunner final : public Runner {
@@ -58,12 +84,18 @@ public:
                                                      const KernelCodegenOptions &options) override {
     if (!module.lookupSymbol(name))
       return emitError(module.getLoc()) << "no kernel named '" << name << "'";
+    if (checkAccesses && module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+      return emitError(module.lookupSymbol(name)->getLoc())
+             << "kernel '" << name
+             << "' is already in the LLVM dialect, past where its memory accesses are checked: "
+                "give it at the func.func level or earlier, or turn the checks off "
+                "(uop-run: --check-accesses=false)";
     keepOnlyKernel(module, name);
     RunTimes times;
     auto start = Clock::now();
     PassManager pm(module.getContext());
     buildKernelCodegenStage(pm, options);
-    buildHostToLLVMStage(pm);
+    buildHostToLLVMStage(pm, /*halfInF32=*/true, checkAccesses);
     if (failed(pm.run(module)))
       return failure();
     times.pipelineMs = msSince(start);
@@ -71,6 +103,14 @@ public:
     auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
     if (!func)
       return emitError(module.getLoc()) << "the pipeline did not produce llvm.func @" << name;
+    std::optional<std::vector<std::string>> sites;
+    unsigned numBuffers = func.getNumArguments();
+    if (checkAccesses) {
+      sites.emplace();
+      for (Attribute s : UOpDialect::SitesAttrHelper(module.getContext()).getAttr(module))
+        sites->push_back(cast<StringAttr>(s).str());
+      --numBuffers; // the context
+    }
 
     start = Clock::now();
     FailureOr<std::unique_ptr<ExecutionEngine>> engine = createHostJIT(module);
@@ -81,7 +121,7 @@ public:
       return failure();
     times.jitMs = msSince(start);
     return std::unique_ptr<CompiledKernel>(
-        new CPUKernel(std::move(*engine), *entry, func.getNumArguments(), times));
+        new CPUKernel(std::move(*engine), *entry, name, numBuffers, std::move(sites), times));
   }
 };
 

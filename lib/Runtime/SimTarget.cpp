@@ -92,7 +92,7 @@ FailureOr<std::unique_ptr<CompiledKernel>> SimRunner::compile(ModuleOp module, S
   k->numArgs = kernel->numBuffers;
   k->gridDims = kernel->grid;
   k->blockDims = kernel->block;
-  for (Attribute s : UOpDialect::SimSitesAttrHelper(ctx).getAttr(*host))
+  for (Attribute s : UOpDialect::SitesAttrHelper(ctx).getAttr(*host))
     k->sites.push_back(cast<StringAttr>(s).str());
   ArrayRef<int64_t> shared = UOpDialect::SimSharedAttrHelper(ctx).getAttr(*host);
   for (size_t i = 0; i + 1 < shared.size(); i += 2)

@@ -11,8 +11,9 @@
 //
 // Prints each compared buffer's max abs/rel error and PASS or FAIL. Exit 0:
 // all pass; 1: a mismatch; 2: bad input (or a kernel that does not compile,
-// or no usable GPU for --target=cuda); 3: the kernel faulted (simulator
-// error, or a CUDA error once the driver is up). See docs/uop-run.md.
+// or no usable GPU for --target=cuda); 3: the kernel faulted (an access
+// outside its buffers on cpu or sim, another simulator error, or a CUDA
+// error once the driver is up). See docs/uop-run.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,6 +83,11 @@ cl::opt<std::string> writeBuffers(cl::cat(category), "write-buffers",
                                            "(raw little-endian, as the corpus's files)"),
                                   cl::value_desc("DIR"));
 cl::opt<bool> timing(cl::cat(category), "timing", cl::desc("Print the milliseconds of each phase"));
+cl::opt<bool> checkAccesses(cl::cat(category), "check-accesses",
+                            cl::desc("cpu: bounds-check every load and store at run time, so an "
+                                     "out-of-bounds access is a fault (exit 3), never a write "
+                                     "outside the buffers (default on; =false runs unchecked)"),
+                            cl::init(true));
 cl::opt<bool> exact(cl::cat(category), "exact",
                     cl::desc("Compare floats bit for bit too (NaN matches any NaN), "
                              "instead of the per-dtype tolerance"));
@@ -273,6 +279,7 @@ int run(MLIRContext &ctx) {
     llvm::errs() << "error: " << llvm::toString(runner.takeError()) << "\n";
     return kBadInput;
   }
+  (*runner)->setAccessChecks(checkAccesses);
   if (target == "auto") {
     if ((*runner)->getName() == "cuda")
       llvm::outs() << "auto: " << (*runner)->describe() << "; running on cuda\n";

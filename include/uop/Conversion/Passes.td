@@ -50,6 +50,42 @@ def ConvertUOpToSCF : Pass<"convert-uop-to-scf", "::mlir::ModuleOp"> {
                            "::mlir::LLVM::LLVMDialect"];
 }
 
+def UOpCheckHostAccesses : Pass<"uop-check-host-accesses", "::mlir::ModuleOp"> {
+  let summary = "Bounds-check every load and store of the host kernels at run time";
+  let description = [{
+    Runs on the `func.func`s `convert-uop-to-scf` makes (one `!llvm.ptr` per
+    buffer). Each gets one more pointer argument, the context: 64-bit words,
+    64-byte aligned, holding each buffer's size in bytes, written by the
+    caller, then a fault count, the first fault's site, buffer and byte
+    offset, and 256 bytes of scratch (`CheckedABI.h` has the layout).
+
+    Every `llvm.load` and `llvm.store` compares its byte range with its
+    buffer's size. Inside, it runs as before; outside, it reads or writes the
+    scratch words instead, and the fault is counted (the first recorded), so
+    the kernel never touches memory outside its buffers whatever its index
+    math or the caller's buffers. The sites are named, in order, by the
+    module's `uop.sites` (op and location), so the caller can say where the
+    first fault was. The CPU runner (`uop-run --target=cpu`) runs every
+    kernel this way unless told not to.
+
+    An access whose buffer cannot be told (its address is not a GEP or
+    select chain from one buffer argument), and any other op that touches
+    memory, is an error: the pass never leaves an access unchecked.
+
+    ```mlir
+    %v = llvm.load %p : !llvm.ptr -> f32
+    // becomes
+    %off = arith.subi %p_as_int, %buffer_as_int : i64
+    %in = arith.andi (4 <= %bytes), (%off <= %bytes - 4)
+    %q = arith.select %in, %p, %scratch : !llvm.ptr
+    scf.if %out { ...count, record the first fault... }
+    %v = llvm.load %q : !llvm.ptr -> f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def ConvertUOpToGPU : Pass<"convert-uop-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Lowered, GPU-mapped uop kernels to gpu.module/gpu.func";
   let description = [{
@@ -119,7 +155,7 @@ def ConvertNVVMToSim : Pass<"convert-nvvm-to-sim"> {
     without a body becomes `__uopsim_unsupported(site)`: the kernel still
     compiles, and the first thread that reaches the op stops with an error
     naming it. The op's name and location for each `site` are recorded in
-    the `uop.sim_sites` string array on the op that holds the functions.
+    the `uop.sites` string array on the op that holds the functions.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

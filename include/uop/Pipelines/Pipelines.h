@@ -57,8 +57,10 @@ void buildKernelCodegenStage(OpPassManager &pm, const KernelCodegenOptions &opti
 /// and bf16 computed in f32 when `halfInF32`, as tinygrad's C backend
 /// does), canonicalize, CSE, then the upstream conversions of scf, arith,
 /// math, cf and func to LLVM. Each kernel becomes an llvm.func taking one
-/// pointer per buffer.
-void buildHostToLLVMStage(OpPassManager &pm, bool halfInF32 = true);
+/// pointer per buffer; with `checkAccesses`, uop-check-host-accesses follows
+/// convert-uop-to-scf (every load and store bounds-checked at run time, the
+/// sizes in one more argument).
+void buildHostToLLVMStage(OpPassManager &pm, bool halfInF32 = true, bool checkAccesses = false);
 
 /// Lowered kernels to gpu.modules for the module's #uop.target: on every
 /// kernel uop-gpu-dims, uop-target-legalize and canonicalize (tinygrad's
@@ -113,6 +115,11 @@ struct UOpToLLVMOptions : public UOpCodegenPipelineOptions<UOpToLLVMOptions> {
       llvm::cl::desc("Compute f16/bf16 in f32, rounding at casts, stores and accumulators "
                      "(tinygrad's C backend)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> checkAccesses{
+      *this, "check-accesses",
+      llvm::cl::desc("Bounds-check every load and store at run time (uop-check-host-accesses: "
+                     "each kernel takes a context pointer after its buffers)"),
+      llvm::cl::init(false)};
 };
 
 /// uop kernels at any level (kernel AST or lowered) to the LLVM dialect for

@@ -79,12 +79,24 @@ public:
   /// 8.9, sm_89)".
   virtual std::string describe() const;
 
+  /// Whether the kernels compiled from now on check their memory accesses
+  /// at run time, so that none touches memory outside its buffers (a fault
+  /// is then an error of CompiledKernel::run naming the access). On by
+  /// default. The CPU compiles the checks in (uop-check-host-accesses; off
+  /// runs faster); the simulator checks every access whatever this says; a
+  /// GPU does not check.
+  void setAccessChecks(bool on) { checkAccesses = on; }
+  bool getAccessChecks() const { return checkAccesses; }
+
   /// Compiles kernel `name` of `module`: a uop.kernel at any level, or what
   /// a part of this target's pipeline made of one (a func.func or llvm.func
   /// on the CPU; a gpu.module for sim and cuda). The module is lowered in
   /// place and its other uop.kernels are dropped. Errors are diagnostics.
   virtual FailureOr<std::unique_ptr<CompiledKernel>>
   compile(ModuleOp module, StringRef name, const KernelCodegenOptions &options = {}) = 0;
+
+protected:
+  bool checkAccesses = true;
 };
 
 /// The runner for `target`:

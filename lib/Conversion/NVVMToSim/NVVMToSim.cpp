@@ -11,6 +11,8 @@
 
 #include "uop/Conversion/NVVMToSim/SimABI.h"
 #include "uop/Conversion/Passes.h"
+
+#include "uop/Conversion/Common/Sites.h"
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -89,10 +91,7 @@ public:
     }
     for (LLVM::GlobalOp g : shared)
       g.erase();
-    SmallVector<Attribute> siteAttrs;
-    for (const std::string &s : sites)
-      siteAttrs.push_back(b.getStringAttr(s));
-    UOpDialect::SimSitesAttrHelper(b.getContext()).setAttr(table, b.getArrayAttr(siteAttrs));
+    UOpDialect::SitesAttrHelper(b.getContext()).setAttr(table, sites.toAttr(b));
     UOpDialect::SimSharedAttrHelper(b.getContext())
         .setAttr(table, b.getDenseI64ArrayAttr(sharedLayout));
   }
@@ -102,7 +101,7 @@ private:
   OpBuilder b;
   DataLayout dl;
   Type i32, i64, ptr, voidTy;
-  std::vector<std::string> sites;
+  SiteTable sites;
   SmallVector<LLVM::GlobalOp> shared;
   SmallVector<int64_t> sharedLayout; // bytes, align per shared variable
 
@@ -117,17 +116,7 @@ private:
         }
   }
 
-  Value site(Operation *op) {
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    os << op->getName() << " at ";
-    if (auto file = op->getLoc()->findInstanceOf<FileLineColLoc>())
-      os << file.getFilename().getValue() << ":" << file.getLine() << ":" << file.getColumn();
-    else
-      op->getLoc().print(os);
-    sites.push_back(s);
-    return constant(i32, static_cast<int64_t>(sites.size() - 1));
-  }
+  Value site(Operation *op) { return constant(i32, sites.add(op)); }
 
   Value constant(Type t, int64_t v) {
     return LLVM::ConstantOp::create(b, b.getUnknownLoc(), t, b.getIntegerAttr(t, v));

@@ -32,7 +32,7 @@ struct LaunchSpec {
   std::vector<void *> args;                        // one value per kernel parameter
   std::vector<MemRegion> globals;                  // the buffers, and the module's own globals
   std::vector<std::pair<int64_t, int64_t>> shared; // bytes, align per shared variable
-  std::vector<std::string> sites;                  // uop.sim_sites
+  std::vector<std::string> sites;                  // uop.sites
   bool needsFibers = false;                        // barriers or warp-collective ops present
 };
 

@@ -6,7 +6,7 @@
 // barrier, private memory and the approximate math.
 // CHECK-LABEL: gpu.module @k
 // CHECK-SAME: uop.sim_shared = array<i64: 256, 16>
-// CHECK-SAME: uop.sim_sites = ["llvm.load at
+// CHECK-SAME: uop.sites = ["llvm.load at
 // CHECK-NOT: llvm.mlir.global
 // CHECK-DAG: llvm.func @__uopsim_sreg(i32) -> i32
 // CHECK-DAG: llvm.func @__uopsim_check(!llvm.ptr, i64, i32)
@@ -102,7 +102,7 @@ module attributes {gpu.container_module} {
 // it, naming the op: here a special register it has no value for, inline asm
 // it does not know, and a function without a body.
 // RUN: uop-opt %s --split-input-file --convert-nvvm-to-sim | FileCheck %s --check-prefix=UNSUP
-// UNSUP: uop.sim_sites = ["nvvm.read.ptx.sreg.smid at {{.*}}nvvm-to-sim.mlir:{{[0-9]+}}:{{[0-9]+}}", "llvm.inline_asm at {{.*}}", "llvm.call at {{.*}}"]
+// UNSUP: uop.sites = ["nvvm.read.ptx.sreg.smid at {{.*}}nvvm-to-sim.mlir:{{[0-9]+}}:{{[0-9]+}}", "llvm.inline_asm at {{.*}}", "llvm.call at {{.*}}"]
 // UNSUP-LABEL: llvm.func @odd(
 // UNSUP: llvm.call @__uopsim_unsupported(%{{.*}}) : (i32) -> ()
 // UNSUP: llvm.mlir.poison : i32

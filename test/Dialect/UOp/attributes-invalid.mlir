@@ -37,8 +37,8 @@ module attributes {uop.kernel_info = #uop.kernel_info<global_dims = 1, local_dim
 
 // -----
 
-// expected-error @+1 {{'uop.sim_sites' must be an array of strings on a symbol table (builtin.module, gpu.module)}}
-module attributes {uop.sim_sites = [1, 2]} {}
+// expected-error @+1 {{'uop.sites' must be an array of strings on a symbol table (builtin.module, gpu.module)}}
+module attributes {uop.sites = [1, 2]} {}
 
 // -----
 
@@ -47,5 +47,5 @@ module attributes {uop.sim_shared = array<i64: 256>} {}
 
 // -----
 
-// expected-error @+1 {{unknown uop attribute 'uop.chip' (uop.target, uop.launch, uop.opts, uop.kernel_info, uop.sim_sites, uop.sim_shared)}}
+// expected-error @+1 {{unknown uop attribute 'uop.chip' (uop.target, uop.launch, uop.opts, uop.kernel_info, uop.sites, uop.sim_shared)}}
 module attributes {uop.chip = "sm_80"} {}

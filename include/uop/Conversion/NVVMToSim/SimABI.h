@@ -2,7 +2,7 @@
 //
 // convert-nvvm-to-sim turns GPU-level LLVM/NVVM IR into host code that calls
 // these functions; the SIMT simulator (lib/Runtime/Sim) implements them. A
-// `site` is an index into the `uop.sim_sites` array the pass records (the
+// `site` is an index into the `uop.sites` array the pass records (the
 // op's name and location), so a runtime error can say which op failed.
 //
 //===----------------------------------------------------------------------===//
@@ -34,7 +34,7 @@ inline constexpr const char *kAllocaFn = "__uopsim_alloca";
 /// thread that reaches it stops with an error.
 inline constexpr const char *kUnsupportedFn = "__uopsim_unsupported";
 
-// The pass writes the module attributes uop.sim_sites and uop.sim_shared
+// The pass writes the module attributes uop.sites and uop.sim_shared
 // for the runtime (declared with the uop dialect's attributes, UOpBase.td).
 
 /// The special registers, numbered for kSRegFn.

@@ -58,7 +58,7 @@ LogicalResult UOpDialect::verifyOperationAttribute(Operation *op, NamedAttribute
   }
   // convert-nvvm-to-sim puts these on the op that holds the functions.
   bool onTable = op->hasTrait<OpTrait::SymbolTable>();
-  if (name == SimSitesAttrHelper::getNameStr())
+  if (name == SitesAttrHelper::getNameStr())
     return expect(onTable && isa<ArrayAttr>(value) &&
                       llvm::all_of(cast<ArrayAttr>(value), llvm::IsaPred<StringAttr>),
                   "an array of strings on a symbol table (builtin.module, gpu.module)");
@@ -69,5 +69,5 @@ LogicalResult UOpDialect::verifyOperationAttribute(Operation *op, NamedAttribute
                   "gpu.module)");
   return op->emitError() << "unknown uop attribute '" << name
                          << "' (uop.target, uop.launch, uop.opts, uop.kernel_info, "
-                            "uop.sim_sites, uop.sim_shared)";
+                            "uop.sites, uop.sim_shared)";
 }

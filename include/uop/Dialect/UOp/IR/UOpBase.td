@@ -56,10 +56,12 @@ def UOp_Dialect : Dialect {
     "::mlir::StringAttr":$opts,
     // uop.kernel: what uop-optimize decided (uop-lower reads it).
     "::mlir::uop::KernelInfoAttr":$kernel_info,
-    // the module or gpu.module convert-nvvm-to-sim rewrote: the op and
-    // location of each simulated site (memory access, barrier, ...).
-    "::mlir::ArrayAttr":$sim_sites,
-    // the same: (bytes, alignment) of each shared-memory array.
+    // the module or gpu.module convert-nvvm-to-sim or uop-check-host-accesses
+    // rewrote: the op and location of each checked site (memory access,
+    // barrier, ...), for the runtime's errors.
+    "::mlir::ArrayAttr":$sites,
+    // the module or gpu.module convert-nvvm-to-sim rewrote: (bytes,
+    // alignment) of each shared-memory array.
     "::mlir::DenseI64ArrayAttr":$sim_shared
   );
   let hasOperationAttrVerify = 1;
