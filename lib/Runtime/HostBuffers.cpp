@@ -2,11 +2,12 @@
 
 #include "uop/Runtime/HostBuffers.h"
 
+#include "uop/Runtime/Npy.h"
+
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/APFloat.h"
-#include "llvm/Support/MemoryBuffer.h"
-
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <cmath>
 #include <cstring>
@@ -27,21 +28,65 @@ int64_t mlir::uop::elementBytes(Type dtype) {
   return std::max<int64_t>(1, dtype.getIntOrFloatBitWidth() / 8);
 }
 
-static FailureOr<std::unique_ptr<llvm::MemoryBuffer>>
-readSized(StringRef path, int64_t bytes, const TinygradBuffer &spec, Location loc) {
+/// The contents of a buffer's input or expected file: a .npy file of its
+/// dtype and element count, else raw little-endian bytes of exactly its size.
+static FailureOr<std::vector<uint8_t>> readContents(StringRef path, const TinygradBuffer &spec,
+                                                    Location loc) {
   auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!file) {
     emitError(loc) << "buffer " << spec.index << ": cannot read " << path << ": "
                    << file.getError().message();
     return failure();
   }
-  if (static_cast<int64_t>((*file)->getBufferSize()) != bytes) {
-    emitError(loc) << "buffer " << spec.index << ": " << path << " has " << (*file)->getBufferSize()
+  StringRef data = (*file)->getBuffer();
+  if (path.ends_with(".npy")) {
+    llvm::Expected<std::vector<uint8_t>> parsed = parseNpy(data, spec.dtype, spec.size);
+    if (!parsed) {
+      emitError(loc) << "buffer " << spec.index << ": " << path << ": "
+                     << llvm::toString(parsed.takeError());
+      return failure();
+    }
+    return std::move(*parsed);
+  }
+  uint64_t bytes = uint64_t(spec.size) * elementBytes(spec.dtype);
+  if (data.size() != bytes) {
+    emitError(loc) << "buffer " << spec.index << ": " << path << " has " << data.size()
                    << " bytes, expected " << bytes << " (" << spec.size << " x "
                    << elementBytes(spec.dtype) << ")";
     return failure();
   }
-  return std::move(*file);
+  return std::vector<uint8_t>(data.bytes_begin(), data.bytes_end());
+}
+
+/// splitmix64: a fixed sequence for a seed, the same on every host.
+static uint64_t splitmix64(uint64_t &state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+void mlir::uop::fillRandom(HostBuffer &buffer, uint64_t seed) {
+  Type dtype = buffer.spec.dtype;
+  int64_t bytes = elementBytes(dtype);
+  uint64_t state = seed ^ (uint64_t(buffer.spec.index) * 0x2545f4914f6cdd1dull);
+  for (int64_t i = 0; i < buffer.spec.size; ++i) {
+    uint64_t r = splitmix64(state), raw;
+    if (auto f = dyn_cast<FloatType>(dtype)) {
+      // Uniform in [-1, 1), rounded to the dtype.
+      llvm::APFloat v(static_cast<double>(r >> 11) * 0x1p-52 - 1.0);
+      bool lost;
+      v.convert(f.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven, &lost);
+      raw = v.bitcastToAPInt().getZExtValue();
+    } else if (dtype.isInteger(1)) {
+      raw = r & 1;
+    } else if (cast<IntegerType>(dtype).isUnsigned()) {
+      raw = r % 16; // small: no overflow in a sum, no huge shift or index
+    } else {
+      raw = static_cast<uint64_t>(static_cast<int64_t>(r % 16) - 8);
+    }
+    std::memcpy(buffer.bytes.data() + i * bytes, &raw, bytes); // little-endian host
+  }
 }
 
 /// The host's physical memory: more than that is not allocated at all, so a
@@ -55,7 +100,8 @@ static uint64_t physicalMemoryBytes() {
 }
 
 LogicalResult mlir::uop::loadHostBuffers(ArrayRef<TinygradBuffer> specs,
-                                         std::vector<HostBuffer> &out, Location loc) {
+                                         std::vector<HostBuffer> &out, Location loc,
+                                         std::optional<uint64_t> randomSeed) {
   uint64_t total = 0, limit = physicalMemoryBytes();
   for (const TinygradBuffer &spec : specs) {
     int64_t bytes = 0;
@@ -71,18 +117,19 @@ LogicalResult mlir::uop::loadHostBuffers(ArrayRef<TinygradBuffer> specs,
   for (const TinygradBuffer &spec : specs) {
     HostBuffer buf{spec, std::vector<uint8_t>(spec.size * elementBytes(spec.dtype), 0xA5)};
     if (!spec.input.empty()) {
-      auto file = readSized(spec.input, buf.bytes.size(), spec, loc);
-      if (failed(file))
+      FailureOr<std::vector<uint8_t>> contents = readContents(spec.input, spec, loc);
+      if (failed(contents))
         return failure();
-      std::memcpy(buf.bytes.data(), (*file)->getBufferStart(), buf.bytes.size());
+      buf.bytes = std::move(*contents);
+    } else if (randomSeed) {
+      fillRandom(buf, *randomSeed);
     }
     out.push_back(std::move(buf));
   }
   return success();
 }
 
-/// Element `i` as a double (ints exactly up to 2^53, which is all reporting needs).
-static double elementAsDouble(Type dtype, const uint8_t *data, int64_t i) {
+double mlir::uop::elementAsDouble(Type dtype, const uint8_t *data, int64_t i) {
   unsigned bits = dtype.getIntOrFloatBitWidth();
   unsigned bytes = elementBytes(dtype);
   uint64_t raw = 0;
@@ -103,10 +150,10 @@ static double elementAsDouble(Type dtype, const uint8_t *data, int64_t i) {
 FailureOr<Comparison> mlir::uop::compareWithExpected(const HostBuffer &buffer, Tolerance tolerance,
                                                      Location loc) {
   const TinygradBuffer &spec = buffer.spec;
-  auto file = readSized(spec.expected, buffer.bytes.size(), spec, loc);
-  if (failed(file))
+  FailureOr<std::vector<uint8_t>> expected = readContents(spec.expected, spec, loc);
+  if (failed(expected))
     return failure();
-  const auto *want = reinterpret_cast<const uint8_t *>((*file)->getBufferStart());
+  const uint8_t *want = expected->data();
   Comparison c;
   c.elements = spec.size;
   c.tolerance = tolerance;

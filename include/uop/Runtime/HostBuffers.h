@@ -10,6 +10,7 @@
 
 #include "uop/Target/Tinygrad/TinygradJSON.h"
 
+#include <optional>
 #include <vector>
 
 namespace mlir::uop {
@@ -25,16 +26,28 @@ Tolerance toleranceFor(Type dtype);
 /// Bytes per element in memory (bool is one byte).
 int64_t elementBytes(Type dtype);
 
+/// Element `i` of raw little-endian `data` as a double (ints exactly up to
+/// 2^53, which is all reporting needs).
+double elementAsDouble(Type dtype, const uint8_t *data, int64_t i);
+
 struct HostBuffer {
   TinygradBuffer spec;
   std::vector<uint8_t> bytes;
 };
 
-/// Allocates every buffer and fills it from its input file; a buffer without
-/// one is filled with 0xA5 bytes so an element the kernel fails to write
-/// cannot match by luck. A file of the wrong size is an error at `loc`.
+/// Allocates every buffer and fills it from its input file (a .npy file, or
+/// raw little-endian bytes). A buffer without one gets random values from
+/// `randomSeed` (fillRandom) if given, else 0xA5 bytes, so that an element
+/// the kernel fails to write cannot match by luck. A file of the wrong size
+/// or dtype is an error at `loc`.
 LogicalResult loadHostBuffers(ArrayRef<TinygradBuffer> specs, std::vector<HostBuffer> &out,
-                              Location loc);
+                              Location loc, std::optional<uint64_t> randomSeed = std::nullopt);
+
+/// Fills `buffer` with values that depend only on `seed` and the buffer's
+/// index: floats uniform in [-1, 1), signed ints in [-8, 8), unsigned ints
+/// in [0, 16) (small, so that sums do not overflow and indices stay near),
+/// bools 0 or 1.
+void fillRandom(HostBuffer &buffer, uint64_t seed);
 
 struct Comparison {
   int64_t elements = 0;
@@ -46,7 +59,8 @@ struct Comparison {
   bool passed() const { return mismatches == 0; }
 };
 
-/// Compares a buffer with its expected file (the caller checks it has one).
+/// Compares a buffer with its expected file, .npy or raw (the caller checks
+/// it has one).
 FailureOr<Comparison> compareWithExpected(const HostBuffer &buffer, Tolerance tolerance,
                                           Location loc);
 
