@@ -11,17 +11,23 @@
 #define UOP_SUPPORT_STACK_H
 
 #include "llvm/ADT/STLFunctionalExtras.h"
-#include "llvm/Support/ProgramStack.h"
+#include "llvm/Support/thread.h"
+
+#include <optional>
 
 namespace mlir::uop {
 
 /// 1 GiB of address space; only the pages a deep kernel touches are used.
 constexpr unsigned kToolStackBytes = 1u << 30;
 
-/// `main` on a kToolStackBytes stack, its return value returned.
+/// `main` on a kToolStackBytes stack, its return value returned. A thread of
+/// that stack size, not llvm::runOnNewStack: switching the stack under a
+/// running thread is invisible to AddressSanitizer, which then fails when it
+/// tears the thread down (scripts/sanitize.sh).
 inline int runOnToolStack(llvm::function_ref<int()> main) {
   int rc = 0;
-  llvm::runOnNewStack(kToolStackBytes, [&] { rc = main(); });
+  llvm::thread t(std::optional<unsigned>(kToolStackBytes), [&] { rc = main(); });
+  t.join();
   return rc;
 }
 
