@@ -260,53 +260,43 @@ int exportPTX(MLIRContext &ctx, llvm::raw_ostream &os) {
   if (!module)
     return kBadInput;
 
-  PassManager pm(&ctx);
-  if (failed(applyPassManagerCLOptions(pm)))
-    return kBadInput;
-  applyDefaultTimingPassManagerCLOptions(pm);
   uop::UOpToPTXOptions options;
   options.chip = chip;
   options.optLevel = optLevel;
   options.setCodegen(uop::KernelCodegenOptions::fromToolFlags(
       ptxOpts.getNumOccurrences() ? std::optional<StringRef>(ptxOpts) : std::nullopt, noOpt));
-  uop::buildUOpToPTXPipeline(pm, options);
-  if (failed(pm.run(*module)))
+  FailureOr<std::vector<uop::PTXKernel>> kernels =
+      uop::compileToPTX(*module, options, [](PassManager &pm) {
+        applyDefaultTimingPassManagerCLOptions(pm);
+        return applyPassManagerCLOptions(pm);
+      });
+  if (failed(kernels))
     return 1;
 
-  DictionaryAttr launch = uop::UOpDialect::LaunchAttrHelper(&ctx).getAttr(*module);
-  SmallVector<gpu::BinaryOp> binaries(module->getOps<gpu::BinaryOp>());
-  if (binaries.empty()) {
-    emitError(module->getLoc()) << "no kernel to compile";
-    return kBadInput;
-  }
   if (!ptxDir.empty())
     if (std::error_code ec = llvm::sys::fs::create_directories(ptxDir)) {
       llvm::errs() << ptxDir << ": error: " << ec.message() << "\n";
       return 1;
     }
   PTXJoiner joined;
-  for (gpu::BinaryOp bin : binaries) {
-    StringRef name = bin.getSymName();
-    std::string header = ("// uop-mlir kernel " + name).str();
-    if (auto dims = launch ? launch.getAs<DictionaryAttr>(name) : DictionaryAttr()) {
-      llvm::raw_string_ostream hs(header);
-      for (StringRef key : {"grid", "block"}) {
-        hs << " " << key << "=";
-        llvm::interleave(cast<DenseI32ArrayAttr>(dims.get(key)).asArrayRef(), hs, ",");
-      }
-    }
-    StringRef ptx = cast<gpu::ObjectAttr>(bin.getObjects()[0]).getObject().getValue();
+  for (const uop::PTXKernel &k : *kernels) {
+    std::string header = "// uop-mlir kernel " + k.name;
+    llvm::raw_string_ostream hs(header);
+    hs << " grid=";
+    llvm::interleave(k.grid, hs, ",");
+    hs << " block=";
+    llvm::interleave(k.block, hs, ",");
     if (!ptxDir.empty()) {
       SmallString<128> path(ptxDir);
-      llvm::sys::path::append(path, name + ".ptx");
+      llvm::sys::path::append(path, k.name + ".ptx");
       std::error_code ec;
       llvm::raw_fd_ostream file(path, ec);
       if (ec) {
         llvm::errs() << path << ": error: " << ec.message() << "\n";
         return 1;
       }
-      file << header << "\n" << ptx;
-    } else if (failed(joined.add(header, ptx, name))) {
+      file << header << "\n" << k.ptx;
+    } else if (failed(joined.add(header, k.ptx, k.name))) {
       return 1;
     }
   }

@@ -15,10 +15,14 @@
 
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
+#include <array>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace mlir::uop {
 
@@ -148,6 +152,23 @@ struct UOpToPTXOptions : public UOpCodegenPipelineOptions<UOpToPTXOptions> {
 /// `uop.launch` has its launch dimensions. The context needs the NVVM target
 /// and the LLVM IR translations: see registerUOpPTXDependencies.
 void buildUOpToPTXPipeline(OpPassManager &pm, const UOpToPTXOptions &options = {});
+
+/// One kernel's PTX and how to launch it.
+struct PTXKernel {
+  std::string name; // the kernel's symbol, its .entry in the PTX
+  std::string chip; // the sm_XX it was compiled for
+  std::string ptx;  // one PTX module, as ptxas and cuModuleLoadData take it
+  std::array<int32_t, 3> grid{1, 1, 1}, block{1, 1, 1};
+};
+
+/// Compiles every kernel of `module` to PTX: the uop-to-ptx pipeline with
+/// `options` (always to the binary), run in place, then each gpu.binary's
+/// PTX with its launch dimensions from `uop.launch`. `configure`, if given,
+/// sets up the pass manager first (e.g. applyPassManagerCLOptions). Errors
+/// are diagnostics; the context needs registerUOpPTXDependencies.
+FailureOr<std::vector<PTXKernel>>
+compileToPTX(ModuleOp module, const UOpToPTXOptions &options = {},
+             function_ref<LogicalResult(PassManager &)> configure = nullptr);
 
 /// Registers what buildUOpToPTXPipeline needs beyond the dialects it loads:
 /// the ConvertToLLVM interfaces convert-gpu-to-nvvm uses (arith, cf, func,
