@@ -47,7 +47,7 @@ PY
   done
 fi
 
-export ASAN_OPTIONS="allow_user_poisoning=0:detect_leaks=0"
+export ASAN_OPTIONS="allow_user_poisoning=0:use_sigaltstack=0:detect_leaks=0" # as scripts/sanitize.sh
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 for t in "${targets[@]}"; do
   case "$t" in

@@ -7,7 +7,10 @@
 #
 # Debian's libMLIR is not instrumented: its inline allocator code compiled
 # into our objects poisons memory that the uninstrumented library then
-# touches, so user poisoning is off (allow_user_poisoning=0).
+# touches, so user poisoning is off (allow_user_poisoning=0). LLVM installs
+# its own alternate signal stack (malloc'd) on every thread; ASan's would
+# replace it and, at thread exit, munmap LLVM's instead ("failed to
+# deallocate ... error code: 22"), so ASan's is off (use_sigaltstack=0).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${UOP_SANITIZE_BUILD_DIR:-$root/build-sanitize}"
@@ -27,7 +30,7 @@ if [ "${1:-}" = "--build-only" ]; then
   exit 0
 fi
 
-export ASAN_OPTIONS="allow_user_poisoning=0:detect_leaks=0:abort_on_error=0"
+export ASAN_OPTIONS="allow_user_poisoning=0:use_sigaltstack=0:detect_leaks=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 start=$(date +%s)
 set +e

@@ -25,10 +25,12 @@ namespace {
 class CPUKernel final : public CompiledKernel {
 public:
   CPUKernel(std::unique_ptr<ExecutionEngine> engine, void (*entry)(void **), StringRef name,
-            unsigned numArgs, std::optional<std::vector<std::string>> sites, RunTimes compileTimes)
+            unsigned numArgs, std::optional<std::vector<std::string>> sites, RunTimes compileTimes,
+            std::optional<std::string> opts)
       : engine(std::move(engine)), entry(entry), name(name.str()), sites(std::move(sites)) {
     this->numArgs = numArgs;
     times = compileTimes;
+    appliedOpts = std::move(opts);
   }
 
   llvm::Error run(ArrayRef<MutableArrayRef<uint8_t>> buffers) override {
@@ -93,10 +95,13 @@ public:
     keepOnlyKernel(module, name);
     RunTimes times;
     auto start = Clock::now();
-    PassManager pm(module.getContext());
-    buildKernelCodegenStage(pm, options);
-    buildHostToLLVMStage(pm, /*halfInF32=*/true, checkAccesses);
-    if (failed(pm.run(module)))
+    std::optional<std::string> opts;
+    FailureOr<std::unique_ptr<PassManager>> pm = makePassManager(module.getContext(), &opts);
+    if (failed(pm))
+      return failure();
+    buildKernelCodegenStage(**pm, options);
+    buildHostToLLVMStage(**pm, /*halfInF32=*/true, checkAccesses);
+    if (failed((*pm)->run(module)))
       return failure();
     times.pipelineMs = msSince(start);
 
@@ -120,8 +125,8 @@ public:
     if (failed(entry))
       return failure();
     times.jitMs = msSince(start);
-    return std::unique_ptr<CompiledKernel>(
-        new CPUKernel(std::move(*engine), *entry, name, numBuffers, std::move(sites), times));
+    return std::unique_ptr<CompiledKernel>(new CPUKernel(
+        std::move(*engine), *entry, name, numBuffers, std::move(sites), times, std::move(opts)));
   }
 };
 

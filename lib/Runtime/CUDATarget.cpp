@@ -219,11 +219,12 @@ namespace {
 class CUDAKernel final : public CompiledKernel {
 public:
   CUDAKernel(std::shared_ptr<CUDADevice> device, std::string name, std::string ptx, Dim3 grid,
-             Dim3 block, unsigned numArgs, RunTimes compileTimes)
+             Dim3 block, unsigned numArgs, RunTimes compileTimes, std::optional<std::string> opts)
       : device(std::move(device)), name(std::move(name)), ptx(std::move(ptx)), grid(grid),
         block(block) {
     this->numArgs = numArgs;
     times = compileTimes;
+    appliedOpts = std::move(opts);
   }
 
   llvm::Error run(ArrayRef<MutableArrayRef<uint8_t>> buffers) override {
@@ -270,15 +271,22 @@ CUDARunner::compile(ModuleOp module, StringRef name, const KernelCodegenOptions 
   auto start = Clock::now();
   // Up to the gpu.module (which says how many parameters the kernel takes),
   // then its PTX.
-  FailureOr<GPUKernel> kernel = lowerToGPUKernel(module, name, chip, codegen, "the CUDA runtime");
+  std::optional<std::string> opts;
+  FailureOr<std::unique_ptr<PassManager>> lower = makePassManager(module.getContext(), &opts);
+  if (failed(lower))
+    return failure();
+  FailureOr<GPUKernel> kernel =
+      lowerToGPUKernel(module, name, chip, codegen, "the CUDA runtime", **lower);
   if (failed(kernel))
     return failure();
   Dim3 grid = kernel->grid, block = kernel->block; // (the binary step erases the function)
   unsigned numBuffers = kernel->numBuffers;
 
-  PassManager toBinary(module.getContext());
-  buildGPUToBinaryStage(toBinary);
-  if (failed(toBinary.run(module)))
+  FailureOr<std::unique_ptr<PassManager>> toBinary = makePassManager(module.getContext());
+  if (failed(toBinary))
+    return failure();
+  buildGPUToBinaryStage(**toBinary);
+  if (failed((*toBinary)->run(module)))
     return failure();
   auto bin = module.lookupSymbol<gpu::BinaryOp>(name);
   if (!bin || bin.getObjects().empty())
@@ -292,8 +300,8 @@ CUDARunner::compile(ModuleOp module, StringRef name, const KernelCodegenOptions 
      << ptx;
   RunTimes times;
   times.pipelineMs = msSince(start);
-  return std::unique_ptr<CompiledKernel>(
-      new CUDAKernel(device, name.str(), std::move(text), grid, block, numBuffers, times));
+  return std::unique_ptr<CompiledKernel>(new CUDAKernel(device, name.str(), std::move(text), grid,
+                                                        block, numBuffers, times, std::move(opts)));
 }
 
 llvm::Expected<std::unique_ptr<Runner>> mlir::uop::createCUDARunner(MLIRContext *ctx,

@@ -2,9 +2,12 @@
 
 #include "Targets.h"
 
+#include "uop/Dialect/UOp/IR/UOpDialect.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 
 using namespace mlir;
@@ -18,6 +21,34 @@ std::string Runner::describe() const {
   return chip.empty() ? getName().str() : (getName() + " for " + chip).str();
 }
 
+namespace {
+/// Copies what uop-optimize decided (the kernel_info it leaves on the
+/// kernel for uop-lower) out of a pipeline that then lowers the kernel away.
+class AppliedOptsRecorder final : public PassInstrumentation {
+public:
+  explicit AppliedOptsRecorder(std::optional<std::string> *out) : out(out) {}
+  void runAfterPass(Pass *pass, Operation *op) override {
+    if (pass->getArgument() != "uop-optimize")
+      return;
+    if (auto info = UOpDialect::KernelInfoAttrHelper(op->getContext()).getAttr(op))
+      *out = info.getOpts().str();
+  }
+
+private:
+  std::optional<std::string> *out;
+};
+} // namespace
+
+FailureOr<std::unique_ptr<PassManager>>
+Runner::makePassManager(MLIRContext *ctx, std::optional<std::string> *appliedOpts) const {
+  auto pm = std::make_unique<PassManager>(ctx);
+  if (appliedOpts)
+    pm->addInstrumentation(std::make_unique<AppliedOptsRecorder>(appliedOpts));
+  if (passManagerSetup && failed(passManagerSetup(*pm)))
+    return failure();
+  return pm;
+}
+
 void mlir::uop::keepOnlyKernel(ModuleOp module, StringRef name) {
   for (KernelOp other : llvm::make_early_inc_range(module.getOps<KernelOp>()))
     if (other.getSymName() != name)
@@ -26,8 +57,7 @@ void mlir::uop::keepOnlyKernel(ModuleOp module, StringRef name) {
 
 FailureOr<GPUKernel> mlir::uop::lowerToGPUKernel(ModuleOp module, StringRef name, StringRef chip,
                                                  const KernelCodegenOptions &codegen,
-                                                 StringRef runner) {
-  PassManager pm(module.getContext());
+                                                 StringRef runner, PassManager &pm) {
   if (!module.getOps<KernelOp>().empty()) {
     keepOnlyKernel(module, name);
     UOpToPTXOptions options;

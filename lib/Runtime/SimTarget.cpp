@@ -66,7 +66,12 @@ FailureOr<std::unique_ptr<CompiledKernel>> SimRunner::compile(ModuleOp module, S
                                                               const KernelCodegenOptions &options) {
   MLIRContext *ctx = module.getContext();
   auto start = Clock::now();
-  FailureOr<GPUKernel> kernel = lowerToGPUKernel(module, name, chip, options, "the simulator");
+  std::optional<std::string> opts;
+  FailureOr<std::unique_ptr<PassManager>> lower = makePassManager(ctx, &opts);
+  if (failed(lower))
+    return failure();
+  FailureOr<GPUKernel> kernel =
+      lowerToGPUKernel(module, name, chip, options, "the simulator", **lower);
   if (failed(kernel))
     return failure();
   auto gpuModule = kernel->func->getParentOfType<gpu::GPUModuleOp>();
@@ -82,11 +87,14 @@ FailureOr<std::unique_ptr<CompiledKernel>> SimRunner::compile(ModuleOp module, S
     for (NamedAttribute a : llvm::to_vector(f->getDiscardableAttrs()))
       if (a.getName().strref().starts_with("gpu.") || a.getName().strref().starts_with("nvvm."))
         f->removeDiscardableAttr(a.getName());
-  PassManager pm(ctx);
-  pm.addPass(createConvertNVVMToSim());
-  if (failed(pm.run(*host)))
+  FailureOr<std::unique_ptr<PassManager>> toSim = makePassManager(ctx);
+  if (failed(toSim))
+    return failure();
+  (*toSim)->addPass(createConvertNVVMToSim());
+  if (failed((*toSim)->run(*host)))
     return failure();
   auto k = std::make_unique<SimKernel>();
+  k->appliedOpts = std::move(opts);
   k->times.pipelineMs = msSince(start);
   k->name = name.str();
   k->numArgs = kernel->numBuffers;

@@ -24,9 +24,11 @@ void keepOnlyKernel(ModuleOp module, StringRef name);
 /// (findGPUKernel, for `runner`). A uop.kernel goes through uop-to-ptx for
 /// `chip` without the binary step, hand-written gpu.funcs (or LLVM-level
 /// gpu.modules without an NVVM target) through the GPU-to-NVVM stage; a
-/// module already at that level is left as it is. Errors are diagnostics.
+/// module already at that level is left as it is. The passes go on `pm`, an
+/// empty pass manager the runner has set up. Errors are diagnostics.
 FailureOr<GPUKernel> lowerToGPUKernel(ModuleOp module, StringRef name, StringRef chip,
-                                      const KernelCodegenOptions &codegen, StringRef runner);
+                                      const KernelCodegenOptions &codegen, StringRef runner,
+                                      PassManager &pm);
 
 } // namespace mlir::uop
 

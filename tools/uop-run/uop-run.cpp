@@ -19,8 +19,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "uop/Conversion/Passes.h"
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
+#include "uop/Dialect/UOp/Transforms/Passes.h"
 #include "uop/Pipelines/Pipelines.h"
 #include "uop/Runtime/HostBuffers.h"
 #include "uop/Runtime/Npy.h"
@@ -42,7 +44,9 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -395,6 +399,10 @@ int run(MLIRContext &ctx) {
     return kBadInput;
   }
   (*runner)->setAccessChecks(checkAccesses);
+  (*runner)->setPassManagerSetup([](PassManager &pm) {
+    applyDefaultTimingPassManagerCLOptions(pm);
+    return applyPassManagerCLOptions(pm);
+  });
   if (target == "auto") {
     if ((*runner)->getName() == "cuda")
       llvm::outs() << "auto: " << (*runner)->describe() << "; running on cuda\n";
@@ -419,6 +427,8 @@ int run(MLIRContext &ctx) {
   }
 
   llvm::outs() << name << " on " << (*runner)->getName() << "\n";
+  if (const std::optional<std::string> &applied = (*compiled)->getAppliedOpts())
+    llvm::outs() << "  opts: " << (applied->empty() ? "none" : *applied) << "\n";
   if (!writeBuffers.empty() && failed(writeAll(buffers, loc)))
     return kBadInput;
   if (printBuffers)
@@ -469,6 +479,13 @@ int run(MLIRContext &ctx) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // MLIR's pass manager options (--mlir-print-ir-after-all, --mlir-timing,
+  // ...) apply to the pipelines the runner runs; our passes are registered
+  // so that --mlir-print-ir-after=uop-lower and the like can name them.
+  uop::registerUOpPasses();
+  uop::registerUOpConversionPasses();
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
   uop::setUpToolCommandLine({&category});
   cl::ParseCommandLineOptions(argc, argv, "uop-mlir kernel runner\n");
   // Every dialect a module on the way to LLVM can hold, so any stage parses.

@@ -21,6 +21,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -60,10 +61,14 @@ public:
   const RunTimes &getTimes() const { return times; }
   /// What the simulator counted in the last run; nothing on other targets.
   virtual std::optional<SimStats> getSimStats() const { return std::nullopt; }
+  /// The opts uop-optimize applied, in tinygrad's notation ("" for none);
+  /// nothing when the kernel came in past uop-optimize.
+  const std::optional<std::string> &getAppliedOpts() const { return appliedOpts; }
 
 protected:
   unsigned numArgs = 0;
   RunTimes times;
+  std::optional<std::string> appliedOpts;
 };
 
 /// A place to compile and run uop kernels.
@@ -88,6 +93,13 @@ public:
   void setAccessChecks(bool on) { checkAccesses = on; }
   bool getAccessChecks() const { return checkAccesses; }
 
+  /// Called on every pass manager the runner makes, before it runs: a tool
+  /// gives applyPassManagerCLOptions here, so that --mlir-print-ir-after-all,
+  /// --mlir-timing and the like apply to the runner's pipelines.
+  void setPassManagerSetup(std::function<LogicalResult(PassManager &)> setup) {
+    passManagerSetup = std::move(setup);
+  }
+
   /// Compiles kernel `name` of `module`: a uop.kernel at any level, or what
   /// a part of this target's pipeline made of one (a func.func or llvm.func
   /// on the CPU; a gpu.module for sim and cuda). The module is lowered in
@@ -97,6 +109,12 @@ public:
 
 protected:
   bool checkAccesses = true;
+  std::function<LogicalResult(PassManager &)> passManagerSetup;
+
+  /// A pass manager for `ctx`, set up as asked; `appliedOpts`, if given,
+  /// receives the opts uop-optimize applies to a kernel.
+  FailureOr<std::unique_ptr<PassManager>>
+  makePassManager(MLIRContext *ctx, std::optional<std::string> *appliedOpts = nullptr) const;
 };
 
 /// The runner for `target`:

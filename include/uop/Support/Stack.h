@@ -21,9 +21,9 @@ namespace mlir::uop {
 constexpr unsigned kToolStackBytes = 1u << 30;
 
 /// `main` on a kToolStackBytes stack, its return value returned. A thread of
-/// that stack size, not llvm::runOnNewStack: switching the stack under a
-/// running thread is invisible to AddressSanitizer, which then fails when it
-/// tears the thread down (scripts/sanitize.sh).
+/// that stack size, not llvm::runOnNewStack: a stack switched under a
+/// running thread is invisible to AddressSanitizer (it would need fiber
+/// annotations to know the stack's bounds; scripts/sanitize.sh).
 inline int runOnToolStack(llvm::function_ref<int()> main) {
   int rc = 0;
   llvm::thread t(std::optional<unsigned>(kToolStackBytes), [&] { rc = main(); });
