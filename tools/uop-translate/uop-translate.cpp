@@ -6,14 +6,17 @@
 //       each kernel as {"name", "nodes"}; several kernels give a JSON array
 //   uop-translate --export-ptx k.mlir | a/k0.json ... [--chip=sm_80]
 //                 [--ptx-dir=DIR] [-o out.ptx]
-//       runs the uop-to-ptx pipeline and writes each kernel's PTX: one
-//       kernel's PTX is a file ptxas takes as is; with several, each starts
-//       with a `// ----- kernel NAME` line, or goes to DIR/NAME.ptx
+//       runs the uop-to-ptx pipeline and writes the kernels' PTX as one
+//       module ptxas takes as is, each kernel after a `// uop-mlir kernel
+//       NAME grid=X,Y,Z block=X,Y,Z` line, or each to DIR/NAME.ptx
 //   uop-translate --list-tinygrad-ops
 //       every uop op with its tinygrad name and tinygrad's groups (GroupOp)
 //       it is in, from the op definitions: `uop.add ADD ALU Binary ...`
 //
-// Bad input is a diagnostic with file:line:col and exit code 2.
+// As mlir-translate: no input file reads stdin (JSON for --import-tinygrad,
+// .mlir otherwise); --split-input-file and --verify-diagnostics work on .mlir
+// input. Bad input is a diagnostic with file:line:col and exit code 2; a step
+// that fails on valid input, exit 1 (docs/README.md has the table).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +34,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/ToolUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
@@ -74,16 +78,27 @@ cl::opt<std::string>
            cl::desc("--export-ptx: write each kernel to DIR/<kernel>.ptx (DIR is made if missing); "
                     "without it the kernels are one PTX module"),
            cl::value_desc("dir"));
-cl::list<std::string> inputs(cl::cat(category), cl::Positional, cl::desc("<inputs>"),
-                             cl::ZeroOrMore);
+cl::list<std::string> inputs(cl::cat(category), cl::Positional,
+                             cl::desc("<inputs> (default: stdin, as '-')"), cl::ZeroOrMore);
+cl::opt<bool> splitInputFile(cl::cat(category), "split-input-file",
+                             cl::desc(".mlir input: translate each part between '// -----' lines "
+                                      "on its own; the outputs are joined by the same line"));
+cl::opt<bool> verifyDiagnostics(cl::cat(category), "verify-diagnostics",
+                                cl::desc(".mlir input: check that the diagnostics are the ones "
+                                         "its expected-error/warning/note comments name"));
 cl::opt<std::string> outputFile(cl::cat(category), "o", cl::desc("Output file (default: stdout)"),
                                 cl::value_desc("file"), cl::init("-"));
 
-constexpr int kBadInput = 2;
+// Exit codes (docs/README.md, "Tools"): 0 done; 1 the input is valid but a
+// step failed (a pass, writing the output), or --verify-diagnostics found
+// other diagnostics than expected; 2 bad input or command line.
+constexpr int kFailed = 1, kBadInput = 2;
 
 /// The default kernel name when the JSON has no "case"/"kernel": parent
 /// directory and file stem, e.g. conv2d_k0 for conv2d/k0.json.
 std::string defaultKernelName(StringRef path) {
+  if (path == "-")
+    return "kernel";
   StringRef dir = llvm::sys::path::filename(llvm::sys::path::parent_path(path));
   std::string name = (dir.empty() ? "" : dir.str() + "_") + llvm::sys::path::stem(path).str();
   for (char &c : name)
@@ -104,7 +119,8 @@ OwningOpRef<ModuleOp> importJSON(MLIRContext &ctx) {
       llvm::errs() << path << ": error: " << err << "\n";
       return nullptr;
     }
-    if (failed(uop::importTinygradKernel(buf->getBuffer(), path, defaultKernelName(path), *module)))
+    StringRef name = path == "-" ? StringRef("<stdin>") : StringRef(path);
+    if (failed(uop::importTinygradKernel(buf->getBuffer(), name, defaultKernelName(path), *module)))
       return nullptr;
   }
   return module;
@@ -119,26 +135,54 @@ int importTinygrad(MLIRContext &ctx, llvm::raw_ostream &os) {
   return 0;
 }
 
-/// A .mlir file, parsed with diagnostics reported against its source (the
-/// handler lives as long as the module).
-struct ParsedFile {
-  std::shared_ptr<llvm::SourceMgr> sourceMgr = std::make_shared<llvm::SourceMgr>();
-  std::unique_ptr<SourceMgrDiagnosticHandler> handler;
-  OwningOpRef<ModuleOp> module;
-};
+/// What --export-tinygrad and --export-ptx do with a module.
+using ModuleAction = function_ref<int(ModuleOp, llvm::raw_ostream &)>;
 
-/// Parses `path` into `file.module`; false (after an error) if it cannot.
-bool parseMLIR(MLIRContext &ctx, const std::string &path, ParsedFile &file) {
-  std::string err;
-  std::unique_ptr<llvm::MemoryBuffer> buf = openInputFile(path, &err);
-  if (!buf) {
-    llvm::errs() << path << ": error: " << err << "\n";
-    return false;
+/// `action` on the module in `buffer` (a .mlir file, or one part of it),
+/// with diagnostics reported against its text, or with --verify-diagnostics
+/// checked against its expected-* comments (exit 0 when they match).
+int onMLIR(MLIRContext &ctx, std::unique_ptr<llvm::MemoryBuffer> buffer, llvm::raw_ostream &os,
+           ModuleAction action) {
+  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
+  sourceMgr->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  if (verifyDiagnostics) {
+    SourceMgrDiagnosticVerifierHandler handler(*sourceMgr, &ctx);
+    if (OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx))
+      (void)action(*module, os);
+    return succeeded(handler.verify()) ? 0 : kFailed;
   }
-  file.sourceMgr->AddNewSourceBuffer(std::move(buf), llvm::SMLoc());
-  file.handler = std::make_unique<SourceMgrDiagnosticHandler>(*file.sourceMgr, &ctx);
-  file.module = parseSourceFile<ModuleOp>(file.sourceMgr, &ctx);
-  return static_cast<bool>(file.module);
+  SourceMgrDiagnosticHandler handler(*sourceMgr, &ctx);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+  if (!module)
+    return kBadInput;
+  return action(*module, os);
+}
+
+/// `action` on the one .mlir input, or with --split-input-file on each of
+/// its parts; the exit code is the worst of the parts'.
+int onMLIRInput(MLIRContext &ctx, llvm::raw_ostream &os, StringRef flag, ModuleAction action) {
+  if (inputs.size() != 1) {
+    llvm::errs() << "error: " << flag << " takes one .mlir file"
+                 << (flag == "--export-ptx" ? " or tinygrad .json files" : "") << "\n";
+    return kBadInput;
+  }
+  std::string err;
+  std::unique_ptr<llvm::MemoryBuffer> buf = openInputFile(inputs[0], &err);
+  if (!buf) {
+    llvm::errs() << inputs[0] << ": error: " << err << "\n";
+    return kBadInput;
+  }
+  if (!splitInputFile)
+    return onMLIR(ctx, std::move(buf), os, action);
+  int worst = 0;
+  (void)splitAndProcessBuffer(
+      std::move(buf),
+      [&](std::unique_ptr<llvm::MemoryBuffer> part, llvm::raw_ostream &partOS) {
+        worst = std::max(worst, onMLIR(ctx, std::move(part), partOS, action));
+        return success(); // every part runs, whatever the others did
+      },
+      os, kDefaultSplitMarker, kDefaultSplitMarker);
+  return worst;
 }
 
 int listTinygradOps(MLIRContext &ctx, llvm::raw_ostream &os) {
@@ -176,15 +220,7 @@ int listTinygradOps(MLIRContext &ctx, llvm::raw_ostream &os) {
   return 0;
 }
 
-int exportTinygrad(MLIRContext &ctx, llvm::raw_ostream &os) {
-  if (inputs.size() != 1) {
-    llvm::errs() << "error: --export-tinygrad takes one .mlir file\n";
-    return kBadInput;
-  }
-  ParsedFile file;
-  if (!parseMLIR(ctx, inputs[0], file))
-    return kBadInput;
-  ModuleOp module = *file.module;
+int exportTinygrad(ModuleOp module, llvm::raw_ostream &os) {
   SmallVector<uop::KernelOp> kernels(module.getOps<uop::KernelOp>());
   if (kernels.empty()) {
     emitError(module.getLoc()) << "no uop.kernel to export";
@@ -244,34 +280,19 @@ private:
   llvm::StringSet<> symbols;
 };
 
-int exportPTX(MLIRContext &ctx, llvm::raw_ostream &os) {
-  bool json =
-      llvm::all_of(inputs, [](const std::string &p) { return StringRef(p).ends_with(".json"); });
-  if (!json && inputs.size() != 1) {
-    llvm::errs() << "error: --export-ptx takes one .mlir file or tinygrad .json files\n";
-    return kBadInput;
-  }
-  ParsedFile file;
-  if (json)
-    file.module = importJSON(ctx);
-  else
-    parseMLIR(ctx, inputs[0], file);
-  OwningOpRef<ModuleOp> &module = file.module;
-  if (!module)
-    return kBadInput;
-
+int exportPTX(ModuleOp module, llvm::raw_ostream &os) {
   uop::UOpToPTXOptions options;
   options.chip = chip;
   options.optLevel = optLevel;
   options.setCodegen(uop::KernelCodegenOptions::fromToolFlags(
       ptxOpts.getNumOccurrences() ? std::optional<StringRef>(ptxOpts) : std::nullopt, noOpt));
   FailureOr<std::vector<uop::PTXKernel>> kernels =
-      uop::compileToPTX(*module, options, [](PassManager &pm) {
+      uop::compileToPTX(module, options, [](PassManager &pm) {
         applyDefaultTimingPassManagerCLOptions(pm);
         return applyPassManagerCLOptions(pm);
       });
   if (failed(kernels))
-    return 1;
+    return kFailed;
 
   if (!ptxDir.empty())
     if (std::error_code ec = llvm::sys::fs::create_directories(ptxDir)) {
@@ -316,12 +337,12 @@ int main(int argc, char **argv) {
                     "--export-ptx or --list-tinygrad-ops)\n";
     return kBadInput;
   }
-  if ((action == Action::ListTinygradOps) != inputs.empty()) {
-    llvm::errs() << "error: "
-                 << (inputs.empty() ? "no input files" : "--list-tinygrad-ops takes no input")
-                 << "\n";
+  if (action == Action::ListTinygradOps && !inputs.empty()) {
+    llvm::errs() << "error: --list-tinygrad-ops takes no input\n";
     return kBadInput;
   }
+  if (action != Action::ListTinygradOps && inputs.empty())
+    inputs.push_back("-"); // stdin, as mlir-translate reads it
   if (action != Action::ExportPTX && (ptxOpts.getNumOccurrences() || noOpt)) {
     llvm::errs() << "error: --opts and --no-opt go with --export-ptx\n";
     return kBadInput;
@@ -342,11 +363,32 @@ int main(int argc, char **argv) {
     llvm::errs() << "error: " << err << "\n";
     return 1;
   }
+  // JSON is one line without comments: splitting it, or expected-*
+  // comments in it, mean nothing. --export-ptx takes JSON files or .mlir.
+  bool json = action == Action::ImportTinygrad ||
+              (action == Action::ExportPTX && llvm::all_of(inputs, [](const std::string &p) {
+                 return StringRef(p).ends_with(".json");
+               }));
+  if (json && (splitInputFile || verifyDiagnostics)) {
+    llvm::errs() << "error: --split-input-file and --verify-diagnostics take .mlir input\n";
+    return kBadInput;
+  }
   int rc = uop::runOnToolStack([&] {
-    return action == Action::ImportTinygrad   ? importTinygrad(ctx, output->os())
-           : action == Action::ExportTinygrad ? exportTinygrad(ctx, output->os())
-           : action == Action::ExportPTX      ? exportPTX(ctx, output->os())
-                                              : listTinygradOps(ctx, output->os());
+    llvm::raw_ostream &os = output->os();
+    switch (action) {
+    case Action::ImportTinygrad:
+      return importTinygrad(ctx, os);
+    case Action::ExportTinygrad:
+      return onMLIRInput(ctx, os, "--export-tinygrad", exportTinygrad);
+    case Action::ExportPTX:
+      if (json) {
+        OwningOpRef<ModuleOp> module = importJSON(ctx);
+        return module ? exportPTX(*module, os) : kBadInput;
+      }
+      return onMLIRInput(ctx, os, "--export-ptx", exportPTX);
+    default:
+      return listTinygradOps(ctx, os);
+    }
   });
   if (rc == 0)
     output->keep();
