@@ -15,7 +15,10 @@
 using namespace mlir;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  StringRef text(reinterpret_cast<const char *>(data), size);
+  // MLIR's lexer stops at the NUL a file's buffer ends with (the tools read
+  // files): libFuzzer's bytes have none, so they are copied into a string.
+  std::string owned(reinterpret_cast<const char *>(data), size);
+  StringRef text = owned;
   return uop::fuzz::onToolStack([&] {
     uop::fuzz::FuzzContext ctx;
     ParserConfig config(ctx.get());
