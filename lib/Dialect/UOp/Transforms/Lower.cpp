@@ -10,6 +10,8 @@
 #include "uop/Dialect/UOp/Transforms/Passes.h"
 #include "uop/Dialect/UOp/Utils/Symbolic.h"
 
+#include "IndexUpcast.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SmallSet.h"
@@ -25,8 +27,8 @@ using namespace mlir::uop;
 namespace {
 
 /// Builds tinygrad's (idx, valid) for a ShapeTracker at the builder's
-/// insertion point, in si32 (tinygrad's dtypes.int). A null `valid` means
-/// "always valid".
+/// insertion point, in si32 (tinygrad's dtypes.int), and in si64 where a
+/// value leaves int32 (upcastIndex). A null `valid` means "always valid".
 class Indexer {
 public:
   Indexer(OpBuilder &b, Location loc)
@@ -40,7 +42,7 @@ public:
       SmallVector<Value> idxs = unravel(view.getShape(), idx);
       std::tie(idx, valid) = viewIndex(view, idxs, valid);
     }
-    return {idx, valid};
+    return {upcastIndex(b, loc, idx), upcastIndex(b, loc, valid)};
   }
 
   Value constant(int64_t v) { return build.cst(i32, v); }
@@ -106,6 +108,15 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
     for (ViewOp v : views)
       for (auto [i, d] : llvm::enumerate(v.getShape()))
         full[i] = std::max(full[i], d);
+    // A RANGE counts in int32, as tinygrad's do; the index math widens past
+    // it (upcastIndex), a loop counter cannot.
+    for (auto [i, d] : llvm::enumerate(full))
+      if (d > INT32_MAX) {
+        kernel.emitOpError() << "axis " << i << " has " << d
+                             << " elements: a RANGE counts in int32, so an axis must have "
+                                "fewer than 2^31 (reshape the views to split it)";
+        return signalPassFailure();
+      }
     llvm::SmallSet<int64_t, 8> reduced;
     for (ReduceAxisOp r : body.getOps<ReduceAxisOp>())
       reduced.insert(r.getAxes().begin(), r.getAxes().end());

@@ -74,7 +74,12 @@ def UOpLower : Pass<"uop-lower", "::mlir::uop::KernelOp"> {
     - REDUCE_AXIS becomes REDUCE over the ranges of its axes.
     As in tinygrad, where only what the SINK reaches exists, ops left unused
     are dropped. A kernel without VIEWs (already lowered) is left alone.
-    Index arithmetic is `si32`, tinygrad's `dtypes.int`.
+    Index arithmetic is `si32`, tinygrad's `dtypes.int`, except where a value
+    can leave int32 (a buffer of 2^31 elements or more): as tinygrad's
+    `pm_upcast`, such an operation is computed in `si64` over casts of its
+    sources, and one with an `si64` source whose value fits is computed in
+    `si64` and cast back. An axis of 2^31 elements or more is an error: a
+    RANGE counts in `si32`.
   }];
 }
 

@@ -41,6 +41,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -162,7 +163,8 @@ std::optional<Expr> divAndModFolding(Form &form, Expr x, int64_t c, bool isMod) 
     lo += s.min(), hi += s.max();
     if (s.constant) {
       int64_t k = *s.constant;
-      constant += k;
+      if (llvm::AddOverflow(constant, k, constant))
+        return std::nullopt;
       // a constant that c changes is a change: (x + 30) % 30 -> x % 30
       if (floormod(k, c) == 0 || floormod(k, c) != k)
         changed = true;
@@ -182,7 +184,8 @@ std::optional<Expr> divAndModFolding(Form &form, Expr x, int64_t c, bool isMod) 
     return std::nullopt; // the sum may wrap
 
   // One term that takes two values: the line through both results.
-  if (terms.size() == 1 && terms[0].range.max - terms[0].range.min == 1) {
+  // (In 128 bits: an unbounded term spans all of int64.)
+  if (terms.size() == 1 && (__int128)terms[0].range.max - terms[0].range.min == 1) {
     const Term &v = terms[0];
     auto at = [&](int64_t val) {
       int64_t n = v.factor * val + constant;

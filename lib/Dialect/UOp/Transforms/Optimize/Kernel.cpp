@@ -178,6 +178,10 @@ void OptKernel::simplifyMergeAdjacent() {
       int64_t size = st.shape()[i];
       if (!(si && ((*si != 0 && last == size * *si) || (*si == 0 && last == 0))))
         mergeable = false;
+      // A RANGE counts in int32 (tinygrad's dtypes.int): an axis of 2^31 or
+      // more could not be counted (tinygrad merges it anyway and overflows).
+      if ((__int128)ret.back().first * size > INT32_MAX)
+        mergeable = false;
     }
     for (auto [st, s, ret] : llvm::zip(sts, strides, rets)) {
       if (mergeable)
