@@ -64,11 +64,14 @@ public:
                             ? (*sites)[site]
                             : "site " + std::to_string(site);
     int64_t count = at(layout.faultCount());
+    std::string bytes = buffer >= 0 && buffer < static_cast<int64_t>(buffers.size())
+                            ? std::to_string(buffers[buffer].size())
+                            : "?";
     return llvm::createStringError(
         "kernel " + name + ": " + Twine(count) +
         (count == 1 ? " access outside its buffer" : " accesses outside their buffers") +
         ", skipped; the first: " + where + ", byte offset " + Twine(at(layout.faultOffset())) +
-        " of buffer " + Twine(buffer) + ", which has " + Twine(buffers[buffer].size()) + " bytes");
+        " of buffer " + Twine(buffer) + ", which has " + bytes + " bytes");
   }
 
 private:
@@ -112,8 +115,9 @@ public:
     unsigned numBuffers = func.getNumArguments();
     if (checkAccesses) {
       sites.emplace();
-      for (Attribute s : UOpDialect::SitesAttrHelper(module.getContext()).getAttr(module))
-        sites->push_back(cast<StringAttr>(s).str());
+      if (ArrayAttr table = UOpDialect::SitesAttrHelper(module.getContext()).getAttr(module))
+        for (Attribute s : table)
+          sites->push_back(cast<StringAttr>(s).str());
       --numBuffers; // the context
     }
 

@@ -18,6 +18,7 @@
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
 
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::uop {
 #define GEN_PASS_DEF_UOPCHECKHOSTACCESSES
@@ -45,6 +46,17 @@ BlockArgument bufferOf(Value addr, Block &entry) {
   return arg && arg.getOwner() == &entry ? arg : BlockArgument();
 }
 
+/// Whether `op` may read or write memory itself (an op with regions answers
+/// for its own effects only; the walk visits what is inside). An op that
+/// does not say is taken to.
+bool touchesMemory(Operation *op) {
+  if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+    return false;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  return !effects || effects.hasEffect<MemoryEffects::Read>() ||
+         effects.hasEffect<MemoryEffects::Write>();
+}
+
 class KernelChecker {
 public:
   KernelChecker(func::FuncOp func, SiteTable &sites)
@@ -64,9 +76,9 @@ public:
         accesses.push_back(op);
         return WalkResult::advance();
       }
-      if (isa<LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp, LLVM::MemcpyOp, LLVM::MemmoveOp,
-              LLVM::MemsetOp, LLVM::CallOp, func::CallOp>(op)) {
-        op->emitError("uop-check-host-accesses: cannot check the memory this op touches");
+      if (op != func && touchesMemory(op)) {
+        op->emitError("uop-check-host-accesses: cannot check the memory this op touches: ")
+            << op->getName();
         return WalkResult::interrupt();
       }
       return WalkResult::advance();
