@@ -30,6 +30,11 @@ config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%cuda_standin", config.cuda_standin))
 config.substitutions.append(("%expect_exit", "%s %s" % (sys.executable, os.path.join(config.uop_src_root, "test", "expect_exit.py"))))
 
+# A build with LLVM_USE_SANITIZE_COVERAGE (scripts/sanitize.sh) links the
+# fuzz targets with libFuzzer rather than the replay main.
+if config.fuzzing:
+    config.available_features.add("fuzzing")
+
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(["uop-opt", "uop-translate", "uop-run", "uop-json-fuzzer",

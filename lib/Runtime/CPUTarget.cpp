@@ -25,9 +25,11 @@ namespace {
 class CPUKernel final : public CompiledKernel {
 public:
   CPUKernel(std::unique_ptr<ExecutionEngine> engine, void (*entry)(void **), StringRef name,
-            unsigned numArgs, std::optional<std::vector<std::string>> sites, RunTimes compileTimes,
+            unsigned numArgs, SmallVector<int64_t> requiredBytes,
+            std::optional<std::vector<std::string>> sites, RunTimes compileTimes,
             std::optional<std::string> opts)
-      : engine(std::move(engine)), entry(entry), name(name.str()), sites(std::move(sites)) {
+      : engine(std::move(engine)), entry(entry), name(name.str()),
+        requiredBytes(std::move(requiredBytes)), sites(std::move(sites)) {
     this->numArgs = numArgs;
     times = compileTimes;
     appliedOpts = std::move(opts);
@@ -37,6 +39,13 @@ public:
     if (buffers.size() != numArgs)
       return llvm::createStringError("kernel " + name + " takes " + Twine(numArgs) +
                                      " buffers, not " + Twine(buffers.size()));
+    // The code may read anywhere in a buffer of known size (LLVM's
+    // dereferenceable), and its checks leave out what provably stays inside.
+    for (auto [i, b] : llvm::enumerate(buffers))
+      if (static_cast<int64_t>(b.size()) < requiredBytes[i])
+        return llvm::createStringError("buffer " + Twine(i) + " has " + Twine(b.size()) +
+                                       " bytes, but kernel " + name + " was compiled for " +
+                                       Twine(requiredBytes[i]) + " (its pointer type's size)");
     // The packed interface takes a pointer to each argument.
     SmallVector<void *> args;
     for (MutableArrayRef<uint8_t> b : buffers)
@@ -78,6 +87,7 @@ private:
   std::unique_ptr<ExecutionEngine> engine;
   void (*entry)(void **);
   std::string name;
+  SmallVector<int64_t> requiredBytes;            // per buffer: llvm.dereferenceable, or 0
   std::optional<std::vector<std::string>> sites; // with access checks: uop.sites
 };
 
@@ -121,6 +131,13 @@ public:
       --numBuffers; // the context
     }
 
+    SmallVector<int64_t> requiredBytes;
+    for (unsigned i = 0; i < numBuffers; ++i) {
+      auto bytes =
+          func.getArgAttrOfType<IntegerAttr>(i, LLVM::LLVMDialect::getDereferenceableAttrName());
+      requiredBytes.push_back(bytes ? bytes.getInt() : 0);
+    }
+
     start = Clock::now();
     FailureOr<std::unique_ptr<ExecutionEngine>> engine = createHostJIT(module);
     if (failed(engine))
@@ -129,8 +146,9 @@ public:
     if (failed(entry))
       return failure();
     times.jitMs = msSince(start);
-    return std::unique_ptr<CompiledKernel>(new CPUKernel(
-        std::move(*engine), *entry, name, numBuffers, std::move(sites), times, std::move(opts)));
+    return std::unique_ptr<CompiledKernel>(new CPUKernel(std::move(*engine), *entry, name,
+                                                         numBuffers, std::move(requiredBytes),
+                                                         std::move(sites), times, std::move(opts)));
   }
 };
 

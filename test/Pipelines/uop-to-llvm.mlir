@@ -4,8 +4,13 @@
 // RUN: uop-opt %s --uop-to-llvm | FileCheck %s
 // RUN: uop-opt %s --uop-lower | uop-opt --uop-to-llvm | FileCheck %s
 // RUN: uop-opt %s --pass-pipeline="builtin.module(uop-to-llvm{half-in-f32=false})" | FileCheck %s --check-prefix=NATIVE
+// RUN: uop-opt %s --pass-pipeline="builtin.module(uop-to-llvm{check-accesses=true})" | FileCheck %s --check-prefix=CHECKED
+// With check-accesses each kernel takes the checks' context last; every
+// access of @scale provably stays inside its buffer, so none is checked.
+// CHECKED: module attributes {uop.sites = [], uop.target = #uop.target<"host">}
+// CHECKED: llvm.func @scale(%arg0: !llvm.ptr {llvm.dereferenceable = 16 : i64}, %arg1: !llvm.ptr {llvm.dereferenceable = 16 : i64}, %arg2: !llvm.ptr)
 
-// CHECK-LABEL: llvm.func @scale(%arg0: !llvm.ptr, %arg1: !llvm.ptr)
+// CHECK-LABEL: llvm.func @scale(%arg0: !llvm.ptr {llvm.dereferenceable = 16 : i64}, %arg1: !llvm.ptr {llvm.dereferenceable = 16 : i64})
 // CHECK: llvm.cond_br
 // (Optimized for the CPU, the kernel is upcast by 4: one vector load of 4
 // halves, one vector store; lowered by hand first, it is not optimized.)

@@ -18,7 +18,8 @@ def ConvertUOpToSCF : Pass<"convert-uop-to-scf", "::mlir::ModuleOp"> {
     iter_arg, started from the identity (0, 1, or the dtype's lowest value);
     every other op is emitted once, in the innermost loop among the ranges it
     depends on, so loop-invariant work is hoisted by construction. A gated
-    STORE is an `scf.if`; a gated LOAD gives its alt value (or 0) where the
+    STORE is an `scf.if`; a buffer of known size gets `llvm.dereferenceable`
+    (its bytes, which the caller must pass); a gated LOAD gives its alt value (or 0) where the
     gate is off, without a branch where the buffer's size is known (it reads
     the buffer's first elements there instead and selects), else as an
     `scf.if`.
@@ -68,9 +69,13 @@ def UOpCheckHostAccesses : Pass<"uop-check-host-accesses", "::mlir::ModuleOp"> {
     first fault was. The CPU runner (`uop-run --target=cpu`) runs every
     kernel this way unless told not to.
 
-    An access whose buffer cannot be told (its address is not a GEP or
-    select chain from one buffer argument), and any other op that touches
-    memory, is an error: the pass never leaves an access unchecked.
+    An access provably inside is left alone: its address is `gep
+    %buffer[%i]` into a buffer of known size (`llvm.dereferenceable`, which
+    `convert-uop-to-scf` sets from the pointer type and the caller must
+    honour) and MLIR's IntegerRangeAnalysis bounds %i within it. An access
+    whose buffer cannot be told (its address is not a GEP or select chain
+    from one buffer argument), and any other op that may touch memory, is an
+    error: the pass never leaves an unproven access unchecked.
 
     ```mlir
     %v = llvm.load %p : !llvm.ptr -> f32

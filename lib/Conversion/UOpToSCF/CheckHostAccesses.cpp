@@ -17,6 +17,10 @@
 #include "uop/Conversion/UOpToSCF/CheckedABI.h"
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
 
+#include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
+#include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
+#include "mlir/Analysis/DataFlow/IntegerRangeAnalysis.h"
+#include "mlir/Analysis/DataFlowFramework.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -70,10 +74,18 @@ public:
         return func.emitError("uop-check-host-accesses: takes kernels whose arguments are all "
                               "buffer pointers (convert-uop-to-scf's), not ")
                << arg.getType();
+    // Which accesses provably stay inside a buffer of known size, from the
+    // ranges of their indices; asked before the IR changes.
+    DataFlowSolver solver;
+    solver.load<dataflow::DeadCodeAnalysis>();
+    solver.load<dataflow::SparseConstantPropagation>();
+    solver.load<dataflow::IntegerRangeAnalysis>();
+    bool solved = succeeded(solver.initializeAndRun(func));
     SmallVector<Operation *> accesses;
     WalkResult walk = func.walk([&](Operation *op) {
       if (isa<LLVM::LoadOp, LLVM::StoreOp>(op)) {
-        accesses.push_back(op);
+        if (!solved || !provenInside(op, solver, entry))
+          accesses.push_back(op);
         return WalkResult::advance();
       }
       if (op != func && touchesMemory(op)) {
@@ -90,8 +102,9 @@ public:
     Type ptr = LLVM::LLVMPointerType::get(func.getContext());
     i64 = b.getI64Type();
     Location loc = func.getLoc();
-    context = entry.addArgument(ptr, loc);
-    func.setFunctionType(b.getFunctionType(entry.getArgumentTypes(), {}));
+    if (failed(func.insertArgument(func.getNumArguments(), ptr, DictionaryAttr(), loc)))
+      return failure();
+    context = entry.getArguments().back();
     b.setInsertionPointToStart(&entry);
     for (int64_t i = 0; i < layout.numBuffers; ++i)
       bufferBytes.push_back(LLVM::LoadOp::create(b, loc, i64, word(layout.bufferBytes(i))));
@@ -112,6 +125,39 @@ private:
   Type i64;
   Value context, scratch;
   SmallVector<Value> bufferBytes;
+
+  /// Whether `op`'s address is `gep %buffer[%i]` into a buffer of known size
+  /// (`llvm.dereferenceable`, which the caller guarantees) with every value
+  /// of %i in range.
+  bool provenInside(Operation *op, DataFlowSolver &solver, Block &entry) {
+    auto load = dyn_cast<LLVM::LoadOp>(op);
+    Value addr = load ? load.getAddr() : cast<LLVM::StoreOp>(op).getAddr();
+    Type accessed = load ? load.getType() : cast<LLVM::StoreOp>(op).getValue().getType();
+    auto gep = addr.getDefiningOp<LLVM::GEPOp>();
+    if (!gep || gep.getIndices().size() != 1)
+      return false;
+    auto buffer = dyn_cast<BlockArgument>(gep.getBase());
+    if (!buffer || buffer.getOwner() != &entry)
+      return false;
+    auto bytes = func.getArgAttrOfType<IntegerAttr>(
+        buffer.getArgNumber(), LLVM::LLVMDialect::getDereferenceableAttrName());
+    if (!bytes)
+      return false;
+    __int128 lo, hi;
+    auto index = gep.getIndices()[0];
+    if (auto c = dyn_cast<IntegerAttr>(index)) {
+      lo = hi = c.getInt();
+    } else {
+      auto *range = solver.lookupState<dataflow::IntegerValueRangeLattice>(cast<Value>(index));
+      if (!range || range->getValue().isUninitialized())
+        return false;
+      const ConstantIntRanges &r = range->getValue().getValue();
+      lo = r.smin().getSExtValue();
+      hi = r.smax().getSExtValue();
+    }
+    __int128 size = dl.getTypeSize(gep.getElemType()), width = dl.getTypeSize(accessed);
+    return lo >= 0 && hi * size + width <= bytes.getInt();
+  }
 
   /// The address of context word `index`.
   Value word(int64_t index) {

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 
 namespace mlir::uop {
 #define GEN_PASS_DEF_CONVERTUOPTOSCF
@@ -74,6 +75,24 @@ struct ConvertUOpToSCFPass : mlir::uop::impl::ConvertUOpToSCFBase<ConvertUOpToSC
     SmallVector<Type> args(countBuffers(kernel), LLVM::LLVMPointerType::get(ctx));
     auto func =
         func::FuncOp::create(b, kernel.getLoc(), kernel.getSymName(), b.getFunctionType(args, {}));
+    // A buffer of known size is that many bytes: LLVM may read ahead in it,
+    // uop-check-host-accesses need not check what provably stays inside, and
+    // the caller must pass a buffer at least that large.
+    DataLayout layout = DataLayout::closest(kernel);
+    for (DefineGlobalOp g : kernel.getBodyBlock().getOps<DefineGlobalOp>()) {
+      auto ptr = cast<PtrType>(g.getType());
+      if (ptr.getSize() == PtrType::kUnknownSize || ptr.getVcount() != 1 ||
+          isa<VectorType>(ptr.getElementType()))
+        continue;
+      Type storage = target.types.storage(ptr.getElementType());
+      if (!storage || !storage.isIntOrFloat())
+        continue;
+      int64_t bytes;
+      if (llvm::MulOverflow(ptr.getSize(), int64_t(layout.getTypeSize(storage)), bytes))
+        continue;
+      func.setArgAttr(g.getIndex(), LLVM::LLVMDialect::getDereferenceableAttrName(),
+                      b.getI64IntegerAttr(bytes));
+    }
     Block *entry = func.addEntryBlock();
     b.setInsertionPointToEnd(entry);
     func::ReturnOp::create(b, kernel.getLoc());

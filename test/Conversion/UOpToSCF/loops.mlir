@@ -4,8 +4,9 @@
 // RUN: uop-opt %s --convert-uop-to-scf --split-input-file | FileCheck %s
 
 // A row sum. The row offset depends only on %r0, so it is computed once per
-// row, outside the reduce loop; the store follows the reduce.
-// CHECK-LABEL: func.func @row_sum(%arg0: !llvm.ptr, %arg1: !llvm.ptr)
+// row, outside the reduce loop; the store follows the reduce. A buffer of
+// known size is that many bytes to LLVM (and to uop-check-host-accesses).
+// CHECK-LABEL: func.func @row_sum(%arg0: !llvm.ptr {llvm.dereferenceable = 16 : i64}, %arg1: !llvm.ptr {llvm.dereferenceable = 128 : i64})
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
 // CHECK:   %[[OUT:.*]] = llvm.getelementptr %arg0[%[[I]]] : (!llvm.ptr, i32) -> !llvm.ptr, f32
 // CHECK:   %[[ROW:.*]] = arith.muli %[[I]], %{{.*}} : i32
