@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, builds everything and
 # runs the whole suite through ctest (which runs the lit suite, check-uop).
-# Ends with the summaries of the corpus runs (CPU, simulator) and of the
-# differential suite, and one line "uop-mlir: N passed, M failed" counted
-# from lit's results.
+# Then runs the suite again under ASan and UBSan (scripts/sanitize.sh). Ends
+# with the summaries of the corpus runs (CPU, simulator), of the differential
+# suite and of the sanitized run, and one line "uop-mlir: N passed, M failed"
+# counted from lit's results.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${UOP_BUILD_DIR:-$root/build}"
@@ -50,5 +51,18 @@ if [ -f "$diff_summary" ]; then
 else
   echo "differential suite: did not run"
 fi
+# The same suite under AddressSanitizer and UndefinedBehaviorSanitizer, in
+# ./build-sanitize (scripts/sanitize.sh; about 4 minutes to build and 4 to run
+# on 2 cores). Its last line is the summary; a failure shows the log's end.
+sanitize_log="$build/sanitize-suite.log"
+set +e
+bash "$root/scripts/sanitize.sh" > "$sanitize_log" 2>&1
+sanitize_status=$?
+set -e
+if [ "$sanitize_status" -ne 0 ]; then
+  tail -n 60 "$sanitize_log"
+  status=1
+fi
+grep -E "^sanitized suite:" "$sanitize_log" || echo "sanitized suite: did not run (exit $sanitize_status; $sanitize_log)"
 echo "uop-mlir: $passed passed, $failed failed"
 exit "$status"
