@@ -2,6 +2,7 @@
 # UOpConfig.cmake so that an external project can `find_package(UOp)`.
 include(CMakePackageConfigHelpers)
 
+install(DIRECTORY include/uop-c DESTINATION include FILES_MATCHING PATTERN "*.h")
 install(DIRECTORY include/uop DESTINATION include
         FILES_MATCHING PATTERN "*.h" PATTERN "*.td")
 install(DIRECTORY ${PROJECT_BINARY_DIR}/include/uop DESTINATION include

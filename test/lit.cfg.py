@@ -9,7 +9,7 @@ from lit.llvm import llvm_config
 config.name = "UOP"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "external", "Inputs"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "external", "external-c", "Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.uop_obj_root, "test")
 
@@ -21,6 +21,7 @@ config.substitutions.append(("%cmake_generator", '"%s"' % config.cmake_generator
 config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%cxx_flags", '"%s"' % config.consumer_cxx_flags))
 config.substitutions.append(("%cxx", config.cxx_compiler))
+config.substitutions.append(("%cc", config.c_compiler))
 # The corpus lives beside the project (../shared/corpus); tests fail loudly without it.
 config.substitutions.append(("%corpus", os.path.join(os.path.dirname(config.uop_src_root), "shared", "corpus")))
 # tinygrad itself at the corpus's commit (../shared/tinygrad), for tests that read its source.

@@ -225,6 +225,7 @@ public:
     this->numArgs = numArgs;
     times = compileTimes;
     appliedOpts = std::move(opts);
+    launchDims = LaunchDims{grid.xyz(), block.xyz()};
   }
 
   llvm::Error run(ArrayRef<MutableArrayRef<uint8_t>> buffers) override {

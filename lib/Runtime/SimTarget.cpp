@@ -100,6 +100,7 @@ FailureOr<std::unique_ptr<CompiledKernel>> SimRunner::compile(ModuleOp module, S
   k->numArgs = kernel->numBuffers;
   k->gridDims = kernel->grid;
   k->blockDims = kernel->block;
+  k->launchDims = LaunchDims{kernel->grid.xyz(), kernel->block.xyz()};
   for (Attribute s : UOpDialect::SitesAttrHelper(ctx).getAttr(*host))
     k->sites.push_back(cast<StringAttr>(s).str());
   ArrayRef<int64_t> shared = UOpDialect::SimSharedAttrHelper(ctx).getAttr(*host);

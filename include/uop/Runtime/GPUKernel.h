@@ -11,11 +11,14 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <array>
+
 namespace mlir::uop {
 
 struct Dim3 {
   int32_t x = 1, y = 1, z = 1;
   int64_t count() const { return int64_t(x) * y * z; }
+  std::array<int32_t, 3> xyz() const { return {x, y, z}; }
 };
 
 /// The launch dimensions (grid, block) recorded for kernel `name`: the

@@ -21,6 +21,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -39,6 +40,11 @@ struct RunTimes {
 struct SimStats {
   int64_t blocks = 0, threads = 0;
   double ms = 0;
+};
+
+/// How a GPU kernel is launched: `grid` blocks of `block` threads.
+struct LaunchDims {
+  std::array<int32_t, 3> grid{1, 1, 1}, block{1, 1, 1};
 };
 
 /// A kernel compiled for one target.
@@ -64,11 +70,14 @@ public:
   /// The opts uop-optimize applied, in tinygrad's notation ("" for none);
   /// nothing when the kernel came in past uop-optimize.
   const std::optional<std::string> &getAppliedOpts() const { return appliedOpts; }
+  /// The launch dimensions on sim and cuda; nothing on the CPU.
+  const std::optional<LaunchDims> &getLaunchDims() const { return launchDims; }
 
 protected:
   unsigned numArgs = 0;
   RunTimes times;
   std::optional<std::string> appliedOpts;
+  std::optional<LaunchDims> launchDims;
 };
 
 /// A place to compile and run uop kernels.

@@ -90,7 +90,10 @@ StringRef mlir::uop::tinygrad::genericOpName(Operation *op) {
 std::string mlir::uop::tinygrad::kernelName(const llvm::json::Object &obj) {
   std::optional<StringRef> c = obj.getString("case");
   std::optional<int64_t> k = obj.getInteger("kernel");
-  return c && k ? functionName((*c + "_k" + llvm::Twine(*k)).str()) : std::string();
+  if (c && k)
+    return functionName((*c + "_k" + llvm::Twine(*k)).str());
+  std::optional<StringRef> name = obj.getString("name");
+  return name ? functionName(*name) : std::string();
 }
 
 std::string mlir::uop::tinygrad::functionName(StringRef name) {

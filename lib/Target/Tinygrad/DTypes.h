@@ -29,7 +29,8 @@ llvm::StringMap<GenericOp> genericOps(MLIRContext *ctx);
 StringRef genericOpName(Operation *op);
 
 /// The kernel's name from a corpus JSON's "case" and "kernel" fields,
-/// "<case>_k<kernel>" (as functionName makes it); empty if either is missing.
+/// "<case>_k<kernel>", else "name" (as functionName makes them); empty if
+/// neither is there.
 std::string kernelName(const llvm::json::Object &obj);
 /// tinygrad's to_function_name: every character but [A-Za-z0-9_] as its
 /// two-digit hex code, so that any case name is a symbol PTX and C accept.

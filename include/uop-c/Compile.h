@@ -1,0 +1,70 @@
+/*===- uop-c/Compile.h - pipelines and PTX, from C ----------------*- C -*-===*\
+|*                                                                            *|
+|* Running pass pipelines by their textual form, and compiling a module's     *|
+|* uop.kernels to PTX (text, launch dimensions, chip) or to host code.        *|
+|* Errors are diagnostics on the module's context; a failed call leaves the   *|
+|* module in whatever state the failing pass left it.                         *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef UOP_C_COMPILE_H
+#define UOP_C_COMPILE_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Parses `pipeline` (as uop-opt's --pass-pipeline takes it, e.g.
+/// "builtin.module(uop.kernel(uop-optimize),uop-to-llvm)") and runs it on
+/// `module`. Call uopRegisterAllPasses first. A malformed pipeline is a
+/// diagnostic too.
+MLIR_CAPI_EXPORTED MlirLogicalResult uopRunPassPipeline(MlirModule module, MlirStringRef pipeline);
+
+#define DEFINE_C_API_STRUCT(name, storage)                                                         \
+  struct name {                                                                                    \
+    storage *ptr;                                                                                  \
+  };                                                                                               \
+  typedef struct name name
+
+/// The PTX of a module's kernels, one entry per kernel, in module order.
+DEFINE_C_API_STRUCT(UopPTXKernels, void);
+
+#undef DEFINE_C_API_STRUCT
+
+/// Compiles every uop.kernel of `module` to PTX with the uop-to-ptx
+/// pipeline, in place. `options` are the pipeline's options in its textual
+/// form, e.g. "chip=sm_90 opts=TC:0:0:2 O=3" (empty: the defaults; see
+/// docs/UOpPasses.md). On failure the result's ptr is NULL.
+MLIR_CAPI_EXPORTED UopPTXKernels uopCompileToPTX(MlirModule module, MlirStringRef options);
+
+MLIR_CAPI_EXPORTED void uopPTXKernelsDestroy(UopPTXKernels kernels);
+static inline bool uopPTXKernelsIsNull(UopPTXKernels kernels) { return !kernels.ptr; }
+MLIR_CAPI_EXPORTED intptr_t uopPTXKernelsGetNum(UopPTXKernels kernels);
+/// Kernel `pos`'s symbol (its .entry), chip and PTX module text; valid until
+/// uopPTXKernelsDestroy.
+MLIR_CAPI_EXPORTED MlirStringRef uopPTXKernelsGetName(UopPTXKernels kernels, intptr_t pos);
+MLIR_CAPI_EXPORTED MlirStringRef uopPTXKernelsGetChip(UopPTXKernels kernels, intptr_t pos);
+MLIR_CAPI_EXPORTED MlirStringRef uopPTXKernelsGetPTX(UopPTXKernels kernels, intptr_t pos);
+/// Kernel `pos`'s launch dimensions: grid[3] blocks of block[3] threads.
+MLIR_CAPI_EXPORTED void uopPTXKernelsGetLaunchDims(UopPTXKernels kernels, intptr_t pos,
+                                                   int32_t grid[3], int32_t block[3]);
+
+/// Compiles every uop.kernel of `module` for the host with the uop-to-llvm
+/// pipeline (options in its textual form, e.g. "check-accesses=true"), in
+/// place, and writes the LLVM IR of the result through `callback`. Each
+/// kernel is a function taking one pointer per buffer.
+MLIR_CAPI_EXPORTED MlirLogicalResult uopCompileToHostLLVMIR(MlirModule module,
+                                                            MlirStringRef options,
+                                                            MlirStringCallback callback,
+                                                            void *userData);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // UOP_C_COMPILE_H

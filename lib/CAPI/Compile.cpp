@@ -1,0 +1,111 @@
+//===- Compile.cpp - uop-c: pipelines, PTX and host code ------------------===//
+
+#include "uop-c/Compile.h"
+
+#include "CAPIUtils.h"
+
+#include "uop/Pipelines/Pipelines.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/CAPI/Utils.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+using namespace mlir;
+
+namespace {
+/// Pipeline options from their textual form; a malformed string is a
+/// diagnostic naming `what`.
+template <typename Options>
+std::unique_ptr<Options> parseOptions(MLIRContext *ctx, StringRef text, StringRef what) {
+  std::string err;
+  llvm::raw_string_ostream os(err);
+  auto options = std::make_unique<Options>();
+  if (failed(options->parseFromString(text, os))) {
+    emitError(UnknownLoc::get(ctx))
+        << "invalid " << what << " options '" << text << "': " << StringRef(err).rtrim();
+    return nullptr;
+  }
+  return options;
+}
+
+struct PTXKernels {
+  std::vector<uop::PTXKernel> kernels;
+};
+PTXKernels *unwrap(UopPTXKernels k) { return static_cast<PTXKernels *>(k.ptr); }
+} // namespace
+
+MlirLogicalResult uopRunPassPipeline(MlirModule module, MlirStringRef pipeline) {
+  ModuleOp m = unwrap(module);
+  MLIRContext *ctx = m.getContext();
+  std::string err;
+  llvm::raw_string_ostream os(err);
+  FailureOr<OpPassManager> parsed = parsePassPipeline(unwrap(pipeline), os);
+  if (failed(parsed))
+    return wrap(emitError(UnknownLoc::get(ctx)) << "invalid pass pipeline '" << unwrap(pipeline)
+                                                << "': " << StringRef(err).rtrim());
+  PassManager pm(ctx, parsed->getOpAnchorName());
+  static_cast<OpPassManager &>(pm) = std::move(*parsed);
+  return wrap(uop::capi::onToolStack([&] { return pm.run(m); }));
+}
+
+UopPTXKernels uopCompileToPTX(MlirModule module, MlirStringRef options) {
+  ModuleOp m = unwrap(module);
+  auto parsed = parseOptions<uop::UOpToPTXOptions>(m.getContext(), unwrap(options), "uop-to-ptx");
+  if (!parsed)
+    return {nullptr};
+  FailureOr<std::vector<uop::PTXKernel>> kernels =
+      uop::capi::onToolStack([&] { return uop::compileToPTX(m, *parsed); });
+  if (failed(kernels))
+    return {nullptr};
+  return {new PTXKernels{std::move(*kernels)}};
+}
+
+void uopPTXKernelsDestroy(UopPTXKernels kernels) { delete unwrap(kernels); }
+
+intptr_t uopPTXKernelsGetNum(UopPTXKernels kernels) { return unwrap(kernels)->kernels.size(); }
+
+MlirStringRef uopPTXKernelsGetName(UopPTXKernels kernels, intptr_t pos) {
+  return wrap(StringRef(unwrap(kernels)->kernels.at(pos).name));
+}
+
+MlirStringRef uopPTXKernelsGetChip(UopPTXKernels kernels, intptr_t pos) {
+  return wrap(StringRef(unwrap(kernels)->kernels.at(pos).chip));
+}
+
+MlirStringRef uopPTXKernelsGetPTX(UopPTXKernels kernels, intptr_t pos) {
+  return wrap(StringRef(unwrap(kernels)->kernels.at(pos).ptx));
+}
+
+void uopPTXKernelsGetLaunchDims(UopPTXKernels kernels, intptr_t pos, int32_t grid[3],
+                                int32_t block[3]) {
+  const uop::PTXKernel &k = unwrap(kernels)->kernels.at(pos);
+  llvm::copy(k.grid, grid);
+  llvm::copy(k.block, block);
+}
+
+MlirLogicalResult uopCompileToHostLLVMIR(MlirModule module, MlirStringRef options,
+                                         MlirStringCallback callback, void *userData) {
+  ModuleOp m = unwrap(module);
+  MLIRContext *ctx = m.getContext();
+  auto parsed = parseOptions<uop::UOpToLLVMOptions>(ctx, unwrap(options), "uop-to-llvm");
+  if (!parsed)
+    return mlirLogicalResultFailure();
+  return wrap(uop::capi::onToolStack([&]() -> LogicalResult {
+    PassManager pm(ctx);
+    uop::buildUOpToLLVMPipeline(pm, *parsed);
+    if (failed(pm.run(m)))
+      return failure();
+    llvm::LLVMContext llvmContext;
+    std::unique_ptr<llvm::Module> ir = translateModuleToLLVMIR(m, llvmContext);
+    if (!ir)
+      return emitError(m.getLoc()) << "translation to LLVM IR failed";
+    detail::CallbackOstream os(callback, userData);
+    ir->print(os, nullptr);
+    return success();
+  }));
+}

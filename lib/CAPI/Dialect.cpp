@@ -1,0 +1,47 @@
+//===- Dialect.cpp - uop-c: the dialect handle and registration -----------===//
+
+#include "uop-c/Dialect.h"
+
+#include "uop/Conversion/Passes.h"
+#include "uop/Dialect/UOp/IR/UOpDialect.h"
+#include "uop/Dialect/UOp/Transforms/Passes.h"
+#include "uop/Pipelines/Pipelines.h"
+#include "uop/Support/Version.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Registration.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/InitAllPasses.h"
+
+#include <mutex>
+
+using namespace mlir;
+
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(UOp, uop, mlir::uop::UOpDialect)
+
+void uopRegisterRequiredDialects(MlirDialectRegistry registry) {
+  unwrap(registry)->insert<uop::UOpDialect>();
+  uop::registerUOpPTXDependencies(*unwrap(registry));
+}
+
+void uopRegisterAllPasses() {
+  // Registering twice would assert in the pass registry.
+  static std::once_flag once;
+  std::call_once(once, [] {
+    registerAllPasses();
+    uop::registerUOpPasses();
+    uop::registerUOpConversionPasses();
+    uop::registerUOpPipelines();
+  });
+}
+
+MlirContext uopContextCreate() {
+  DialectRegistry registry;
+  registry.insert<uop::UOpDialect>();
+  uop::registerUOpPTXDependencies(registry);
+  auto *ctx = new MLIRContext(registry);
+  ctx->loadDialect<uop::UOpDialect>();
+  return wrap(ctx);
+}
+
+MlirStringRef uopGetVersion() { return mlirStringRefCreateFromCString(UOP_MLIR_VERSION); }

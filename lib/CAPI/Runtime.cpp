@@ -1,0 +1,102 @@
+//===- Runtime.cpp - uop-c: runners and compiled kernels ------------------===//
+
+#include "uop-c/Runtime.h"
+
+#include "CAPIUtils.h"
+
+#include "uop/Pipelines/Pipelines.h"
+#include "uop/Runtime/Runner.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Support.h"
+
+using namespace mlir;
+
+namespace {
+struct RunnerHandle {
+  MLIRContext *ctx;
+  std::unique_ptr<uop::Runner> runner;
+};
+struct KernelHandle {
+  MLIRContext *ctx;
+  std::unique_ptr<uop::CompiledKernel> kernel;
+  std::string appliedOpts;
+};
+RunnerHandle *unwrap(UopRunner r) { return static_cast<RunnerHandle *>(r.ptr); }
+KernelHandle *unwrap(UopKernel k) { return static_cast<KernelHandle *>(k.ptr); }
+
+/// The pipelines' codegen options (optimize, opts, heuristic) on their own.
+struct CodegenOptions : uop::UOpCodegenPipelineOptions<CodegenOptions> {};
+} // namespace
+
+UopRunner uopRunnerCreate(MlirContext context, MlirStringRef target, MlirStringRef chip) {
+  MLIRContext *ctx = unwrap(context);
+  llvm::Expected<std::unique_ptr<uop::Runner>> runner =
+      uop::createRunner(ctx, unwrap(target), unwrap(chip));
+  if (failed(uop::capi::reportError(ctx, runner.takeError())))
+    return {nullptr};
+  return {new RunnerHandle{ctx, std::move(*runner)}};
+}
+
+void uopRunnerDestroy(UopRunner runner) { delete unwrap(runner); }
+
+MlirStringRef uopRunnerGetName(UopRunner runner) { return wrap(unwrap(runner)->runner->getName()); }
+
+MlirStringRef uopRunnerGetChip(UopRunner runner) { return wrap(unwrap(runner)->runner->getChip()); }
+
+void uopRunnerSetAccessChecks(UopRunner runner, bool on) {
+  unwrap(runner)->runner->setAccessChecks(on);
+}
+
+UopKernel uopRunnerCompile(UopRunner runner, MlirModule module, MlirStringRef name,
+                           MlirStringRef options) {
+  RunnerHandle *r = unwrap(runner);
+  std::string err;
+  llvm::raw_string_ostream os(err);
+  CodegenOptions parsed;
+  if (failed(parsed.parseFromString(unwrap(options), os))) {
+    emitError(UnknownLoc::get(r->ctx))
+        << "invalid codegen options '" << unwrap(options) << "': " << StringRef(err).rtrim();
+    return {nullptr};
+  }
+  FailureOr<std::unique_ptr<uop::CompiledKernel>> kernel = uop::capi::onToolStack(
+      [&] { return r->runner->compile(unwrap(module), unwrap(name), parsed.codegen()); });
+  if (failed(kernel))
+    return {nullptr};
+  std::string opts = (*kernel)->getAppliedOpts().value_or("");
+  return {new KernelHandle{r->ctx, std::move(*kernel), std::move(opts)}};
+}
+
+void uopKernelDestroy(UopKernel kernel) { delete unwrap(kernel); }
+
+intptr_t uopKernelGetNumBuffers(UopKernel kernel) { return unwrap(kernel)->kernel->numBuffers(); }
+
+MlirStringRef uopKernelGetAppliedOpts(UopKernel kernel) {
+  return wrap(StringRef(unwrap(kernel)->appliedOpts));
+}
+
+bool uopKernelGetLaunchDims(UopKernel kernel, int32_t grid[3], int32_t block[3]) {
+  const std::optional<uop::LaunchDims> &dims = unwrap(kernel)->kernel->getLaunchDims();
+  if (!dims)
+    return false;
+  llvm::copy(dims->grid, grid);
+  llvm::copy(dims->block, block);
+  return true;
+}
+
+MlirLogicalResult uopKernelRun(UopKernel kernel, intptr_t numBuffers, void *const *buffers,
+                               const uint64_t *sizes, double *ms) {
+  KernelHandle *k = unwrap(kernel);
+  if (numBuffers < 0 || (numBuffers > 0 && (!buffers || !sizes)))
+    return wrap(emitError(UnknownLoc::get(k->ctx)) << "uopKernelRun: no buffers given");
+  SmallVector<MutableArrayRef<uint8_t>> views;
+  for (intptr_t i = 0; i < numBuffers; ++i)
+    views.emplace_back(static_cast<uint8_t *>(buffers[i]), sizes[i]);
+  // The kernel runs on this thread: what it executes is compiled code, not
+  // the recursive walks of the compiler.
+  if (failed(uop::capi::reportError(k->ctx, k->kernel->run(views))))
+    return mlirLogicalResultFailure();
+  if (ms)
+    *ms = k->kernel->getTimes().runMs;
+  return mlirLogicalResultSuccess();
+}

@@ -1,0 +1,224 @@
+/*===- main.c - a C program on uop-mlir's C API ----------------------------===*\
+|*                                                                            *|
+|* usage: uop-c-consumer KERNEL.json A.bin B.bin EXPECTED.bin                 *|
+|*                                                                            *|
+|* Imports a tinygrad kernel out[i] = a[i] + b[i] of 128 floats (the corpus's *|
+|* add/k0), runs it on the CPU and on the GPU simulator on the given inputs   *|
+|* and compares with the expected output, compiles it to PTX and to host LLVM *|
+|* IR, runs a pass pipeline given as text, and shows that bad input (JSON,    *|
+|* pipeline, options, target) comes back as located diagnostics. Exit 0 only  *|
+|* when every step did what it should.                                        *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/IR.h"
+#include "uop-c/Compile.h"
+#include "uop-c/Dialect.h"
+#include "uop-c/Runtime.h"
+#include "uop-c/Tinygrad.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define N 128
+
+static int failures = 0;
+#define EXPECT(cond, what)                                                                         \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      printf("FAIL: %s\n", what);                                                                  \
+      ++failures;                                                                                  \
+    }                                                                                              \
+  } while (0)
+
+static void printString(MlirStringRef s, void *userData) {
+  fwrite(s.data, 1, s.length, (FILE *)userData);
+}
+
+/* Every diagnostic, with its location, on stdout. */
+static MlirLogicalResult onDiagnostic(MlirDiagnostic d, void *userData) {
+  (void)userData;
+  printf("diagnostic: ");
+  mlirLocationPrint(mlirDiagnosticGetLocation(d), printString, stdout);
+  printf(": ");
+  mlirDiagnosticPrint(d, printString, stdout);
+  printf("\n");
+  return mlirLogicalResultSuccess();
+}
+
+static char *readFile(const char *path, size_t *size) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    printf("error: cannot open %s\n", path);
+    exit(2);
+  }
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *data = malloc(n + 1);
+  if (fread(data, 1, n, f) != (size_t)n)
+    exit(2);
+  data[n] = 0;
+  fclose(f);
+  *size = (size_t)n;
+  return data;
+}
+
+/* A copy of `m` to compile: each compile lowers its module in place. */
+static MlirModule cloneModule(MlirModule m) {
+  return mlirModuleFromOperation(mlirOperationClone(mlirModuleGetOperation(m)));
+}
+
+static void run(MlirContext ctx, MlirModule kernelModule, const char *target, const float *a,
+                const float *b, const float *expected) {
+  UopRunner runner = uopRunnerCreate(ctx, mlirStringRefCreateFromCString(target),
+                                     mlirStringRefCreateFromCString(""));
+  EXPECT(!uopRunnerIsNull(runner), "runner");
+  if (uopRunnerIsNull(runner))
+    return;
+  MlirModule m = cloneModule(kernelModule);
+  UopKernel k = uopRunnerCompile(runner, m, mlirStringRefCreateFromCString("add_k0"),
+                                 mlirStringRefCreateFromCString(""));
+  EXPECT(!uopKernelIsNull(k), "compile");
+  if (!uopKernelIsNull(k)) {
+    /* 16-byte aligned, as GPU code assumes of its buffers */
+    float *out = aligned_alloc(16, N * 4), *in0 = aligned_alloc(16, N * 4),
+          *in1 = aligned_alloc(16, N * 4);
+    memcpy(in0, a, N * 4);
+    memcpy(in1, b, N * 4);
+    memset(out, 0, N * 4);
+    void *buffers[3] = {out, in0, in1};
+    uint64_t sizes[3] = {N * 4, N * 4, N * 4};
+    EXPECT(mlirLogicalResultIsSuccess(uopKernelRun(k, 3, buffers, sizes, NULL)), "run");
+    int equal = 0;
+    for (int i = 0; i < N; ++i)
+      equal += fabsf(out[i] - expected[i]) <= 1e-6f * fabsf(expected[i]);
+    MlirStringRef opts = uopKernelGetAppliedOpts(k);
+    printf("add_k0 on %s: %d of %d equal, %ld buffers, opts '%.*s'", target, equal, N,
+           (long)uopKernelGetNumBuffers(k), (int)opts.length, opts.data);
+    int32_t grid[3], block[3];
+    if (uopKernelGetLaunchDims(k, grid, block))
+      printf(", grid %dx%dx%d, block %dx%dx%d", grid[0], grid[1], grid[2], block[0], block[1],
+             block[2]);
+    printf("\n");
+    EXPECT(equal == N, "results");
+    /* a buffer too small is an error, not a write past it */
+    sizes[0] = 16;
+    EXPECT(mlirLogicalResultIsFailure(uopKernelRun(k, 3, buffers, sizes, NULL)),
+           "small buffer refused");
+    free(out);
+    free(in0);
+    free(in1);
+    uopKernelDestroy(k);
+  }
+  mlirModuleDestroy(m);
+  uopRunnerDestroy(runner);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 5) {
+    fprintf(stderr, "usage: %s KERNEL.json A.bin B.bin EXPECTED.bin\n", argv[0]);
+    return 2;
+  }
+  MlirStringRef version = uopGetVersion();
+  printf("uop-mlir %.*s\n", (int)version.length, version.data);
+
+  MlirContext ctx = uopContextCreate();
+  mlirContextAttachDiagnosticHandler(ctx, onDiagnostic, NULL, NULL);
+  uopRegisterAllPasses();
+  MlirDialect uop = mlirDialectHandleLoadDialect(mlirGetDialectHandle__uop__(), ctx);
+  MlirStringRef ns = mlirDialectGetNamespace(uop);
+  printf("dialect: %.*s\n", (int)ns.length, ns.data);
+
+  size_t jsonSize, aSize, bSize, expectedSize;
+  char *json = readFile(argv[1], &jsonSize);
+  float *a = (float *)readFile(argv[2], &aSize);
+  float *b = (float *)readFile(argv[3], &bSize);
+  float *expected = (float *)readFile(argv[4], &expectedSize);
+  if (aSize != N * 4 || bSize != N * 4 || expectedSize != N * 4) {
+    printf("error: the buffers must hold %d floats\n", N);
+    return 2;
+  }
+
+  MlirModule module = mlirModuleCreateEmpty(mlirLocationUnknownGet(ctx));
+  EXPECT(mlirLogicalResultIsSuccess(uopImportTinygradKernel(
+             module, (MlirStringRef){json, jsonSize}, mlirStringRefCreateFromCString(argv[1]),
+             mlirStringRefCreateFromCString("kernel"))),
+         "import");
+  EXPECT(mlirOperationVerify(mlirModuleGetOperation(module)), "verify");
+  printf("imported:\n");
+  mlirOperationPrint(mlirModuleGetOperation(module), printString, stdout);
+  printf("\n");
+
+  run(ctx, module, "cpu", a, b, expected);
+  run(ctx, module, "sim", a, b, expected);
+
+  /* PTX, with launch dims */
+  MlirModule ptxModule = cloneModule(module);
+  UopPTXKernels ptx = uopCompileToPTX(ptxModule, mlirStringRefCreateFromCString("chip=sm_80"));
+  EXPECT(!uopPTXKernelsIsNull(ptx), "compile to PTX");
+  if (!uopPTXKernelsIsNull(ptx)) {
+    for (intptr_t i = 0; i < uopPTXKernelsGetNum(ptx); ++i) {
+      MlirStringRef name = uopPTXKernelsGetName(ptx, i), chip = uopPTXKernelsGetChip(ptx, i);
+      MlirStringRef text = uopPTXKernelsGetPTX(ptx, i);
+      int32_t grid[3], block[3];
+      uopPTXKernelsGetLaunchDims(ptx, i, grid, block);
+      printf("ptx: %.*s for %.*s, grid %dx%dx%d, block %dx%dx%d, %s\n", (int)name.length, name.data,
+             (int)chip.length, chip.data, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+             strstr(text.data, ".visible .entry add_k0(") ? "has its .entry" : "NO .entry");
+    }
+    uopPTXKernelsDestroy(ptx);
+  }
+  mlirModuleDestroy(ptxModule);
+
+  /* host code */
+  MlirModule hostModule = cloneModule(module);
+  printf("host LLVM IR:\n");
+  EXPECT(mlirLogicalResultIsSuccess(uopCompileToHostLLVMIR(
+             hostModule, mlirStringRefCreateFromCString(""), printString, stdout)),
+         "host code");
+  mlirModuleDestroy(hostModule);
+
+  /* a pipeline by its textual form */
+  MlirModule piped = cloneModule(module);
+  EXPECT(mlirLogicalResultIsSuccess(uopRunPassPipeline(
+             piped, mlirStringRefCreateFromCString(
+                        "builtin.module(uop.kernel(uop-optimize{opts=UPCAST:0:4},uop-lower))"))),
+         "pipeline");
+  printf("after the pipeline:\n");
+  mlirOperationPrint(mlirModuleGetOperation(piped), printString, stdout);
+  printf("\n");
+  mlirModuleDestroy(piped);
+
+  /* bad input: each a diagnostic and a failure, never an abort */
+  printf("errors:\n");
+  MlirModule empty = mlirModuleCreateEmpty(mlirLocationUnknownGet(ctx));
+  EXPECT(
+      mlirLogicalResultIsFailure(uopImportTinygradKernel(
+          empty, mlirStringRefCreateFromCString("{\"nodes\": [[\"SINK\", \"void\", null, [7]]]}"),
+          mlirStringRefCreateFromCString("bad.json"), mlirStringRefCreateFromCString("bad"))),
+      "bad JSON refused");
+  EXPECT(mlirLogicalResultIsFailure(uopRunPassPipeline(
+             empty, mlirStringRefCreateFromCString("builtin.module(no-such-pass)"))),
+         "bad pipeline refused");
+  EXPECT(uopPTXKernelsIsNull(uopCompileToPTX(empty, mlirStringRefCreateFromCString("chip=sm_1"))),
+         "bad chip refused");
+  EXPECT(uopPTXKernelsIsNull(uopCompileToPTX(empty, mlirStringRefCreateFromCString("colour=red"))),
+         "bad option refused");
+  EXPECT(uopRunnerIsNull(uopRunnerCreate(ctx, mlirStringRefCreateFromCString("tpu"),
+                                         mlirStringRefCreateFromCString(""))),
+         "bad target refused");
+  mlirModuleDestroy(empty);
+
+  mlirModuleDestroy(module);
+  mlirContextDestroy(ctx);
+  free(json);
+  free(a);
+  free(b);
+  free(expected);
+  printf("%s\n", failures ? "FAILED" : "OK");
+  return failures ? 1 : 0;
+}
