@@ -11,6 +11,7 @@
 #ifndef UOP_C_DIALECT_H
 #define UOP_C_DIALECT_H
 
+#include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Support.h"
 
@@ -36,6 +37,17 @@ MLIR_CAPI_EXPORTED void uopRegisterAllPasses(void);
 /// A context ready for uop-mlir: the registry above, the uop dialect loaded,
 /// and threading as MLIR's default. Destroy it with mlirContextDestroy.
 MLIR_CAPI_EXPORTED MlirContext uopContextCreate(void);
+
+/// Prints `diagnostic` as uop-mlir's tools do: "file:line:col: error: message"
+/// (the JSON node it is about, if any), then its notes, each line ending in
+/// a newline.
+MLIR_CAPI_EXPORTED void uopDiagnosticPrint(MlirDiagnostic diagnostic,
+                                           MlirStringCallback callback, void *userData);
+
+/// The chip to compile for on a GPU of compute capability major.minor: the
+/// newest chip uop-mlir knows that the device runs ("" if none).
+MLIR_CAPI_EXPORTED void uopChipForComputeCapability(MlirContext context, int major, int minor,
+                                                    MlirStringCallback callback, void *userData);
 
 /// uop-mlir's version, e.g. "0.1.0".
 MLIR_CAPI_EXPORTED MlirStringRef uopGetVersion(void);

@@ -6,11 +6,15 @@
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
 #include "uop/Dialect/UOp/Transforms/Passes.h"
 #include "uop/Pipelines/Pipelines.h"
+#include "uop/Runtime/Runner.h"
+#include "uop/Target/Tinygrad/TinygradJSON.h"
 #include "uop/Support/Version.h"
 
+#include "mlir/CAPI/Diagnostics.h"
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
 #include "mlir/CAPI/Support.h"
+#include "mlir/CAPI/Utils.h"
 #include "mlir/InitAllPasses.h"
 
 #include <mutex>
@@ -45,3 +49,14 @@ MlirContext uopContextCreate() {
 }
 
 MlirStringRef uopGetVersion() { return mlirStringRefCreateFromCString(UOP_MLIR_VERSION); }
+
+void uopDiagnosticPrint(MlirDiagnostic diagnostic, MlirStringCallback callback, void *userData) {
+  detail::CallbackOstream os(callback, userData);
+  uop::printLocatedDiagnostic(unwrap(diagnostic), os);
+}
+
+void uopChipForComputeCapability(MlirContext context, int major, int minor,
+                                 MlirStringCallback callback, void *userData) {
+  std::string chip = uop::chipForComputeCapability(unwrap(context), major, minor);
+  callback(wrap(StringRef(chip)), userData);
+}
