@@ -3,7 +3,7 @@
 # runs the whole suite through ctest (which runs the lit suite, check-uop).
 # Then runs the suite again under ASan and UBSan (scripts/sanitize.sh). Ends
 # with the summaries of the corpus runs (CPU, simulator), of the differential
-# suite and of the sanitized run, and one line "uop-mlir: N passed, M failed"
+# suite, of tinygrad run with uop-mlir as its compiler and of the sanitized run, and one line "uop-mlir: N passed, M failed"
 # counted from lit's results.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -15,7 +15,8 @@ log="$build/test-output.log"
 summary="$build/test/corpus-cpu-summary.txt"
 sim_summary="$build/test/corpus-sim-summary.txt"
 diff_summary="$build/test/differential-summary.txt"
-rm -f "$summary" "$sim_summary" "$diff_summary"
+tinygrad_summary="$build/test/tinygrad-backend-summary.txt"
+rm -f "$summary" "$sim_summary" "$diff_summary" "$tinygrad_summary"
 set +e
 ctest --test-dir "$build" --output-on-failure -V 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
@@ -50,6 +51,11 @@ if [ -f "$diff_summary" ]; then
   cat "$diff_summary" # tinygrad's own kernels on cpu, sim and ptx (test/Differential)
 else
   echo "differential suite: did not run"
+fi
+if [ -f "$tinygrad_summary" ]; then
+  cat "$tinygrad_summary" # tinygrad programs with uop-mlir as their compiler (test/Python)
+else
+  echo "tinygrad backend: did not run"
 fi
 # The same suite under AddressSanitizer and UndefinedBehaviorSanitizer, in
 # ./build-sanitize (scripts/sanitize.sh; about 4 minutes to build and 4 to run

@@ -26,7 +26,8 @@ config.substitutions.append(("%cc", config.c_compiler))
 config.substitutions.append(("%corpus", os.path.join(os.path.dirname(config.uop_src_root), "shared", "corpus")))
 # tinygrad itself at the corpus's commit (../shared/tinygrad), for tests that read its source.
 config.substitutions.append(("%tinygrad", os.path.join(os.path.dirname(config.uop_src_root), "shared", "tinygrad")))
-config.substitutions.append(("%python", sys.executable))
+# The interpreter the uop_mlir package was built for (Debian's python3).
+config.substitutions.append(("%python", config.python_executable or sys.executable))
 # The CUDA driver stand-in (test/Runtime/CUDA/standin_driver.cpp), for UOP_CUDA_DRIVER.
 config.substitutions.append(("%cuda_standin", config.cuda_standin))
 config.substitutions.append(("%expect_exit", "%s %s" % (sys.executable, os.path.join(config.uop_src_root, "test", "expect_exit.py"))))

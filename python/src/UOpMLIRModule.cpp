@@ -66,9 +66,7 @@ public:
   MlirContext get() const { return ctx; }
 
   /// Raises DiagnosticError with the diagnostics since the last take().
-  [[noreturn]] void fail(const std::string &what) {
-    throw DiagnosticError{what, take()};
-  }
+  [[noreturn]] void fail(const std::string &what) { throw DiagnosticError{what, take()}; }
   std::vector<std::string> take() { return std::exchange(diagnostics, {}); }
 
   /// One runner per target and chip, made on first use (a CUDA runner opens
@@ -142,12 +140,14 @@ public:
   /// The uop.kernel symbols, in order.
   std::vector<std::string> kernels() const {
     std::vector<std::string> names;
-    MlirIdentifier kernelOp = mlirIdentifierGet(ctx->get(), mlirStringRefCreateFromCString("uop.kernel"));
-    for (MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(m)); !mlirOperationIsNull(op);
-         op = mlirOperationGetNextInBlock(op)) {
+    MlirIdentifier kernelOp =
+        mlirIdentifierGet(ctx->get(), mlirStringRefCreateFromCString("uop.kernel"));
+    for (MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(m));
+         !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
       if (!mlirIdentifierEqual(mlirOperationGetName(op), kernelOp))
         continue;
-      MlirAttribute sym = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
+      MlirAttribute sym =
+          mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
       MlirStringRef s = mlirStringAttrGetValue(sym);
       names.emplace_back(s.data, s.length);
     }
@@ -206,8 +206,11 @@ std::vector<PTXKernel> compilePTX(Module &module, const std::string &options) {
   std::vector<PTXKernel> out;
   for (intptr_t i = 0, e = uopPTXKernelsGetNum(ks); i < e; ++i) {
     auto str = [](MlirStringRef s) { return std::string(s.data, s.length); };
-    PTXKernel k{str(uopPTXKernelsGetName(ks, i)), str(uopPTXKernelsGetChip(ks, i)),
-                str(uopPTXKernelsGetPTX(ks, i)), {}, {}};
+    PTXKernel k{str(uopPTXKernelsGetName(ks, i)),
+                str(uopPTXKernelsGetChip(ks, i)),
+                str(uopPTXKernelsGetPTX(ks, i)),
+                {},
+                {}};
     uopPTXKernelsGetLaunchDims(ks, i, k.grid.data(), k.block.data());
     out.push_back(std::move(k));
   }
@@ -335,8 +338,12 @@ PYBIND11_MODULE(_uop_mlir, m) {
       .def_readonly("name", &PTXKernel::name)
       .def_readonly("chip", &PTXKernel::chip)
       .def_readonly("ptx", &PTXKernel::ptx)
-      .def_property_readonly("grid", [](const PTXKernel &k) { return py::make_tuple(k.grid[0], k.grid[1], k.grid[2]); })
-      .def_property_readonly("block", [](const PTXKernel &k) { return py::make_tuple(k.block[0], k.block[1], k.block[2]); })
+      .def_property_readonly(
+          "grid",
+          [](const PTXKernel &k) { return py::make_tuple(k.grid[0], k.grid[1], k.grid[2]); })
+      .def_property_readonly(
+          "block",
+          [](const PTXKernel &k) { return py::make_tuple(k.block[0], k.block[1], k.block[2]); })
       .def("__repr__", [](const PTXKernel &k) {
         return "<PTXKernel " + k.name + " for " + k.chip + ", grid " + std::to_string(k.grid[0]) +
                "x" + std::to_string(k.grid[1]) + "x" + std::to_string(k.grid[2]) + ", block " +
@@ -353,11 +360,13 @@ PYBIND11_MODULE(_uop_mlir, m) {
       .def_readonly("name", &Kernel::name)
       .def_readonly("target", &Kernel::target)
       .def_readonly("chip", &Kernel::chip)
-      .def_property_readonly("num_buffers", [](const Kernel &k) { return uopKernelGetNumBuffers(k.k); })
-      .def_property_readonly("applied_opts", [](const Kernel &k) {
-        MlirStringRef s = uopKernelGetAppliedOpts(k.k);
-        return std::string(s.data, s.length);
-      })
+      .def_property_readonly("num_buffers",
+                             [](const Kernel &k) { return uopKernelGetNumBuffers(k.k); })
+      .def_property_readonly("applied_opts",
+                             [](const Kernel &k) {
+                               MlirStringRef s = uopKernelGetAppliedOpts(k.k);
+                               return std::string(s.data, s.length);
+                             })
       .def_property_readonly("launch_dims", &Kernel::launchDims)
       .def("run", &Kernel::run, py::arg("pointers"), py::arg("sizes"));
 }

@@ -34,6 +34,7 @@ class Stats:
         self.compiled = 0          # kernels compiled by uop-mlir
         self.fallbacks = 0         # kernels tinygrad compiled itself
         self.compile_seconds = 0.0  # in uop-mlir: AST export, import, pipeline, JIT or PTX
+        self.host_runs = 0         # runs of uop-mlir's CPU kernels
         self.fallback_reasons = []
 
     def line(self):
@@ -185,6 +186,7 @@ class HostProgram:
                                       "are not supported by the uop-mlir backend")
         ms = self.kernel.run_pointers([ctypes.addressof(b) for b in bufs],
                                       [ctypes.sizeof(b) for b in bufs])
+        stats.host_runs += 1
         return ms / 1e3 if wait else None
 
 

@@ -1,0 +1,165 @@
+"""The uop_mlir package's API: modules, import, pipelines, compiling and running."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import uop_mlir
+
+SCALE = """
+uop.kernel @scale {
+  %out = uop.define_global 0 : !uop.ptr<f32, 16>
+  %in = uop.define_global 1 : !uop.ptr<f32, 16>
+  %vo = uop.view %out [#uop.view<shape = [16], strides = [1]>] : !uop.ptr<f32, 16>
+  %vi = uop.view %in [#uop.view<shape = [16], strides = [1]>] : !uop.ptr<f32, 16>
+  %x = uop.load %vi : !uop.ptr<f32, 16>
+  %two = uop.const 2.0 : f32
+  %y = uop.mul %x, %two : f32
+  %s = uop.store %vo, %y : !uop.ptr<f32, 16>
+  uop.sink %s
+}
+"""
+
+
+def load(corpus, case, k=0):
+    path = os.path.join(corpus, case, f"k{k}.json")
+    spec = json.load(open(path))
+    arrays = []
+    for b in spec["buffers"]:
+        dt = np.dtype({"f32": np.float32, "f16": np.float16, "i32": np.int32}[b["dtype"]])
+        data = (np.fromfile(os.path.join(corpus, case, b["input"]), dt) if b["input"]
+                else np.zeros(b["size"], dt))
+        expected = (np.fromfile(os.path.join(corpus, case, b["expected"]), dt) if b["expected"]
+                    else None)
+        arrays.append((data, expected))
+    return path, spec, arrays
+
+
+def test_version():
+    assert uop_mlir.__version__.count(".") == 2
+
+
+def test_parse_print_roundtrip():
+    m = uop_mlir.parse(SCALE)
+    assert m.kernels == ["scale"]
+    again = uop_mlir.parse(str(m))
+    assert str(again) == str(m)
+    assert m.verify()
+
+
+def test_parse_error_has_location():
+    with pytest.raises(uop_mlir.Error) as e:
+        uop_mlir.parse("uop.kernel @k {\n  %0 = uop.nonsense\n}")
+    assert e.value.diagnostics
+    assert e.value.diagnostics[0].startswith("-:2:")
+    assert "error:" in e.value.diagnostics[0]
+
+
+def test_verifier_error():
+    with pytest.raises(uop_mlir.Error) as e:
+        uop_mlir.parse("uop.kernel @bad { %0 = uop.define_global 0 : !uop.ptr<f32, 4, local> uop.sink }")
+    assert "must be a global pointer" in str(e.value)
+
+
+@pytest.mark.parametrize("target", ["cpu", "sim"])
+def test_run_hand_written_kernel(target):
+    k = uop_mlir.compile(uop_mlir.parse(SCALE), target)
+    x = np.arange(16, dtype=np.float32)
+    out, back = k(np.zeros(16, np.float32), x)
+    assert np.array_equal(out, 2 * x)
+    assert np.array_equal(back, x)
+    assert k.num_buffers == 2
+    assert k.applied_opts  # the heuristic upcasts
+    if target == "cpu":
+        assert k.launch_dims is None
+    else:
+        grid, block = k.launch_dims
+        assert grid[0] * block[0] * 4 == 16 or grid[0] * block[0] == 16
+
+
+@pytest.mark.parametrize("target", ["cpu", "sim"])
+def test_corpus_kernel_matches_tinygrad(corpus, target):
+    path, spec, arrays = load(corpus, "matmul_f32")
+    m = uop_mlir.import_tinygrad(open(path).read(), filename=path)
+    k = uop_mlir.compile(m, target)
+    outs = k(*[a for a, _ in arrays])
+    for out, (_, expected) in zip(outs, arrays):
+        if expected is not None:
+            np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-4)
+
+
+def test_explicit_opts_and_noopt(corpus):
+    path, _, _ = load(corpus, "matmul_f32")
+    m = uop_mlir.import_tinygrad(open(path).read())
+    assert uop_mlir.compile(m, "sim", opts="LOCAL:0:4,UPCAST:1:4").applied_opts == "LOCAL:0:4,UPCAST:1:4"
+    assert uop_mlir.compile(m, "cpu", heuristic=False).applied_opts == ""
+
+
+def test_ptx(corpus):
+    path, _, _ = load(corpus, "add")
+    m = uop_mlir.import_tinygrad(json.load(open(path)))
+    (k,) = uop_mlir.compile(m, "ptx", chip="sm_90")
+    assert (k.name, k.chip) == ("add_k0", "sm_90")
+    assert ".target sm_90" in k.ptx and ".visible .entry add_k0(" in k.ptx
+    assert k.grid[0] * k.block[0] >= 1 and k.grid[1:] == (1, 1)
+    assert m.kernels == ["add_k0"]  # compiled on a copy
+
+
+def test_host_llvm_ir():
+    ir = uop_mlir.compile(uop_mlir.parse(SCALE), "llvm", check_accesses=False)
+    assert "define void @scale(ptr" in ir
+
+
+def test_pipeline_by_text():
+    m = uop_mlir.parse(SCALE)
+    m.run_pipeline("builtin.module(uop.kernel(uop-optimize{opts=UPCAST:0:4},uop-lower))")
+    assert "uop.range" in str(m)
+    with pytest.raises(uop_mlir.Error) as e:
+        m.run_pipeline("builtin.module(no-such-pass)")
+    assert "no-such-pass" in str(e.value)
+
+
+def test_import_error_located():
+    with pytest.raises(uop_mlir.Error) as e:
+        uop_mlir.import_tinygrad('{"nodes": [["SINK", "void", null, [3]]]}', filename="k.json")
+    assert e.value.diagnostics[0].startswith("k.json:1:")
+
+
+def test_export_roundtrip(corpus):
+    path, spec, _ = load(corpus, "softmax")
+    m = uop_mlir.import_tinygrad(open(path).read())
+    out = json.loads(m.export_tinygrad(m.kernels[0]))
+    assert [n[0] for n in out["nodes"]] == [n[0] for n in spec["nodes"]]
+
+
+def test_run_errors():
+    k = uop_mlir.compile(uop_mlir.parse(SCALE), "cpu")
+    with pytest.raises(uop_mlir.Error, match="takes 2 buffers"):
+        k(np.zeros(16, np.float32))
+    with pytest.raises(uop_mlir.Error, match="buffer 1 has 16 bytes"):
+        k(np.zeros(16, np.float32), np.zeros(4, np.float32))
+    with pytest.raises(uop_mlir.Error, match="unknown target 'tpu'"):
+        uop_mlir.compile(uop_mlir.parse(SCALE), "tpu")
+    with pytest.raises(uop_mlir.Error, match="unknown GPU arch 'sm_1'"):
+        uop_mlir.compile(uop_mlir.parse(SCALE), "ptx", chip="sm_1")
+    m = uop_mlir.parse(SCALE + SCALE.replace("@scale", "@scale2"))
+    with pytest.raises(uop_mlir.Error, match="name one"):
+        uop_mlir.compile(m, "cpu")
+    assert uop_mlir.compile(m, "cpu", kernel="scale2").name == "scale2"
+
+
+def test_view_past_its_buffer_is_refused():
+    bad = SCALE.replace("%vi = uop.view %in [#uop.view<shape = [16], strides = [1]>]",
+                        "%vi = uop.view %in [#uop.view<shape = [16], strides = [1], offset = 8>]")
+    assert bad != SCALE
+    with pytest.raises(uop_mlir.Error, match="reaches element 23 of a buffer of 16 elements") as e:
+        uop_mlir.parse(bad)
+    assert e.value.diagnostics[0].startswith("-:6:")
+
+
+def test_chip_for_compute_capability():
+    ctx = uop_mlir.default_context()
+    assert ctx.chip_for_compute_capability(8, 9) == "sm_89"
+    assert ctx.chip_for_compute_capability(9, 0) == "sm_90"
+    assert ctx.chip_for_compute_capability(5, 0) == ""

@@ -1,0 +1,156 @@
+"""uop-mlir as tinygrad's compiler: every program of tinygrad_programs.py runs with
+tinygrad's own CPU backend and then with uop_mlir.tinygrad installed, in the same
+process, and the results must agree. No fallback is allowed: a kernel uop-mlir cannot
+compile fails the test. Writes a summary ($UOP_TINYGRAD_SUMMARY) with the kernels
+compiled and the compile time per kernel of both."""
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from tinygrad_programs import PROGRAMS
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RESULTS = {"programs": 0, "kernels": 0, "runs": 0, "fallbacks": 0, "seconds": 0.0,
+           "tinygrad_kernels": 0, "tinygrad_seconds": 0.0}
+
+
+def realize(tg, outs):
+    return [o.numpy() for o in outs]
+
+
+def compare(name, ref, out):
+    assert len(ref) == len(out)
+    for i, (r, o) in enumerate(zip(ref, out)):
+        assert r.dtype == o.dtype and r.shape == o.shape, f"{name}[{i}]"
+        if r.dtype.kind == "f":
+            tol = 2e-2 if r.dtype == np.float16 else 5e-5
+            np.testing.assert_allclose(o, r, rtol=tol, atol=tol, err_msg=f"{name} output {i}")
+        else:
+            np.testing.assert_array_equal(o, r, err_msg=f"{name} output {i}")
+
+
+@pytest.fixture(scope="module")
+def backend(tinygrad):
+    import uop_mlir.tinygrad as ut
+    from tinygrad.device import Device
+    from tinygrad.engine import realize as tg_realize
+    # tinygrad's own compile time, for the summary: get_program (its opts, linearizer and
+    # renderer) plus its C compiler, on every kernel it compiles here (CACHELEVEL=0: no
+    # disk cache).
+    compiler = Device["CPU"].compiler
+    orig_program, orig_compile = tg_realize.get_program, compiler.compile_cached
+
+    def timed(fn, count):
+        def wrapper(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                RESULTS["tinygrad_seconds"] += time.perf_counter() - start
+                RESULTS["tinygrad_kernels"] += count
+        return wrapper
+    tg_realize.get_program = timed(orig_program, 1)
+    compiler.compile_cached = timed(orig_compile, 0)
+    yield ut
+    ut.uninstall()
+    tg_realize.get_program, compiler.compile_cached = orig_program, orig_compile
+    write_summary()
+
+
+def write_summary():
+    """The programs' totals: the deliberate fallback of the test below is not in them."""
+    r = RESULTS
+    ours = 1e3 * r["seconds"] / max(r["kernels"], 1)
+    theirs = 1e3 * r["tinygrad_seconds"] / max(r["tinygrad_kernels"], 1)
+    line = (f"tinygrad backend: {r['programs']}/{len(PROGRAMS)} programs equal to tinygrad's, "
+            f"{r['kernels']} kernels compiled by uop-mlir ({r['runs']} runs), {r['fallbacks']} "
+            f"fallbacks; compile per kernel {ours:.1f} ms (tinygrad's own: {theirs:.1f} ms over "
+            f"{r['tinygrad_kernels']} kernels)")
+    print("\n" + line)
+    path = os.environ.get("UOP_TINYGRAD_SUMMARY")
+    if path:
+        with open(path, "w") as f:
+            f.write(line + "\n")
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_program(backend, tinygrad, name):
+    program = PROGRAMS[name]
+    # tinygrad's get_runner is the timed wrapper here: the backend must not be installed.
+    assert not backend.installed()
+    ref = realize(tinygrad, program(tinygrad, np.random.default_rng(0)))
+    st = backend.stats
+    before = (st.compiled, st.host_runs, st.fallbacks, st.compile_seconds)
+    backend.install(fallback=False)
+    try:
+        out = realize(tinygrad, program(tinygrad, np.random.default_rng(0)))
+    finally:
+        backend.uninstall()
+    compiled, runs, fallbacks, seconds = (a - b for a, b in zip(
+        (st.compiled, st.host_runs, st.fallbacks, st.compile_seconds), before))
+    assert runs > 0, f"{name}: no kernel ran through uop-mlir"
+    assert fallbacks == 0
+    compare(name, ref, out)
+    RESULTS["programs"] += 1
+    RESULTS["kernels"] += compiled
+    RESULTS["runs"] += runs
+    RESULTS["seconds"] += seconds
+
+
+def test_uncompilable_kernel_is_an_error_unless_fallback(backend, tinygrad):
+    """A symbolic-shape kernel cannot be exported yet: an error without fallback, a counted
+    fallback with it."""
+    from tinygrad import Tensor, Variable
+    v = Variable("n", 1, 10).bind(4)
+    x = Tensor(np.arange(10, dtype=np.float32))
+    backend.install(fallback=False)
+    try:
+        with pytest.raises(backend.UopMLIRBackendError, match="symbolic"):
+            (x[:v] * 2).realize()
+    finally:
+        backend.uninstall()
+    before = backend.stats.fallbacks
+    backend.install(fallback=True)
+    try:
+        (x[:v] * 3).realize()
+    finally:
+        backend.uninstall()
+    assert backend.stats.fallbacks == before + 1
+    assert "symbolic" in backend.stats.fallback_reasons[-1]
+
+
+def run_main(args, tmp_path):
+    env = dict(os.environ, UOP_MLIR_STATS="1")
+    env["PYTHONPATH"] = os.pathsep.join(sys.path)
+    return subprocess.run([sys.executable, "-m", "uop_mlir.tinygrad", *args], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_main_runs_a_script(tinygrad, tmp_path):
+    script = tmp_path / "prog.py"
+    script.write_text("import sys\nfrom tinygrad import Tensor\n"
+                      "print(sys.argv[1:], (Tensor([1.0, 2.0, 3.0]) * 2).sum().item())\n")
+    r = run_main([str(script), "a", "b"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "['a', 'b'] 12.0" in r.stdout
+    assert "uop-mlir: " in r.stdout and " kernels compiled, 0 fallbacks" in r.stdout
+    assert "uop-mlir: 0 kernels" not in r.stdout
+
+
+def test_main_runs_a_module(tinygrad, tmp_path):
+    (tmp_path / "progmod.py").write_text(
+        "import sys\nfrom tinygrad import Tensor\nprint(sys.argv[0].endswith('progmod.py'), "
+        "Tensor.arange(4).sum().item())\n")
+    r = run_main(["-m", "progmod"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "True 6" in r.stdout
+    assert " kernels compiled, 0 fallbacks" in r.stdout
+
+
+def test_main_usage(tmp_path):
+    r = run_main([], tmp_path)
+    assert r.returncode == 2 and "python3 -m uop_mlir.tinygrad" in r.stderr
