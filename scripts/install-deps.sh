@@ -8,7 +8,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build ccache clang-22
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
-  python3 python3-numpy python3-dev python3-pytest python3-pybind11 pybind11-dev
+  python3 python3-numpy python3-dev python3-pytest python3-pybind11 pybind11-dev python3-venv
   zlib1g-dev libzstd-dev
   "$@"
 )
