@@ -163,3 +163,22 @@ def test_chip_for_compute_capability():
     assert ctx.chip_for_compute_capability(8, 9) == "sm_89"
     assert ctx.chip_for_compute_capability(9, 0) == "sm_90"
     assert ctx.chip_for_compute_capability(5, 0) == ""
+
+
+def python_blocks(path):
+    text = open(path).read()
+    return [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
+
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/python.md"])
+def test_documented_example_runs(corpus, doc, capsys, monkeypatch):
+    """The five-line example of the README and docs/python.md, run from the project root
+    (its path to ../shared is relative to it)."""
+    root = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+    (block,) = [b for b in python_blocks(os.path.join(root, doc)) if "import numpy" in b]
+    assert len(block.strip().splitlines()) == 5
+    monkeypatch.chdir(root)
+    exec(compile(block, doc, "exec"), {})
+    printed = capsys.readouterr().out
+    assert printed.startswith("[2. 2. 2. 2.] ")
+    assert "(" in printed  # the PTX kernel's grid
