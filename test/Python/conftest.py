@@ -5,6 +5,7 @@ The tinygrad tests need tinygrad at ../shared/tinygrad (or $TINYGRAD_PATH): with
 it they fail and say so; they are never skipped. tinygrad runs on its CPU device,
 compiling its own C with clang-22 (CC), as the corpus was made."""
 import os
+import shutil
 import sys
 
 import pytest
@@ -37,3 +38,12 @@ def tinygrad():
         sys.path.insert(0, TINYGRAD)
     import tinygrad as tg
     return tg
+
+
+def ptxas_path():
+    """NVIDIA's assembler (PATH, then the CUDA toolkit's usual place); a test that needs
+    it fails, saying so, where it is missing."""
+    path = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+    if not os.access(path, os.X_OK):
+        pytest.fail("ptxas not found (PATH, /usr/local/cuda/bin): cannot check the PTX")
+    return path

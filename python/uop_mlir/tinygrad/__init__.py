@@ -4,7 +4,11 @@
     uop_mlir.tinygrad.install()      # every kernel tinygrad schedules now compiles with uop-mlir
 
 or, for a whole program: python3 -m uop_mlir.tinygrad SCRIPT [ARGS] / -m MODULE [ARGS].
+compile_program(device, ast) gives the ProgramSpec (and our compiled kernel or PTX)
+for one kernel AST without installing anything.
 """
-from .backend import UopMLIRBackendError, install, installed, stats, uninstall
+from .backend import (UopMLIRBackendError, compile_program, compile_runner, install, installed,
+                      stats, uninstall)
 
-__all__ = ["install", "uninstall", "installed", "stats", "UopMLIRBackendError"]
+__all__ = ["install", "uninstall", "installed", "stats", "compile_program", "compile_runner",
+           "UopMLIRBackendError"]

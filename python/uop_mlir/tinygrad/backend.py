@@ -139,9 +139,10 @@ def buffer_roles(ast):
     return globals_, outs, ins
 
 
-def compile_program(device, ast, heuristic=True):
+def compile_program(device, ast, heuristic=True, chip=None):
     """(ProgramSpec, compiled) for `ast` on `device`: compiled is a uop_mlir.Kernel on
-    the host devices, a uop_mlir.PTXKernel on the PTX ones."""
+    the host devices, a uop_mlir.PTXKernel on the PTX ones (for `chip`, by default the
+    newest chip the device runs)."""
     from tinygrad.device import Device
     from tinygrad.renderer import ProgramSpec
     base = device.split(":")[0]
@@ -158,7 +159,7 @@ def compile_program(device, ast, heuristic=True):
         kernel = uop_mlir.compile(module, "cpu", heuristic=heuristic,
                                   check_accesses=os.environ.get("UOP_MLIR_CHECK_ACCESSES", "1") != "0")
         return ProgramSpec(**spec), kernel
-    chip = chip_for_arch(Device[device].arch)
+    chip = chip or chip_for_arch(Device[device].arch)
     (ptx,) = uop_mlir.compile(module, "ptx", chip=chip, heuristic=heuristic)
     return ProgramSpec(**spec, global_size=list(ptx.grid), local_size=list(ptx.block)), ptx
 
