@@ -26,6 +26,17 @@ config.substitutions.append(("%cc", config.c_compiler))
 config.substitutions.append(("%corpus", os.path.join(os.path.dirname(config.uop_src_root), "shared", "corpus")))
 # tinygrad itself at the corpus's commit (../shared/tinygrad), for tests that read its source.
 config.substitutions.append(("%tinygrad", os.path.join(os.path.dirname(config.uop_src_root), "shared", "tinygrad")))
+# A sanitized build's uop_mlir package (instrumented libUOpCAPI.so) loads into
+# an uninstrumented python3 only with the shared ASan runtime preloaded (it
+# carries the UBSan and coverage hooks too): `env %asan_preload python3 ...`.
+# Only Python gets it: the sanitized tools link their runtime statically.
+asan_preload = ""
+if "-fsanitize=address" in config.consumer_cxx_flags:
+    import subprocess
+    runtime = subprocess.check_output([config.cxx_compiler, "-print-file-name=libclang_rt.asan-x86_64.so"],
+                                      text=True).strip()
+    asan_preload = "LD_PRELOAD=" + runtime
+config.substitutions.append(("%asan_preload", asan_preload))
 # The interpreter the uop_mlir package was built for (Debian's python3).
 config.substitutions.append(("%python", config.python_executable or sys.executable))
 # The CUDA driver stand-in (test/Runtime/CUDA/standin_driver.cpp), for UOP_CUDA_DRIVER.

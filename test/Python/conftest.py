@@ -16,6 +16,10 @@ SHARED = os.path.normpath(os.path.join(ROOT, "..", "shared"))
 TINYGRAD = os.environ.get("TINYGRAD_PATH", os.path.join(SHARED, "tinygrad"))
 CORPUS = os.path.join(SHARED, "corpus")
 
+# In a sanitized build, the ASan runtime preloaded for this interpreter (lit.cfg.py)
+# goes to the Python programs the tests start (PRELOAD), not to clang or ptxas.
+PRELOAD = os.environ.pop("LD_PRELOAD", None)
+
 os.environ.setdefault("CPU", "1")
 os.environ.setdefault("CC", "clang-22")
 # tinygrad compiles every kernel afresh (no disk cache): its compile time is measured.

@@ -124,8 +124,11 @@ def test_uncompilable_kernel_is_an_error_unless_fallback(backend, tinygrad):
 
 
 def run_main(args, tmp_path):
+    from conftest import PRELOAD
     env = dict(os.environ, UOP_MLIR_STATS="1")
     env["PYTHONPATH"] = os.pathsep.join(sys.path)
+    if PRELOAD:
+        env["LD_PRELOAD"] = PRELOAD
     return subprocess.run([sys.executable, "-m", "uop_mlir.tinygrad", *args], cwd=tmp_path,
                           env=env, capture_output=True, text=True, timeout=300)
 
