@@ -53,8 +53,20 @@ def setup_tinygrad(path):
 
 # ---------------------------------------------------------------- AST -> JSON
 # The exporter is the uop_mlir package's (python/uop_mlir/tinygrad/ast.py), the one
-# the tinygrad backend uses: build/python_packages must be on PYTHONPATH.
-from uop_mlir.tinygrad.ast import ExportError, dtype_name, export_ast  # noqa: E402
+# the tinygrad backend uses, loaded from the source tree on its own: it is pure
+# Python, and the package's native module need not load here (in a sanitized
+# build it would need the ASan runtime preloaded).
+def _load_exporter():
+    import importlib.util
+    path = os.path.join(HERE, "..", "..", "python", "uop_mlir", "tinygrad", "ast.py")
+    spec = importlib.util.spec_from_file_location("uop_mlir_tinygrad_ast", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_exporter = _load_exporter()
+ExportError, dtype_name, export_ast = _exporter.ExportError, _exporter.dtype_name, _exporter.export_ast
 
 
 def stored_and_loaded(order):

@@ -88,12 +88,8 @@ def capture(args, work):
     cmd = [sys.executable, os.path.join(HERE, "capture.py"), kdir, "--tinygrad", args.tinygrad]
     if args.only:
         cmd += ["--only", args.only]
-    # capture.py exports ASTs with the uop_mlir package of this build.
-    env = dict(os.environ)
-    packages = os.path.join(os.path.dirname(os.path.abspath(args.bin_dir)), "python_packages")
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (packages, env.get("PYTHONPATH")) if p)
     procs = [subprocess.Popen(cmd + ["--shard", f"{i}/{jobs}"], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, env=env) for i in range(jobs)]
+                              stderr=subprocess.PIPE, text=True) for i in range(jobs)]
     outs = [p.communicate() for p in procs]
     failures = []
     for p, (out, err) in zip(procs, outs):
