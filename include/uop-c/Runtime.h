@@ -62,12 +62,21 @@ MLIR_CAPI_EXPORTED MlirStringRef uopKernelGetAppliedOpts(UopKernel kernel);
 /// On sim and cuda, the launch dimensions (true); false on the CPU.
 MLIR_CAPI_EXPORTED bool uopKernelGetLaunchDims(UopKernel kernel, int32_t grid[3], int32_t block[3]);
 
+/// A symbolic kernel's variables (tinygrad's DEFINE_VARs), sorted by name:
+/// uopKernelRun takes their values in this order. Name and inclusive bounds.
+MLIR_CAPI_EXPORTED intptr_t uopKernelGetNumVariables(UopKernel kernel);
+MLIR_CAPI_EXPORTED MlirStringRef uopKernelGetVariableName(UopKernel kernel, intptr_t pos);
+MLIR_CAPI_EXPORTED void uopKernelGetVariableBounds(UopKernel kernel, intptr_t pos, int64_t *min,
+                                                   int64_t *max);
+
 /// Runs the kernel on `numBuffers` host buffers (buffer i for parameter i,
-/// `sizes[i]` bytes at `buffers[i]`, holding the inputs) and leaves the
-/// results in them. On the CPU the kernel works in place; sim and cuda copy
+/// `sizes[i]` bytes at `buffers[i]`, holding the inputs) with `numVars`
+/// variable values (uopKernelGetVariableName's order) and leaves the results
+/// in the buffers. On the CPU the kernel works in place; sim and cuda copy
 /// in and out. Wall-clock milliseconds of the run go to `*ms` if not NULL.
 MLIR_CAPI_EXPORTED MlirLogicalResult uopKernelRun(UopKernel kernel, intptr_t numBuffers,
                                                   void *const *buffers, const uint64_t *sizes,
+                                                  intptr_t numVars, const int64_t *vars,
                                                   double *ms);
 
 #ifdef __cplusplus

@@ -84,17 +84,35 @@ bool uopKernelGetLaunchDims(UopKernel kernel, int32_t grid[3], int32_t block[3])
   return true;
 }
 
+intptr_t uopKernelGetNumVariables(UopKernel kernel) {
+  return unwrap(kernel)->kernel->getVariables().size();
+}
+
+MlirStringRef uopKernelGetVariableName(UopKernel kernel, intptr_t pos) {
+  return wrap(StringRef(unwrap(kernel)->kernel->getVariables().at(pos).name));
+}
+
+void uopKernelGetVariableBounds(UopKernel kernel, intptr_t pos, int64_t *min, int64_t *max) {
+  const uop::KernelVariable &v = unwrap(kernel)->kernel->getVariables().at(pos);
+  *min = v.min;
+  *max = v.max;
+}
+
 MlirLogicalResult uopKernelRun(UopKernel kernel, intptr_t numBuffers, void *const *buffers,
-                               const uint64_t *sizes, double *ms) {
+                               const uint64_t *sizes, intptr_t numVars, const int64_t *vars,
+                               double *ms) {
   KernelHandle *k = unwrap(kernel);
   if (numBuffers < 0 || (numBuffers > 0 && (!buffers || !sizes)))
     return wrap(emitError(UnknownLoc::get(k->ctx)) << "uopKernelRun: no buffers given");
+  if (numVars < 0 || (numVars > 0 && !vars))
+    return wrap(emitError(UnknownLoc::get(k->ctx)) << "uopKernelRun: no variable values given");
   SmallVector<MutableArrayRef<uint8_t>> views;
   for (intptr_t i = 0; i < numBuffers; ++i)
     views.emplace_back(static_cast<uint8_t *>(buffers[i]), sizes[i]);
   // The kernel runs on this thread: what it executes is compiled code, not
   // the recursive walks of the compiler.
-  if (failed(uop::capi::reportError(k->ctx, k->kernel->run(views))))
+  ArrayRef<int64_t> values(vars, vars ? numVars : 0);
+  if (failed(uop::capi::reportError(k->ctx, k->kernel->run(views, values))))
     return mlirLogicalResultFailure();
   if (ms)
     *ms = k->kernel->getTimes().runMs;

@@ -8,7 +8,9 @@
 
 #include "Targets.h"
 
+#include "uop/Conversion/Common/KernelEmitter.h"
 #include "uop/Conversion/UOpToSCF/CheckedABI.h"
+#include "uop/Dialect/UOp/IR/UOpOps.h"
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
 #include "uop/Runtime/HostJIT.h"
 #include "uop/Support/Timing.h"
@@ -35,10 +37,12 @@ public:
     appliedOpts = std::move(opts);
   }
 
-  llvm::Error run(ArrayRef<MutableArrayRef<uint8_t>> buffers) override {
+  llvm::Error run(ArrayRef<MutableArrayRef<uint8_t>> buffers, ArrayRef<int64_t> vars) override {
     if (buffers.size() != numArgs)
       return llvm::createStringError("kernel " + name + " takes " + Twine(numArgs) +
                                      " buffers, not " + Twine(buffers.size()));
+    if (llvm::Error e = checkVariables(name, vars))
+      return e;
     // The code may read anywhere in a buffer of known size (LLVM's
     // dereferenceable), and its checks leave out what provably stays inside.
     for (auto [i, b] : llvm::enumerate(buffers))
@@ -50,18 +54,23 @@ public:
     SmallVector<void *> args;
     for (MutableArrayRef<uint8_t> b : buffers)
       args.push_back(b.data());
+    // The variables are i32 arguments (tinygrad's dtypes.int), after the buffers.
+    SmallVector<int32_t> values(vars.begin(), vars.end());
+    SmallVector<void *> packed;
+    for (void *&a : args)
+      packed.push_back(&a);
+    for (int32_t &v : values)
+      packed.push_back(&v);
     checked::ContextLayout layout{static_cast<int64_t>(numArgs)};
     // 64-byte aligned words: the scratch takes any access an aligned one could.
     std::vector<uint64_t> storage(layout.words() + 8, 0);
     auto *context = reinterpret_cast<uint64_t *>(llvm::alignAddr(storage.data(), llvm::Align(64)));
+    void *contextArg = context;
     if (sites) {
       for (auto [i, b] : llvm::enumerate(buffers))
         context[layout.bufferBytes(i)] = b.size();
-      args.push_back(context);
+      packed.push_back(&contextArg);
     }
-    SmallVector<void *> packed;
-    for (void *&a : args)
-      packed.push_back(&a);
     auto start = Clock::now();
     entry(packed.data());
     times.runMs = msSince(start);
@@ -82,6 +91,8 @@ public:
         ", skipped; the first: " + where + ", byte offset " + Twine(at(layout.faultOffset())) +
         " of buffer " + Twine(buffer) + ", which has " + bytes + " bytes");
   }
+
+  void setVariables(std::vector<KernelVariable> vars) { variables = std::move(vars); }
 
 private:
   std::unique_ptr<ExecutionEngine> engine;
@@ -106,6 +117,13 @@ public:
                 "give it at the func.func level or earlier, or turn the checks off "
                 "(uop-run: --check-accesses=false)";
     keepOnlyKernel(module, name);
+    // A symbolic kernel's variables, with their bounds, as the kernel
+    // declares them (the pipeline drops those nothing uses).
+    std::vector<KernelVariable> declared;
+    if (auto kernel = module.lookupSymbol<KernelOp>(name))
+      for (DefineVarOp v : kernelVariables(kernel))
+        declared.push_back(
+            {v.getName().str(), static_cast<int64_t>(v.getMin()), static_cast<int64_t>(v.getMax())});
     RunTimes times;
     auto start = Clock::now();
     std::optional<std::string> opts;
@@ -122,7 +140,8 @@ public:
     if (!func)
       return emitError(module.getLoc()) << "the pipeline did not produce llvm.func @" << name;
     std::optional<std::vector<std::string>> sites;
-    unsigned numBuffers = func.getNumArguments();
+    unsigned numBuffers = llvm::count_if(func.getArgumentTypes(),
+                                         llvm::IsaPred<LLVM::LLVMPointerType>);
     if (checkAccesses) {
       sites.emplace();
       if (ArrayAttr table = UOpDialect::SitesAttrHelper(module.getContext()).getAttr(module))
@@ -146,9 +165,24 @@ public:
     if (failed(entry))
       return failure();
     times.jitMs = msSince(start);
-    return std::unique_ptr<CompiledKernel>(new CPUKernel(std::move(*engine), *entry, name,
-                                                         numBuffers, std::move(requiredBytes),
-                                                         std::move(sites), times, std::move(opts)));
+    auto k = std::unique_ptr<CPUKernel>(new CPUKernel(std::move(*engine), *entry, name,
+                                                      numBuffers, std::move(requiredBytes),
+                                                      std::move(sites), times, std::move(opts)));
+    // The i32 arguments after the buffers, as convert-uop-to-scf named them.
+    std::vector<KernelVariable> variables;
+    DictionaryAttr names = UOpDialect::VariablesAttrHelper(module.getContext()).getAttr(module);
+    auto ofKernel = names ? names.getAs<ArrayAttr>(name) : ArrayAttr();
+    for (unsigned i = numBuffers, e = func.getNumArguments() - (checkAccesses ? 1 : 0); i < e; ++i) {
+      unsigned at = i - numBuffers;
+      auto named = ofKernel && at < ofKernel.size() ? dyn_cast<StringAttr>(ofKernel[at]) : nullptr;
+      KernelVariable v{named ? named.str() : "arg" + std::to_string(i), INT32_MIN, INT32_MAX};
+      for (const KernelVariable &d : declared)
+        if (d.name == v.name)
+          v = d;
+      variables.push_back(v);
+    }
+    k->setVariables(std::move(variables));
+    return std::unique_ptr<CompiledKernel>(std::move(k));
   }
 };
 

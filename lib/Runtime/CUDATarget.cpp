@@ -228,7 +228,9 @@ public:
     launchDims = LaunchDims{grid.xyz(), block.xyz()};
   }
 
-  llvm::Error run(ArrayRef<MutableArrayRef<uint8_t>> buffers) override {
+  llvm::Error run(ArrayRef<MutableArrayRef<uint8_t>> buffers, ArrayRef<int64_t> vars) override {
+    if (llvm::Error e = checkVariables(name, vars)) // GPU kernels have none so far
+      return e;
     if (buffers.size() != numArgs)
       return llvm::createStringError("kernel " + name + " takes " + Twine(numArgs) +
                                      " buffers, not " + Twine(buffers.size()));

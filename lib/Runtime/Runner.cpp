@@ -14,6 +14,24 @@ using namespace mlir;
 using namespace mlir::uop;
 
 CompiledKernel::~CompiledKernel() = default;
+
+llvm::Error CompiledKernel::checkVariables(StringRef kernel, ArrayRef<int64_t> vars) const {
+  if (vars.size() != variables.size()) {
+    std::string names;
+    for (const KernelVariable &v : variables)
+      names += (names.empty() ? "" : ", ") + v.name;
+    return llvm::createStringError("kernel " + kernel + " takes " + Twine(variables.size()) +
+                                   " variable values" +
+                                   (names.empty() ? "" : " (" + names + ")") + ", not " +
+                                   Twine(vars.size()));
+  }
+  for (auto [v, value] : llvm::zip(variables, vars))
+    if (value < v.min || value > v.max)
+      return llvm::createStringError("kernel " + kernel + ": variable " + v.name + " = " +
+                                     Twine(value) + " is outside its range [" + Twine(v.min) +
+                                     ", " + Twine(v.max) + "]");
+  return llvm::Error::success();
+}
 Runner::~Runner() = default;
 
 std::string Runner::describe() const {

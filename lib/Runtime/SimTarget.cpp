@@ -32,7 +32,7 @@ namespace {
 
 class SimKernel final : public CompiledKernel {
 public:
-  llvm::Error run(ArrayRef<MutableArrayRef<uint8_t>> buffers) override;
+  llvm::Error run(ArrayRef<MutableArrayRef<uint8_t>> buffers, ArrayRef<int64_t> vars) override;
   std::optional<SimStats> getSimStats() const override { return stats; }
 
 private:
@@ -139,7 +139,9 @@ FailureOr<std::unique_ptr<CompiledKernel>> SimRunner::compile(ModuleOp module, S
   return std::unique_ptr<CompiledKernel>(std::move(k));
 }
 
-llvm::Error SimKernel::run(ArrayRef<MutableArrayRef<uint8_t>> buffers) {
+llvm::Error SimKernel::run(ArrayRef<MutableArrayRef<uint8_t>> buffers, ArrayRef<int64_t> vars) {
+  if (llvm::Error e = checkVariables(name, vars)) // GPU kernels have none so far
+    return e;
   if (buffers.size() != numArgs)
     return llvm::createStringError("kernel " + name + " takes " + Twine(numArgs) +
                                    " buffers, not " + Twine(buffers.size()));

@@ -243,7 +243,8 @@ public:
 
   /// Runs on host memory: `pointers[i]` holds `sizes[i]` bytes. Returns the
   /// run's milliseconds.
-  double run(const std::vector<uintptr_t> &pointers, const std::vector<uint64_t> &sizes) {
+  double run(const std::vector<uintptr_t> &pointers, const std::vector<uint64_t> &sizes,
+             const std::vector<int64_t> &vars) {
     if (pointers.size() != sizes.size())
       throw py::value_error("as many sizes as pointers are needed");
     std::vector<void *> buffers;
@@ -254,7 +255,8 @@ public:
     MlirLogicalResult r;
     {
       py::gil_scoped_release release;
-      r = uopKernelRun(k, buffers.size(), buffers.data(), sizes.data(), &ms);
+      r = uopKernelRun(k, buffers.size(), buffers.data(), sizes.data(), vars.size(), vars.data(),
+                       &ms);
     }
     if (mlirLogicalResultIsFailure(r))
       ctx->fail("kernel " + name + " failed on " + target);
@@ -368,5 +370,16 @@ PYBIND11_MODULE(_uop_mlir, m) {
                                return std::string(s.data, s.length);
                              })
       .def_property_readonly("launch_dims", &Kernel::launchDims)
-      .def("run", &Kernel::run, py::arg("pointers"), py::arg("sizes"));
+      .def_property_readonly("variables",
+                             [](const Kernel &k) {
+                               py::list out;
+                               for (intptr_t i = 0; i < uopKernelGetNumVariables(k.k); ++i) {
+                                 MlirStringRef n = uopKernelGetVariableName(k.k, i);
+                                 int64_t lo, hi;
+                                 uopKernelGetVariableBounds(k.k, i, &lo, &hi);
+                                 out.append(py::make_tuple(std::string(n.data, n.length), lo, hi));
+                               }
+                               return out;
+                             })
+      .def("run", &Kernel::run, py::arg("pointers"), py::arg("sizes"), py::arg("vars"));
 }

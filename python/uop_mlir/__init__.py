@@ -134,18 +134,31 @@ class Kernel:
     launch_dims = property(lambda self: self._k.launch_dims,
                            doc="((grid), (block)) on sim and cuda; None on cpu")
 
-    def __call__(self, *arrays):
+    variables = property(lambda self: self._k.variables,
+                         doc="a symbolic kernel's variables: [(name, min, max)], sorted by name")
+
+    def __call__(self, *arrays, **variables):
+        """Runs on copies of `arrays` and returns them; a symbolic kernel's variables are
+        keyword arguments (k(out, x, n=4))."""
         if len(arrays) != self.num_buffers:
             raise Error(f"kernel {self.name} takes {self.num_buffers} buffers, "
                         f"not {len(arrays)}")
+        names = [v[0] for v in self.variables]
+        unknown = sorted(set(variables) - set(names))
+        missing = [n for n in names if n not in variables]
+        if unknown or missing:
+            raise Error(f"kernel {self.name} takes the variables ({', '.join(names)}): "
+                        + (f"missing {', '.join(missing)}" if missing else
+                           f"no variable {', '.join(unknown)}"))
         bufs = [_aligned_copy(a) for a in arrays]
-        self.run_pointers([b.ctypes.data for b in bufs], [b.nbytes for b in bufs])
+        self.run_pointers([b.ctypes.data for b in bufs], [b.nbytes for b in bufs],
+                          [int(variables[n]) for n in names])
         return bufs
 
-    def run_pointers(self, pointers, sizes):
-        """Runs on host memory: `sizes[i]` bytes at address `pointers[i]`. Returns the
-        run's milliseconds."""
-        self.last_ms = self._k.run(list(pointers), list(sizes))
+    def run_pointers(self, pointers, sizes, vars=()):
+        """Runs on host memory: `sizes[i]` bytes at address `pointers[i]`, with the
+        variables' values in `variables` order. Returns the run's milliseconds."""
+        self.last_ms = self._k.run(list(pointers), list(sizes), list(vars))
         return self.last_ms
 
     def __repr__(self):

@@ -134,6 +134,24 @@ def sgd_conv_training(tg, rng):
     return [loss, conv.weight, lin.weight]
 
 
+def symbolic_shapes(tg, rng):
+    """A KV cache: kernels over the first n rows (n a Variable bound at launch), compiled once
+    and run for two values of n; a row written at a symbolic offset."""
+    from tinygrad import Variable
+    cache = _t(tg, f32(rng, 16, 8)).realize()
+    q = _t(tg, f32(rng, 1, 8))
+    new = _t(tg, f32(rng, 1, 8)).realize()
+    outs = []
+    for n in (3, 7):
+        v = Variable("n", 1, 15).bind(n)
+        keys = cache[:v]
+        outs += [(q @ keys.T).softmax() @ keys, (keys * 2).sum(axis=0), cache[v:v + 1] * 3]
+    pos = Variable("pos", 0, 15).bind(5)
+    cache[pos:pos + 1].assign(new).realize()
+    return outs + [cache]
+
+
 PROGRAMS = {f.__name__: f for f in (
     elementwise, integer_and_bool, half_math, reductions, big_sum, movement, arange_onehot,
-    matmul, conv, softmax, layernorm, attention, random_numbers, mlp_training, sgd_conv_training)}
+    matmul, conv, softmax, layernorm, attention, random_numbers, mlp_training, sgd_conv_training,
+    symbolic_shapes)}

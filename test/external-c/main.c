@@ -92,7 +92,7 @@ static void run(MlirContext ctx, MlirModule kernelModule, const char *target, co
     memset(out, 0, N * 4);
     void *buffers[3] = {out, in0, in1};
     uint64_t sizes[3] = {N * 4, N * 4, N * 4};
-    EXPECT(mlirLogicalResultIsSuccess(uopKernelRun(k, 3, buffers, sizes, NULL)), "run");
+    EXPECT(mlirLogicalResultIsSuccess(uopKernelRun(k, 3, buffers, sizes, 0, NULL, NULL)), "run");
     int equal = 0;
     for (int i = 0; i < N; ++i)
       equal += fabsf(out[i] - expected[i]) <= 1e-6f * fabsf(expected[i]);
@@ -107,7 +107,7 @@ static void run(MlirContext ctx, MlirModule kernelModule, const char *target, co
     EXPECT(equal == N, "results");
     /* a buffer too small is an error, not a write past it */
     sizes[0] = 16;
-    EXPECT(mlirLogicalResultIsFailure(uopKernelRun(k, 3, buffers, sizes, NULL)),
+    EXPECT(mlirLogicalResultIsFailure(uopKernelRun(k, 3, buffers, sizes, 0, NULL, NULL)),
            "small buffer refused");
     free(out);
     free(in0);

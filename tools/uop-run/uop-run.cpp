@@ -106,6 +106,10 @@ cl::opt<std::string> writeBuffers(cl::cat(category), "write-buffers",
                                            "(raw little-endian, as the corpus's files) and "
                                            "DIR/b<index>.npy"),
                                   cl::value_desc("DIR"));
+cl::list<std::string> varValues(cl::cat(category), "var",
+                                cl::desc("NAME=VALUE: a variable of a symbolic kernel "
+                                         "(uop.define_var), one per variable"),
+                                cl::value_desc("name=value"));
 cl::opt<bool> timing(cl::cat(category), "timing", cl::desc("Print the milliseconds of each phase"));
 cl::opt<bool> checkAccesses(cl::cat(category), "check-accesses",
                             cl::desc("cpu: bounds-check every load and store at run time, so an "
@@ -421,7 +425,29 @@ int run(MLIRContext &ctx) {
                               jsonPath.empty() ? inputFile : jsonPath);
   if (failed(args))
     return kBadInput;
-  if (llvm::Error e = (*compiled)->run(*args)) {
+  // --var NAME=VALUE for each of the kernel's variables.
+  SmallVector<int64_t> vars;
+  for (const uop::KernelVariable &v : (*compiled)->getVariables()) {
+    auto given = llvm::find_if(varValues, [&](const std::string &kv) {
+      return StringRef(kv).split('=').first == v.name;
+    });
+    int64_t value;
+    if (given == varValues.end() || StringRef(*given).split('=').second.getAsInteger(10, value)) {
+      llvm::errs() << "error: kernel " << name << " needs --var " << v.name << "=VALUE (an integer in ["
+                   << v.min << ", " << v.max << "])\n";
+      return kBadInput;
+    }
+    vars.push_back(value);
+  }
+  for (const std::string &kv : varValues)
+    if (llvm::none_of((*compiled)->getVariables(), [&](const uop::KernelVariable &v) {
+          return StringRef(kv).split('=').first == v.name;
+        })) {
+      llvm::errs() << "error: kernel " << name << " has no variable '" << StringRef(kv).split('=').first
+                   << "' (--var " << kv << ")\n";
+      return kBadInput;
+    }
+  if (llvm::Error e = (*compiled)->run(*args, vars)) {
     llvm::errs() << "error: " << llvm::toString(std::move(e)) << "\n";
     return kFault;
   }

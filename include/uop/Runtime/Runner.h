@@ -42,6 +42,12 @@ struct SimStats {
   double ms = 0;
 };
 
+/// A variable of a symbolic kernel: its name and inclusive bounds.
+struct KernelVariable {
+  std::string name;
+  int64_t min = 0, max = 0;
+};
+
 /// How a GPU kernel is launched: `grid` blocks of `block` threads.
 struct LaunchDims {
   std::array<int32_t, 3> grid{1, 1, 1}, block{1, 1, 1};
@@ -54,14 +60,19 @@ public:
 
   /// The kernel's buffer parameters, in DEFINE_GLOBAL index order.
   unsigned numBuffers() const { return numArgs; }
+  /// The kernel's variables (tinygrad's DEFINE_VARs of a symbolic kernel),
+  /// sorted by name: run takes their values in this order.
+  const std::vector<KernelVariable> &getVariables() const { return variables; }
 
   /// Binds `buffers` (host memory, buffer i for parameter i, holding the
-  /// inputs), runs the kernel and reads the results back into them. An
-  /// error says why the kernel did not run to completion: a fault the
-  /// simulator caught (an out-of-bounds access, a barrier or mma.sync not
-  /// reached by all threads, naming the kernel, block and thread) or a CUDA
-  /// error; or buffers that do not fit the kernel.
-  virtual llvm::Error run(ArrayRef<MutableArrayRef<uint8_t>> buffers) = 0;
+  /// inputs) and the values of the kernel's variables, runs the kernel and
+  /// reads the results back into the buffers. An error says why the kernel
+  /// did not run to completion: a fault the simulator caught (an
+  /// out-of-bounds access, a barrier or mma.sync not reached by all
+  /// threads, naming the kernel, block and thread) or a CUDA error; or
+  /// buffers or values that do not fit the kernel.
+  virtual llvm::Error run(ArrayRef<MutableArrayRef<uint8_t>> buffers, ArrayRef<int64_t> vars) = 0;
+  llvm::Error run(ArrayRef<MutableArrayRef<uint8_t>> buffers) { return run(buffers, {}); }
 
   /// The phases timed so far: compiling, and the last run.
   const RunTimes &getTimes() const { return times; }
@@ -78,6 +89,10 @@ protected:
   RunTimes times;
   std::optional<std::string> appliedOpts;
   std::optional<LaunchDims> launchDims;
+  std::vector<KernelVariable> variables;
+
+  /// An error unless `vars` are values for the kernel's variables, in range.
+  llvm::Error checkVariables(StringRef kernel, ArrayRef<int64_t> vars) const;
 };
 
 /// A place to compile and run uop kernels.

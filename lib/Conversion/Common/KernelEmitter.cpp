@@ -232,6 +232,14 @@ private:
           return failure();
     if (auto g = dyn_cast<DefineGlobalOp>(op))
       return entry->getArgument(g.getIndex());
+    if (auto var = dyn_cast<DefineVarOp>(op)) {
+      SmallVector<DefineVarOp> vars = kernelVariables(kernel);
+      auto at = llvm::find_if(vars, [&](DefineVarOp v) { return v.getName() == var.getName(); });
+      int64_t arg = countBuffers(kernel) + (at - vars.begin());
+      if (arg >= entry->getNumArguments())
+        return var.emitOpError() << "has no argument in the function " << passName << " made";
+      return entry->getArgument(arg);
+    }
     if (auto index = dyn_cast<IndexOp>(op))
       return emitIndex(index);
     if (auto load = dyn_cast<LoadOp>(op))
@@ -564,6 +572,15 @@ int64_t mlir::uop::countBuffers(KernelOp kernel) {
   for (DefineGlobalOp g : kernel.getBodyBlock().getOps<DefineGlobalOp>())
     buffers = std::max(buffers, static_cast<int64_t>(g.getIndex()) + 1);
   return buffers;
+}
+
+SmallVector<DefineVarOp> mlir::uop::kernelVariables(KernelOp kernel) {
+  SmallVector<DefineVarOp> vars;
+  for (DefineVarOp v : kernel.getBodyBlock().getOps<DefineVarOp>())
+    if (llvm::none_of(vars, [&](DefineVarOp w) { return w.getName() == v.getName(); }))
+      vars.push_back(v);
+  llvm::sort(vars, [](DefineVarOp a, DefineVarOp b) { return a.getName() < b.getName(); });
+  return vars;
 }
 
 LogicalResult mlir::uop::emitKernel(KernelOp kernel, Block *entry, const TargetInfo &target,

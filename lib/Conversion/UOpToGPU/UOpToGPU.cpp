@@ -93,6 +93,9 @@ struct ConvertUOpToGPUPass : mlir::uop::impl::ConvertUOpToGPUBase<ConvertUOpToGP
   }
 
   static LogicalResult convert(KernelOp kernel, const TargetInfo &target, const LaunchDims &dims) {
+    if (!kernelVariables(kernel).empty())
+      return kernel.emitOpError()
+             << "has variables (uop.define_var): symbolic kernels run on the CPU only so far";
     MLIRContext *ctx = kernel.getContext();
     Location loc = kernel.getLoc();
     OpBuilder b(kernel);

@@ -65,14 +65,20 @@ class KernelChecker {
 public:
   KernelChecker(func::FuncOp func, SiteTable &sites)
       : func(func), sites(sites), dl(DataLayout::closest(func)), b(func.getContext()),
-        layout{static_cast<int64_t>(func.getNumArguments())} {}
+        layout{numBufferArguments(func)} {}
+
+  /// convert-uop-to-scf's kernels take their buffers, then their variables.
+  static int64_t numBufferArguments(func::FuncOp func) {
+    return llvm::count_if(func.getArgumentTypes(), llvm::IsaPred<LLVM::LLVMPointerType>);
+  }
 
   LogicalResult run() {
     Block &entry = func.front();
     for (BlockArgument arg : entry.getArguments())
-      if (!isa<LLVM::LLVMPointerType>(arg.getType()))
-        return func.emitError("uop-check-host-accesses: takes kernels whose arguments are all "
-                              "buffer pointers (convert-uop-to-scf's), not ")
+      if (arg.getArgNumber() < layout.numBuffers ? !isa<LLVM::LLVMPointerType>(arg.getType())
+                                                 : !arg.getType().isInteger())
+        return func.emitError("uop-check-host-accesses: takes kernels whose arguments are "
+                              "buffer pointers, then integers (convert-uop-to-scf's), not ")
                << arg.getType();
     // Which accesses provably stay inside a buffer of known size, from the
     // ranges of their indices; asked before the IR changes.

@@ -67,12 +67,15 @@ struct ConvertUOpToSCFPass : mlir::uop::impl::ConvertUOpToSCFBase<ConvertUOpToSC
         return signalPassFailure();
   }
 
-  /// `uop.kernel @k` becomes `func.func @k(%buf0: !llvm.ptr, ...)`, one
-  /// pointer per DEFINE_GLOBAL index.
+  /// `uop.kernel @k` becomes `func.func @k(%buf0: !llvm.ptr, ..., %var0: i32,
+  /// ...)`, one pointer per DEFINE_GLOBAL index, then one integer per
+  /// variable (DEFINE_VAR), sorted by name.
   static LogicalResult convert(KernelOp kernel, const TargetInfo &target) {
     MLIRContext *ctx = kernel.getContext();
     OpBuilder b(kernel);
     SmallVector<Type> args(countBuffers(kernel), LLVM::LLVMPointerType::get(ctx));
+    for (DefineVarOp v : kernelVariables(kernel))
+      args.push_back(target.types.storage(v.getType()));
     auto func =
         func::FuncOp::create(b, kernel.getLoc(), kernel.getSymName(), b.getFunctionType(args, {}));
     // A buffer of known size is that many bytes: LLVM may read ahead in it,
@@ -92,6 +95,19 @@ struct ConvertUOpToSCFPass : mlir::uop::impl::ConvertUOpToSCFBase<ConvertUOpToSC
         continue;
       func.setArgAttr(g.getIndex(), LLVM::LLVMDialect::getDereferenceableAttrName(),
                       b.getI64IntegerAttr(bytes));
+    }
+    // The variables' names, for whoever calls the function.
+    if (SmallVector<DefineVarOp> vars = kernelVariables(kernel); !vars.empty()) {
+      auto module = kernel->getParentOfType<ModuleOp>();
+      UOpDialect::VariablesAttrHelper helper(ctx);
+      NamedAttrList all(module && helper.isAttrPresent(module) ? helper.getAttr(module)
+                                                                : DictionaryAttr());
+      SmallVector<Attribute> names;
+      for (DefineVarOp v : vars)
+        names.push_back(v.getNameAttr());
+      all.set(kernel.getSymName(), b.getArrayAttr(names));
+      if (module)
+        helper.setAttr(module, all.getDictionary(ctx));
     }
     Block *entry = func.addEntryBlock();
     b.setInsertionPointToEnd(entry);

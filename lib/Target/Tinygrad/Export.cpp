@@ -12,6 +12,7 @@
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/JSON.h"
 
@@ -33,19 +34,53 @@ json::Value dtypeJSON(Type t) {
 
 json::Value intsJSON(ArrayRef<int64_t> xs) { return json::Array(xs); }
 
-json::Value shapeTrackerJSON(ShapeTrackerAttr st) {
+/// A kernel's variables by name: their bounds, for the symbolic entries.
+using VariableBounds = llvm::StringMap<std::pair<int64_t, int64_t>>;
+
+/// Entry `slot` of `v` (integer `value`): the integer, or its symbolic
+/// expression as tinygrad's UOps would print it: {"var", "min", "max"} and
+/// {"op": "ADD" | "MUL", "src": [a, b]}.
+json::Value entryJSON(ViewAttr v, int64_t slot, int64_t value, const VariableBounds &vars) {
+  SymEntryAttr e = v.getSymAt(slot);
+  if (!e)
+    return value;
+  auto binary = [](StringRef op, json::Value a, json::Value b) -> json::Value {
+    return json::Object{{"op", op}, {"src", json::Array{std::move(a), std::move(b)}}};
+  };
+  json::Value sum = nullptr;
+  for (auto [c, name] : llvm::zip(e.getCoefs(), e.getVars())) {
+    auto [lo, hi] = vars.lookup(name.getValue());
+    json::Value term = json::Object{{"var", name.getValue()}, {"min", lo}, {"max", hi}};
+    if (c != 1)
+      term = binary("MUL", std::move(term), c);
+    sum = sum.kind() == json::Value::Null ? std::move(term)
+                                          : binary("ADD", std::move(sum), std::move(term));
+  }
+  if (e.getConstant() != 0)
+    sum = binary("ADD", std::move(sum), e.getConstant());
+  return sum;
+}
+
+json::Value shapeTrackerJSON(ShapeTrackerAttr st, const VariableBounds &vars) {
   json::Array views;
   for (ViewAttr v : st.getViews()) {
+    auto list = [&](ArrayRef<int64_t> xs, int64_t firstSlot) {
+      json::Array out;
+      for (auto [i, x] : llvm::enumerate(xs))
+        out.push_back(entryJSON(v, firstSlot + i, x, vars));
+      return out;
+    };
+    int64_t rank = v.getRank();
     json::Value mask = nullptr;
     if (v.hasMask()) {
       json::Array pairs;
       for (size_t i = 0; i < v.getMask().size(); i += 2)
-        pairs.push_back(json::Array{v.getMask()[i], v.getMask()[i + 1]});
+        pairs.push_back(list(v.getMask().slice(i, 2), 2 * rank + 1 + i));
       mask = std::move(pairs);
     }
-    views.push_back(json::Object{{"shape", intsJSON(v.getShape())},
-                                 {"strides", intsJSON(v.getStrides())},
-                                 {"offset", v.getOffset()},
+    views.push_back(json::Object{{"shape", list(v.getShape(), 0)},
+                                 {"strides", list(v.getStrides(), rank)},
+                                 {"offset", entryJSON(v, 2 * rank, v.getOffset(), vars)},
                                  {"mask", std::move(mask)},
                                  {"contiguous", v.isContiguous()}});
   }
@@ -75,7 +110,13 @@ json::Value constJSON(TypedAttr value) {
 LogicalResult mlir::uop::exportTinygradKernel(KernelOp kernel, llvm::raw_ostream &os) {
   DenseMap<Value, int64_t> index;
   json::Array nodes;
+  // A kernel AST's DEFINE_VARs live in its views, not among its nodes.
+  VariableBounds vars;
+  for (DefineVarOp d : kernel.getBodyBlock().getOps<DefineVarOp>())
+    vars[d.getName()] = {static_cast<int64_t>(d.getMin()), static_cast<int64_t>(d.getMax())};
   for (Operation &op : kernel.getBodyBlock()) {
+    if (auto d = dyn_cast<DefineVarOp>(op); d && d->use_empty())
+      continue;
     json::Array srcs;
     for (Value v : op.getOperands())
       srcs.push_back(index.lookup(v));
@@ -90,7 +131,7 @@ LogicalResult mlir::uop::exportTinygradKernel(KernelOp kernel, llvm::raw_ostream
         })
         .Case([&](ViewOp v) {
           name = "VIEW";
-          arg = shapeTrackerJSON(v.getSt());
+          arg = shapeTrackerJSON(v.getSt(), vars);
         })
         .Case([&](ValidOp) { name = "VALID"; })
         .Case([&](LoadOp l) {

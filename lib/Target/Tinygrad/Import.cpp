@@ -112,6 +112,12 @@ private:
                            ArrayRef<Value> srcs);
   FailureOr<ShapeTrackerAttr> parseShapeTracker(size_t i, const json::Value &arg);
   FailureOr<TypedAttr> parseConst(size_t i, Type type, const json::Value &arg);
+  /// A symbolic VIEW entry as constant + sum(coef * variable).
+  struct Affine {
+    int64_t constant = 0;
+    SmallVector<std::pair<std::string, int64_t>> terms; // (variable, coefficient)
+  };
+  FailureOr<Affine> parseSymbolic(size_t i, const json::Value &v, int depth);
 
   MLIRContext *ctx;
   OpBuilder b;
@@ -123,6 +129,17 @@ private:
   SmallVector<int64_t> depths; // the longest chain of sources below each node
   int64_t numDefineGlobals = 0;
   llvm::StringMap<tinygrad::GenericOp> genericOps; // ALU, CAST, BITCAST by tinygrad name
+  // The variables the views use (tinygrad's DEFINE_VARs), in order of first use.
+  struct Variable {
+    std::string name;
+    int64_t min, max;
+    size_t node; // where it is first used
+  };
+  SmallVector<Variable> variables;
+  Variable *findVariable(StringRef name) {
+    auto it = llvm::find_if(variables, [&](const Variable &v) { return v.name == name; });
+    return it == variables.end() ? nullptr : &*it;
+  }
 };
 
 LogicalResult KernelImporter::run(StringRef defaultName) {
@@ -170,6 +187,13 @@ LogicalResult KernelImporter::run(StringRef defaultName) {
       kernel.erase();
       return failure();
     }
+  // The variables the views named, first in the kernel, as tinygrad's
+  // lowerer makes them DEFINE_VARs.
+  b.setInsertionPointToStart(&kernel.getBodyBlock());
+  for (const Variable &v : variables)
+    DefineVarOp::create(b, nodeLoc(v.node), IntegerType::get(ctx, 32, IntegerType::Signed),
+                        b.getStringAttr(v.name), b.getI64IntegerAttr(v.min),
+                        b.getI64IntegerAttr(v.max));
   if (kernel.getBodyBlock().empty() || !isa<SinkOp>(kernel.getBodyBlock().back())) {
     emitError(nodeLoc(nodes->size() - 1)) << "the last node must be the SINK";
     kernel.erase();
@@ -344,15 +368,49 @@ FailureOr<Value> KernelImporter::buildOp(size_t i, StringRef op, Type type, cons
 
 FailureOr<ShapeTrackerAttr> KernelImporter::parseShapeTracker(size_t i, const json::Value &arg) {
   auto bad = [&](const Twine &what) { return LogicalResult(nodeError(i, "VIEW") << what); };
-  auto ints = [&](const json::Value *v, SmallVectorImpl<int64_t> &out) -> bool {
+  // One entry: an integer, or a symbolic expression (a SymEntry for `slot`,
+  // the integer its upper bound). False on a malformed one; failure() once
+  // reported.
+  SmallVector<SymEntryAttr> sym;
+  bool reported = false;
+  auto entry = [&](const json::Value &x, int64_t slot, int64_t &out) -> bool {
+    if (std::optional<int64_t> v = x.getAsInteger()) {
+      out = *v;
+      return true;
+    }
+    if (!x.getAsObject())
+      return false;
+    FailureOr<Affine> e = parseSymbolic(i, x, 0);
+    if (failed(e)) {
+      reported = true;
+      return false;
+    }
+    out = e->constant;
+    SmallVector<int64_t> coefs;
+    SmallVector<StringAttr> names;
+    for (auto &[name, c] : e->terms) {
+      Variable *var = findVariable(name);
+      int64_t term;
+      if (llvm::MulOverflow(c, c > 0 ? var->max : var->min, term) ||
+          llvm::AddOverflow(out, term, out)) {
+        nodeError(i, "VIEW") << "symbolic entry overflows int64";
+        reported = true;
+        return false;
+      }
+      coefs.push_back(c);
+      names.push_back(b.getStringAttr(name));
+    }
+    if (!names.empty())
+      sym.push_back(SymEntryAttr::get(ctx, slot, e->constant, coefs, names));
+    return true;
+  };
+  auto list = [&](const json::Value *v, int64_t firstSlot, SmallVectorImpl<int64_t> &out) -> bool {
     const json::Array *a = v ? v->getAsArray() : nullptr;
     if (!a)
       return false;
-    for (const json::Value &x : *a) {
-      if (!x.getAsInteger())
+    for (const json::Value &x : *a)
+      if (!entry(x, firstSlot + out.size(), out.emplace_back()))
         return false;
-      out.push_back(*x.getAsInteger());
-    }
     return true;
   };
   const json::Object *o = arg.getAsObject();
@@ -363,19 +421,28 @@ FailureOr<ShapeTrackerAttr> KernelImporter::parseShapeTracker(size_t i, const js
   for (size_t k = 0; k < views->size(); ++k) {
     const json::Object *v = (*views)[k].getAsObject();
     SmallVector<int64_t> shape, strides, mask;
-    if (!v || !ints(v->get("shape"), shape) || !ints(v->get("strides"), strides))
-      return bad("view " + Twine(k) + " needs integer \"shape\" and \"strides\" lists");
-    std::optional<int64_t> offset = v->getInteger("offset");
-    if (!offset)
-      return bad("view " + Twine(k) + " needs an integer \"offset\"");
+    sym.clear();
+    const json::Array *shapeList = v ? v->getArray("shape") : nullptr;
+    int64_t rank = shapeList ? shapeList->size() : 0;
+    if (!v || !list(v->get("shape"), 0, shape) || !list(v->get("strides"), rank, strides))
+      return reported ? failure()
+                      : bad("view " + Twine(k) + " needs \"shape\" and \"strides\" lists of "
+                            "integers or symbolic expressions");
+    int64_t offset = 0;
+    const json::Value *off = v->get("offset");
+    if (!off || !entry(*off, 2 * rank, offset))
+      return reported ? failure() : bad("view " + Twine(k) + " needs an integer \"offset\"");
     if (const json::Value *m = v->get("mask"); m && !m->getAsNull()) {
       const json::Array *pairs = m->getAsArray();
       if (!pairs)
         return bad("view " + Twine(k) + ": mask must be null or a list of [lo, hi]");
       for (const json::Value &p : *pairs) {
         size_t before = mask.size();
-        if (!ints(&p, mask) || mask.size() - before != 2)
-          return bad("view " + Twine(k) + ": mask must be null or a list of [lo, hi]");
+        SmallVector<int64_t> pair;
+        if (!list(&p, 2 * rank + 1 + before, pair) || pair.size() != 2)
+          return reported ? failure()
+                          : bad("view " + Twine(k) + ": mask must be null or a list of [lo, hi]");
+        mask.append(pair);
       }
     }
     auto emit = [&]() -> InFlightDiagnostic {
@@ -384,13 +451,87 @@ FailureOr<ShapeTrackerAttr> KernelImporter::parseShapeTracker(size_t i, const js
       return d;
     };
     // ArrayRefs, so that the generated (out-of-line) getChecked is the match.
-    auto view = ViewAttr::getChecked(emit, ctx, ArrayRef<int64_t>(shape),
-                                     ArrayRef<int64_t>(strides), *offset, ArrayRef<int64_t>(mask));
+    llvm::sort(sym, [](SymEntryAttr a, SymEntryAttr b) { return a.getSlot() < b.getSlot(); });
+    auto view =
+        ViewAttr::getChecked(emit, ctx, ArrayRef<int64_t>(shape), ArrayRef<int64_t>(strides),
+                             offset, ArrayRef<int64_t>(mask), ArrayRef<SymEntryAttr>(sym));
     if (!view)
       return failure();
     result.push_back(view);
   }
   return ShapeTrackerAttr::get(ctx, result);
+}
+
+// {"var": "n", "min": 1, "max": 10} (tinygrad's DEFINE_VAR), {"op": "ADD" | "MUL",
+// "src": [a, b]} (a sum, or a product with a constant), or an integer.
+FailureOr<KernelImporter::Affine> KernelImporter::parseSymbolic(size_t i, const json::Value &v,
+                                                               int depth) {
+  auto bad = [&](const Twine &what) { return LogicalResult(nodeError(i, "VIEW") << what); };
+  if (depth > 64)
+    return bad("symbolic expression nested too deep");
+  Affine out;
+  if (std::optional<int64_t> c = v.getAsInteger()) {
+    out.constant = *c;
+    return out;
+  }
+  const json::Object *o = v.getAsObject();
+  if (!o)
+    return bad("a symbolic entry must be an integer or an object");
+  if (std::optional<StringRef> name = o->getString("var")) {
+    std::optional<int64_t> lo = o->getInteger("min"), hi = o->getInteger("max");
+    if (name->empty() || !lo || !hi || *lo > *hi || *lo < INT32_MIN || *hi > INT32_MAX)
+      return bad("variable \"" + *name +
+                 "\" needs a name and integer \"min\" <= \"max\" within int32");
+    if (Variable *known = findVariable(*name); !known)
+      variables.push_back({name->str(), *lo, *hi, i});
+    else if (known->min != *lo || known->max != *hi)
+      return bad("variable \"" + *name + "\" has bounds [" + Twine(*lo) + ", " + Twine(*hi) +
+                 "] here and [" + Twine(known->min) + ", " + Twine(known->max) + "] elsewhere");
+    out.terms.push_back({name->str(), 1});
+    return out;
+  }
+  std::optional<StringRef> op = o->getString("op");
+  const json::Array *src = o->getArray("src");
+  if (!op || !src || src->size() != 2 || (*op != "ADD" && *op != "MUL"))
+    return bad("a symbolic expression is {\"var\", \"min\", \"max\"} or {\"op\": \"ADD\" "
+               "or \"MUL\", \"src\": [a, b]}");
+  FailureOr<Affine> a = parseSymbolic(i, (*src)[0], depth + 1);
+  if (failed(a))
+    return failure();
+  FailureOr<Affine> c = parseSymbolic(i, (*src)[1], depth + 1);
+  if (failed(c))
+    return failure();
+  bool overflow = false;
+  auto addTerm = [&](const std::string &name, int64_t coef) {
+    for (auto &[n, k] : out.terms)
+      if (n == name) {
+        overflow |= llvm::AddOverflow(k, coef, k);
+        return;
+      }
+    out.terms.push_back({name, coef});
+  };
+  if (*op == "ADD") {
+    overflow |= llvm::AddOverflow(a->constant, c->constant, out.constant);
+    for (auto *x : {&*a, &*c})
+      for (auto &[n, k] : x->terms)
+        addTerm(n, k);
+  } else {
+    if (!a->terms.empty() && !c->terms.empty())
+      return bad("a product of variables is not supported in a symbolic entry (only sums of "
+                 "variables times constants)");
+    Affine &vars = a->terms.empty() ? *c : *a;
+    int64_t k = a->terms.empty() ? a->constant : c->constant;
+    overflow |= llvm::MulOverflow(vars.constant, k, out.constant);
+    for (auto &[n, coef] : vars.terms) {
+      int64_t product;
+      overflow |= llvm::MulOverflow(coef, k, product);
+      addTerm(n, product);
+    }
+  }
+  if (overflow)
+    return bad("symbolic entry overflows int64");
+  llvm::erase_if(out.terms, [](auto &t) { return t.second == 0; });
+  return out;
 }
 
 FailureOr<TypedAttr> KernelImporter::parseConst(size_t i, Type type, const json::Value &arg) {

@@ -60,19 +60,38 @@ def int_list(xs, what):
     out = []
     for x in xs:
         if not isinstance(x, int):
-            raise ExportError(f"symbolic {what} {x!r} (the kernel JSON format has integers only)")
+            raise ExportError(f"symbolic {what} {x!r} where the kernel JSON format needs an integer")
         out.append(x)
     return out
+
+
+def sym_json(x):
+    """A view entry: an int, or tinygrad's symbolic expression of Variables as
+    {"var", "min", "max"} and {"op": "ADD" | "MUL", "src": [a, b]} (docs/README.md)."""
+    from tinygrad.uop.ops import Ops
+    if isinstance(x, int):
+        return x
+    if x.op is Ops.DEFINE_VAR:
+        name, lo, hi = x.arg
+        return {"var": name, "min": lo, "max": hi}
+    if x.op is Ops.BIND:
+        return sym_json(x.src[0])
+    if x.op is Ops.CONST and isinstance(x.arg, int):
+        return x.arg
+    if x.op in (Ops.ADD, Ops.MUL) and len(x.src) == 2:
+        return {"op": x.op.name, "src": [sym_json(s) for s in x.src]}
+    raise ExportError(f"symbolic view entry {x.op.name} (the kernel JSON format has ADD and MUL "
+                      "of Variables and integers)")
 
 
 def view_json(st):
     views = []
     for v in st.views:
         views.append({
-            "shape": int_list(v.shape, "shape"),
-            "strides": int_list(v.strides, "stride"),
-            "offset": int_list([v.offset], "offset")[0],
-            "mask": None if v.mask is None else [int_list(m, "mask") for m in v.mask],
+            "shape": [sym_json(x) for x in v.shape],
+            "strides": [sym_json(x) for x in v.strides],
+            "offset": sym_json(v.offset),
+            "mask": None if v.mask is None else [[sym_json(x) for x in m] for m in v.mask],
             "contiguous": bool(v.contiguous),
         })
     return {"views": views}

@@ -123,7 +123,9 @@ def kernel_name(ast):
     reduce = any(u.op is Ops.REDUCE_AXIS for u in order)
     store = next((u for u in order if u.op is Ops.STORE), None)
     shape = store.src[0].arg.shape if store is not None and store.src[0].op is Ops.VIEW else ()
-    return ("r" if reduce else "E") + "".join(f"_{s}" for s in shape)
+    # a symbolic size as tinygrad renders it ("n", "(n+1)")
+    return ("r" if reduce else "E") + "".join(f"_{s if isinstance(s, int) else s.render()}"
+                                              for s in shape)
 
 
 def buffer_roles(ast):
@@ -158,6 +160,10 @@ def compile_program(device, ast, heuristic=True, chip=None):
     if base in HOST_DEVICES:
         kernel = uop_mlir.compile(module, "cpu", heuristic=heuristic,
                                   check_accesses=os.environ.get("UOP_MLIR_CHECK_ACCESSES", "1") != "0")
+        # The values tinygrad passes at launch: the variables the compiled kernel takes,
+        # in its order (sorted by name, as tinygrad sorts them).
+        by_name = {v.arg[0]: v for v in ast.variables()}
+        spec["vars"] = [by_name[name] for name, _, _ in kernel.variables]
         return ProgramSpec(**spec), kernel
     chip = chip or chip_for_arch(Device[device].arch)
     (ptx,) = uop_mlir.compile(module, "ptx", chip=chip, heuristic=heuristic)
@@ -182,11 +188,8 @@ class HostProgram:
         self.kernel = kernel
 
     def __call__(self, *bufs, vals=(), wait=False):
-        if vals:
-            raise UopMLIRBackendError(f"kernel {self.kernel.name}: symbolic variables "
-                                      "are not supported by the uop-mlir backend")
         ms = self.kernel.run_pointers([ctypes.addressof(b) for b in bufs],
-                                      [ctypes.sizeof(b) for b in bufs])
+                                      [ctypes.sizeof(b) for b in bufs], vals)
         stats.host_runs += 1
         return ms / 1e3 if wait else None
 

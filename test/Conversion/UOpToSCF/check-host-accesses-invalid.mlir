@@ -22,8 +22,8 @@ func.func @two_buffers(%a: !llvm.ptr, %b: !llvm.ptr) {
 
 // -----
 
-// Kernels take buffer pointers only.
-// expected-error @+1 {{uop-check-host-accesses: takes kernels whose arguments are all buffer pointers (convert-uop-to-scf's), not 'i32'}}
-func.func @scalar(%buf: !llvm.ptr, %n: i32) {
+// Kernels take their buffer pointers, then their variables.
+// expected-error @+1 {{uop-check-host-accesses: takes kernels whose arguments are buffer pointers, then integers (convert-uop-to-scf's), not 'i32'}}
+func.func @scalar(%n: i32, %buf: !llvm.ptr) {
   return
 }

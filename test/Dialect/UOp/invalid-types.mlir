@@ -51,13 +51,13 @@ func.func private @maskorder() attributes {v = #uop.view<shape = [4, 4], strides
 
 // -----
 
-// Optional fields come in a fixed order: offset, then mask.
-// expected-error @+1 {{expected '>'}}
+// Optional fields come in a fixed order: offset, mask, then sym.
+// expected-error @+1 {{expected 'sym'}}
 func.func private @order() attributes {v = #uop.view<shape = [4], strides = [1], mask = [[0, 4]], offset = 2>}
 
 // -----
 
-// expected-error @+1 {{expected 'mask'}}
+// expected-error @+1 {{expected 'sym'}}
 func.func private @twice() attributes {v = #uop.view<shape = [4], strides = [1], offset = 1, offset = 2>}
 
 // -----

@@ -819,3 +819,42 @@ func.func @f() {
   %v = uop.view %g [#uop.view<shape = [4, 4], strides = [4, 1], offset = -1>] : !uop.ptr<f32, 16>
   return
 }
+
+// -----
+
+// A symbolic view names a variable its kernel does not define.
+uop.kernel @unknown_variable {
+  %0 = uop.define_global 0 : !uop.ptr<f32, 16>
+  // expected-error @+1 {{uses variable 'n', which is no uop.define_var of its kernel}}
+  %1 = uop.view %0 [#uop.view<shape = [16], strides = [1], sym = [shape[0] = n]>] : !uop.ptr<f32, 16>
+  %2 = uop.load %1 : !uop.ptr<f32, 16>
+  %3 = uop.store %1, %2 : !uop.ptr<f32, 16>
+  uop.sink %3
+}
+
+// -----
+
+// A symbolic entry's integer is its upper bound (here n's maximum, 8).
+uop.kernel @not_the_bound {
+  %n = uop.define_var "n" [1, 8] : si32
+  %0 = uop.define_global 0 : !uop.ptr<f32, 16>
+  // expected-error @+1 {{symbolic entry #uop.sym_entry<0 = n> holds 16, not its upper bound 8}}
+  %1 = uop.view %0 [#uop.view<shape = [16], strides = [1], sym = [shape[0] = n]>] : !uop.ptr<f32, 16>
+  %2 = uop.load %1 : !uop.ptr<f32, 16>
+  %3 = uop.store %1, %2 : !uop.ptr<f32, 16>
+  uop.sink %3
+}
+
+// -----
+
+// In bounds for every value of the variables: here the offset 2 * n + 8
+// reaches element 39 of 32 at n = 12.
+uop.kernel @out_of_bounds_at_a_corner {
+  %n = uop.define_var "n" [0, 12] : si32
+  %0 = uop.define_global 0 : !uop.ptr<f32, 32>
+  // expected-error @+1 {{reaches element 39 of a buffer of 32 elements}}
+  %1 = uop.view %0 [#uop.view<shape = [8], strides = [1], offset = 32, sym = [offset = 2 * n + 8]>] : !uop.ptr<f32, 32>
+  %2 = uop.load %1 : !uop.ptr<f32, 32>
+  %3 = uop.store %1, %2 : !uop.ptr<f32, 32>
+  uop.sink %3
+}

@@ -16,8 +16,14 @@ namespace mlir::uop {
 /// The number of buffer arguments: one past the largest DEFINE_GLOBAL index.
 int64_t countBuffers(KernelOp kernel);
 
+/// The kernel's variables (tinygrad's DEFINE_VARs), one per name, sorted by
+/// name: the scalar arguments after the buffers, in tinygrad's order
+/// (ProgramSpec.vars).
+SmallVector<DefineVarOp> kernelVariables(KernelOp kernel);
+
 /// Emits the ops of `kernel` into `entry`, whose arguments are the buffers
-/// in DEFINE_GLOBAL index order and which ends in a terminator, as tinygrad's
+/// in DEFINE_GLOBAL index order, then the variables (kernelVariables), and
+/// which ends in a terminator, as tinygrad's
 /// linearizer places them: every op in the innermost loop among the ranges
 /// it depends on, each STORE inside scf.for loops over its ranges (shared by
 /// the SINK's STOREs over the same ranges), each

@@ -68,13 +68,41 @@ SmallVector<int64_t> ViewAttr::stridesForShape(ArrayRef<int64_t> shape) {
 }
 
 bool ViewAttr::isContiguous() const {
-  return getOffset() == 0 && !hasMask() &&
+  // A symbolic view's integers are upper bounds, not its entries.
+  return !isSymbolic() && getOffset() == 0 && !hasMask() &&
          ArrayRef<int64_t>(stridesForShape(getShape())) == getStrides();
+}
+
+SymEntryAttr ViewAttr::getSymAt(int64_t slot) const {
+  for (SymEntryAttr e : getSym())
+    if (e.getSlot() == slot)
+      return e;
+  return {};
+}
+
+ViewAttr ViewAttr::evaluate(function_ref<int64_t(StringRef)> value) const {
+  SmallVector<int64_t> flat(getShape());
+  llvm::append_range(flat, getStrides());
+  flat.push_back(getOffset());
+  llvm::append_range(flat, getMask());
+  for (SymEntryAttr e : getSym())
+    flat[e.getSlot()] = e.evaluate(value);
+  int64_t r = getRank();
+  ArrayRef<int64_t> all(flat);
+  return ViewAttr::get(getContext(), all.take_front(r), all.slice(r, r), all[2 * r],
+                       all.drop_front(2 * r + 1));
 }
 
 LogicalResult ViewAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                ArrayRef<int64_t> shape, ArrayRef<int64_t> strides, int64_t offset,
-                               ArrayRef<int64_t> mask) {
+                               ArrayRef<int64_t> mask, ArrayRef<SymEntryAttr> sym) {
+  int64_t lastSlot = -1, slots = 2 * shape.size() + 1 + mask.size();
+  for (SymEntryAttr e : sym) {
+    if (e.getSlot() <= lastSlot || e.getSlot() >= slots)
+      return emitError() << "symbolic entry of slot " << e.getSlot()
+                         << ": slots must be increasing and below " << slots;
+    lastSlot = e.getSlot();
+  }
   if (shape.size() != strides.size())
     return emitError() << "view has " << shape.size() << " dimensions but " << strides.size()
                        << " strides";
@@ -125,9 +153,9 @@ Attribute ViewAttr::parse(AsmParser &parser, Type) {
       return {};
     more = succeeded(parser.parseOptionalComma());
   }
-  if (more) {
+  if (more && succeeded(parser.parseOptionalKeyword("mask"))) {
     SMLoc maskLoc = parser.getCurrentLocation();
-    if (parser.parseKeyword("mask") || parser.parseEqual())
+    if (parser.parseEqual())
       return {};
     auto parsePair = [&] { return parseIntPair(parser, AsmParser::Delimiter::Square, mask); };
     if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parsePair))
@@ -137,11 +165,48 @@ Attribute ViewAttr::parse(AsmParser &parser, Type) {
                        "an empty mask is only valid for a 0-d view; omit the mask instead");
       return {};
     }
+    more = succeeded(parser.parseOptionalComma());
+  }
+  // `, sym = [shape[1] = n, offset = 8 * s]`: the entries that depend on variables.
+  SmallVector<SymEntryAttr> sym;
+  if (more) {
+    int64_t rank = shape.size();
+    auto parseEntry = [&]() -> ParseResult {
+      SMLoc at = parser.getCurrentLocation();
+      StringRef field;
+      if (parser.parseKeyword(&field))
+        return failure();
+      int64_t i = 0, j = 0, slot;
+      bool indexed = field == "shape" || field == "strides" || field == "mask";
+      if (!indexed && field != "offset")
+        return parser.emitError(at, "expected shape[i], strides[i], offset or mask[i][j]");
+      if (indexed && (parser.parseLSquare() || parser.parseInteger(i) || parser.parseRSquare()))
+        return failure();
+      if (field == "mask" &&
+          (parser.parseLSquare() || parser.parseInteger(j) || parser.parseRSquare()))
+        return failure();
+      if (i < 0 || i >= std::max<int64_t>(rank, 1) || j < 0 || j > 1)
+        return parser.emitError(at, "symbolic entry index out of range");
+      slot = field == "shape"     ? i
+             : field == "strides" ? rank + i
+             : field == "offset"  ? 2 * rank
+                                  : 2 * rank + 1 + 2 * i + j;
+      if (parser.parseEqual())
+        return failure();
+      SymEntryAttr e = SymEntryAttr::parseExpr(parser, slot);
+      if (!e)
+        return failure();
+      sym.push_back(e);
+      return success();
+    };
+    if (parser.parseKeyword("sym") || parser.parseEqual() ||
+        parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseEntry))
+      return {};
   }
   if (parser.parseGreater())
     return {};
   return ViewAttr::getChecked([&] { return parser.emitError(loc); }, parser.getContext(), shape,
-                              strides, offset, mask);
+                              strides, offset, mask, sym);
 }
 
 void ViewAttr::print(AsmPrinter &printer) const {
@@ -160,6 +225,109 @@ void ViewAttr::print(AsmPrinter &printer) const {
     }
     printer << "]";
   }
+  if (isSymbolic()) {
+    printer << ", sym = [";
+    int64_t rank = getRank();
+    llvm::interleaveComma(getSym(), printer, [&](SymEntryAttr e) {
+      int64_t s = e.getSlot();
+      if (s < rank)
+        printer << "shape[" << s << "]";
+      else if (s < 2 * rank)
+        printer << "strides[" << s - rank << "]";
+      else if (s == 2 * rank)
+        printer << "offset";
+      else
+        printer << "mask[" << (s - 2 * rank - 1) / 2 << "][" << (s - 2 * rank - 1) % 2 << "]";
+      printer << " = ";
+      e.printExpr(printer.getStream());
+    });
+    printer << "]";
+  }
+  printer << ">";
+}
+
+//===----------------------------------------------------------------------===//
+// SymEntryAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult SymEntryAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t slot,
+                                   int64_t constant, ArrayRef<int64_t> coefs,
+                                   ArrayRef<StringAttr> vars) {
+  if (slot < 0)
+    return emitError() << "symbolic entry slot must be non-negative";
+  if (coefs.size() != vars.size() || vars.empty())
+    return emitError() << "a symbolic entry needs one coefficient per variable, and a variable";
+  for (auto [i, v] : llvm::enumerate(vars)) {
+    if (!v || v.getValue().empty())
+      return emitError() << "symbolic entry variable without a name";
+    if (coefs[i] == 0)
+      return emitError() << "symbolic entry coefficient of '" << v.getValue() << "' is 0";
+    for (size_t j = 0; j < i; ++j)
+      if (vars[j] == v)
+        return emitError() << "symbolic entry names '" << v.getValue() << "' twice";
+  }
+  return success();
+}
+
+int64_t SymEntryAttr::evaluate(function_ref<int64_t(StringRef)> value) const {
+  int64_t v = getConstant();
+  for (auto [c, var] : llvm::zip(getCoefs(), getVars()))
+    v += c * value(var.getValue());
+  return v;
+}
+
+void SymEntryAttr::printExpr(llvm::raw_ostream &os) const {
+  for (auto [i, cv] : llvm::enumerate(llvm::zip(getCoefs(), getVars()))) {
+    auto [c, var] = cv;
+    if (i)
+      os << " + ";
+    if (c != 1)
+      os << c << " * ";
+    os << var.getValue();
+  }
+  if (getConstant() != 0)
+    os << " + " << getConstant();
+}
+
+// n | 8 * n + -4 | 2 * a + b: terms `[C *] name` or a constant, joined by `+`.
+SymEntryAttr SymEntryAttr::parseExpr(AsmParser &parser, int64_t slot) {
+  SMLoc loc = parser.getCurrentLocation();
+  int64_t constant = 0;
+  SmallVector<int64_t> coefs;
+  SmallVector<StringAttr> vars;
+  do {
+    int64_t c = 1;
+    OptionalParseResult number = parser.parseOptionalInteger(c);
+    if (number.has_value() && failed(*number))
+      return {};
+    StringRef name;
+    if (number.has_value() && failed(parser.parseOptionalStar())) {
+      constant += c;
+      continue;
+    }
+    if (parser.parseKeyword(&name))
+      return {};
+    coefs.push_back(c);
+    vars.push_back(StringAttr::get(parser.getContext(), name));
+  } while (succeeded(parser.parseOptionalPlus()));
+  return SymEntryAttr::getChecked([&] { return parser.emitError(loc); }, parser.getContext(), slot,
+                                  constant, coefs, vars);
+}
+
+// #uop.sym_entry<6 = 8 * n + 4>
+Attribute SymEntryAttr::parse(AsmParser &parser, Type) {
+  int64_t slot;
+  if (parser.parseLess() || parser.parseInteger(slot) || parser.parseEqual())
+    return {};
+  SymEntryAttr e = parseExpr(parser, slot);
+  if (!e || parser.parseGreater())
+    return {};
+  return e;
+}
+
+void SymEntryAttr::print(AsmPrinter &printer) const {
+  printer << "<" << getSlot() << " = ";
+  printExpr(printer.getStream());
   printer << ">";
 }
 

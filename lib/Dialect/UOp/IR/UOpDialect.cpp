@@ -56,6 +56,14 @@ LogicalResult UOpDialect::verifyOperationAttribute(Operation *op, NamedAttribute
     return expect(ok, "a dictionary on a builtin.module of {grid, block} per kernel, each an "
                       "array<i32: x, y, z> of positive sizes");
   }
+  if (name == VariablesAttrHelper::getNameStr()) {
+    auto kernels = dyn_cast<DictionaryAttr>(value);
+    bool ok = onModule && kernels && llvm::all_of(kernels, [&](NamedAttribute k) {
+                auto names = dyn_cast<ArrayAttr>(k.getValue());
+                return names && llvm::all_of(names, llvm::IsaPred<StringAttr>);
+              });
+    return expect(ok, "a dictionary on a builtin.module of variable names per kernel");
+  }
   // convert-nvvm-to-sim puts these on the op that holds the functions.
   bool onTable = op->hasTrait<OpTrait::SymbolTable>();
   if (name == SitesAttrHelper::getNameStr())
@@ -68,6 +76,6 @@ LogicalResult UOpDialect::verifyOperationAttribute(Operation *op, NamedAttribute
                   "an array<i64: bytes, alignment, ...> on a symbol table (builtin.module, "
                   "gpu.module)");
   return op->emitError() << "unknown uop attribute '" << name
-                         << "' (uop.target, uop.launch, uop.opts, uop.kernel_info, "
+                         << "' (uop.target, uop.launch, uop.variables, uop.opts, uop.kernel_info, "
                             "uop.sites, uop.sim_shared)";
 }

@@ -189,6 +189,8 @@ void ViewOp::print(OpAsmPrinter &p) {
 }
 
 LogicalResult ViewOp::verify() {
+  if (failed(verifySymbolic()))
+    return failure();
   Type rt = getType();
   if (!getSrc()) {
     if (!isa<VoidType>(rt))
@@ -213,10 +215,82 @@ LogicalResult ViewOp::verify() {
 /// The elements the view's real index can reach (its first view over the
 /// valid part of its mask; later views only narrow that) lie within a buffer
 /// of known size: a kernel that verifies cannot access memory outside it.
+/// The bounds of the variables a view's symbolic entries use: its kernel's
+/// define_vars (an error if one is missing), in order of first use.
+static FailureOr<SmallVector<std::tuple<StringRef, int64_t, int64_t>>>
+symbolicVariables(ViewOp op) {
+  SmallVector<std::tuple<StringRef, int64_t, int64_t>> vars;
+  auto kernel = op->getParentOfType<KernelOp>();
+  for (ViewAttr x : op.getSt().getViews())
+    for (SymEntryAttr e : x.getSym())
+      for (StringAttr var : e.getVars()) {
+        if (llvm::any_of(vars, [&](auto &v) { return std::get<0>(v) == var.getValue(); }))
+          continue;
+        DefineVarOp def;
+        if (kernel)
+          for (DefineVarOp d : kernel.getBodyBlock().getOps<DefineVarOp>())
+            if (d.getName() == var.getValue())
+              def = d;
+        if (!def)
+          return op.emitOpError() << "uses variable '" << var.getValue()
+                                  << "', which is no uop.define_var of its kernel";
+        vars.push_back({def.getName(), static_cast<int64_t>(def.getMin()),
+                        static_cast<int64_t>(def.getMax())});
+      }
+  return vars;
+}
+
+/// Every symbolic entry holds its upper bound over the variables' ranges.
+LogicalResult ViewOp::verifySymbolic() {
+  FailureOr<SmallVector<std::tuple<StringRef, int64_t, int64_t>>> vars = symbolicVariables(*this);
+  if (failed(vars))
+    return failure();
+  if (vars->size() > 8)
+    return emitOpError() << "depends on " << vars->size()
+                         << " variables; at most 8 are supported";
+  for (ViewAttr x : getSt().getViews())
+    for (SymEntryAttr e : x.getSym()) {
+      int64_t upper = e.getConstant();
+      for (auto [c, var] : llvm::zip(e.getCoefs(), e.getVars()))
+        for (auto &[name, lo, hi] : *vars)
+          if (name == var.getValue())
+            upper += c * (c > 0 ? hi : lo);
+      SmallVector<int64_t> flat(x.getShape());
+      llvm::append_range(flat, x.getStrides());
+      flat.push_back(x.getOffset());
+      llvm::append_range(flat, x.getMask());
+      if (flat[e.getSlot()] != upper)
+        return emitOpError() << "symbolic entry " << e << " holds " << flat[e.getSlot()]
+                             << ", not its upper bound " << upper;
+    }
+  return success();
+}
+
 LogicalResult ViewOp::verifyInBounds(PtrType ptr) {
-  if (ptr.getSize() == PtrType::kUnknownSize || getSt().getViews().empty())
+  if (getSt().getViews().empty())
     return success();
-  ViewAttr v = getSt().getViews().front();
+  ViewAttr first = getSt().getViews().front();
+  if (!first.isSymbolic())
+    return verifyInBounds(ptr, first);
+  // The entries are affine in the variables and the reach is multilinear in
+  // the entries: its extremes are at the corners of the variables' box.
+  auto vars = *symbolicVariables(*this); // verifySymbolic ran first
+  for (uint64_t corner = 0; corner < (uint64_t(1) << vars.size()); ++corner) {
+    auto value = [&](StringRef name) -> int64_t {
+      for (auto [i, v] : llvm::enumerate(vars))
+        if (std::get<0>(v) == name)
+          return (corner >> i) & 1 ? std::get<2>(v) : std::get<1>(v);
+      return 0;
+    };
+    if (failed(verifyInBounds(ptr, first.evaluate(value))))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult ViewOp::verifyInBounds(PtrType ptr, ViewAttr v) {
+  if (ptr.getSize() == PtrType::kUnknownSize)
+    return success();
   ArrayRef<int64_t> shape = v.getShape(), strides = v.getStrides(), mask = v.getMask();
   __int128 lo = v.getOffset(), hi = v.getOffset();
   for (size_t i = 0; i < shape.size(); ++i) {

@@ -119,7 +119,7 @@ LogicalResult reduceOfStrideZeroView(ReduceAxisOp op, PatternRewriter &rw) {
   if (!view || !t || !view.getSrc() || view.getSt().getViews().size() != 1)
     return failure();
   ViewAttr v = view.getSt().getViews()[0];
-  if (v.hasMask())
+  if (v.hasMask() || v.isSymbolic())
     return failure();
   SmallVector<int64_t> shape(v.getShape());
   int64_t n = 1;

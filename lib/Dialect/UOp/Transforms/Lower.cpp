@@ -15,6 +15,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace mlir::uop {
 #define GEN_PASS_DEF_UOPLOWER
@@ -31,21 +32,32 @@ namespace {
 /// value leaves int32 (upcastIndex). A null `valid` means "always valid".
 class Indexer {
 public:
-  Indexer(OpBuilder &b, Location loc)
-      : b(b), loc(loc), build(b, loc),
+  /// `vars`: the kernel's define_vars by name, for symbolic views.
+  Indexer(OpBuilder &b, Location loc, const llvm::StringMap<Value> &vars)
+      : b(b), loc(loc), build(b, loc), vars(vars),
         i32(IntegerType::get(b.getContext(), 32, IntegerType::Signed)) {}
 
   std::pair<Value, Value> index(ShapeTrackerAttr st, ArrayRef<Value> ranges) {
     ArrayRef<ViewAttr> views = st.getViews();
     auto [idx, valid] = viewIndex(views.back(), ranges, Value());
     for (ViewAttr view : llvm::reverse(views.drop_back())) {
-      SmallVector<Value> idxs = unravel(view.getShape(), idx);
+      SmallVector<Value> idxs = unravel(view, idx);
       std::tie(idx, valid) = viewIndex(view, idxs, valid);
     }
     return {upcastIndex(b, loc, idx), upcastIndex(b, loc, valid)};
   }
 
   Value constant(int64_t v) { return build.cst(i32, v); }
+
+  /// A symbolic entry's value: constant + sum(coef * variable).
+  Value expr(SymEntryAttr e) {
+    Value v;
+    for (auto [c, var] : llvm::zip(e.getCoefs(), e.getVars())) {
+      Value term = build.mul(vars.lookup(var.getValue()), c);
+      v = v ? build.add(v, term) : term;
+    }
+    return build.add(v, e.getConstant());
+  }
 
   Value both(Value valid, Value cond) {
     return valid ? AndOp::create(b, loc, b.getI1Type(), valid, cond) : cond;
@@ -54,36 +66,53 @@ public:
 
 private:
   /// View.to_indexed_uops: offset + sum(idx * stride) over dims that move,
-  /// validity from the mask bounds that cut anything.
+  /// validity from the mask bounds that cut anything. Symbolic entries are
+  /// their expressions of the kernel's variables.
   std::pair<Value, Value> viewIndex(ViewAttr v, ArrayRef<Value> idxs, Value valid) {
-    Value idx = constant(v.getOffset());
+    SymEntryAttr symOffset = v.getSymAt(v.offsetSlot());
+    Value idx = symOffset ? expr(symOffset) : constant(v.getOffset());
     for (auto [i, sh] : llvm::enumerate(v.getShape())) {
+      SymEntryAttr symShape = v.getSymAt(v.shapeSlot(i)), symStride = v.getSymAt(v.strideSlot(i));
       int64_t st = v.getStrides()[i];
-      if (sh != 1 && st != 0)
+      if (symStride)
+        idx = build.add(idx, build.mul(idxs[i], expr(symStride)));
+      else if ((sh != 1 || symShape) && st != 0)
         idx = build.add(idx, build.mul(idxs[i], st));
       if (!v.hasMask())
         continue;
       int64_t lo = v.getMask()[2 * i], hi = v.getMask()[2 * i + 1];
-      if (lo != 0) { // idx >= lo is !(idx < lo)
-        Value notBelow =
-            CmpNeOp::create(b, loc, build.lt(idxs[i], lo),
-                            ConstOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true)));
+      SymEntryAttr symLo = v.getSymAt(v.maskSlot(i, 0)), symHi = v.getSymAt(v.maskSlot(i, 1));
+      if (lo != 0 || symLo) { // idx >= lo is !(idx < lo)
+        Value below = symLo ? build.lt(idxs[i], expr(symLo)) : build.lt(idxs[i], lo);
+        Value notBelow = CmpNeOp::create(
+            b, loc, below, ConstOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true)));
         valid = both(valid, notBelow);
       }
-      if (hi != sh)
+      if (symHi)
+        valid = both(valid, build.lt(idxs[i], expr(symHi)));
+      else if (hi != sh || symShape)
         valid = both(valid, build.lt(idxs[i], hi));
     }
     return {idx, valid};
   }
 
-  /// unravel(shape, flat): the index of each dimension, (flat / acc) % dim.
-  SmallVector<Value> unravel(ArrayRef<int64_t> shape, Value flat) {
+  /// unravel(shape, flat): the index of each dimension, (flat / acc) % dim,
+  /// with a view's symbolic dimensions as their expressions.
+  SmallVector<Value> unravel(ViewAttr view, Value flat) {
+    ArrayRef<int64_t> shape = view.getShape();
     SmallVector<Value> idxs(shape.size());
     int64_t acc = 1;
+    Value accValue; // the product so far, once a symbolic dimension is in it
     for (int64_t i = shape.size() - 1; i >= 0; --i) {
-      Value q = acc == 1 ? flat : build.idiv(flat, acc);
-      idxs[i] = build.mod(q, shape[i]);
-      acc *= shape[i];
+      SymEntryAttr sym = view.getSymAt(view.shapeSlot(i));
+      Value q = accValue ? build.idiv(flat, accValue) : acc == 1 ? flat : build.idiv(flat, acc);
+      idxs[i] = sym ? build.mod(q, expr(sym)) : build.mod(q, shape[i]);
+      if (sym || accValue) {
+        Value dim = sym ? expr(sym) : constant(shape[i]);
+        accValue = build.mul(accValue ? accValue : constant(acc), dim);
+      } else {
+        acc *= shape[i];
+      }
     }
     return idxs;
   }
@@ -91,6 +120,7 @@ private:
   OpBuilder &b;
   Location loc;
   sym::Build build;
+  const llvm::StringMap<Value> &vars;
   Type i32;
 };
 
@@ -122,16 +152,36 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
       reduced.insert(r.getAxes().begin(), r.getAxes().end());
     KernelInfoAttr info = UOpDialect::KernelInfoAttrHelper(&getContext()).getAttr(kernel);
 
+    // Symbolic views: the kernel's variables by name, and per dimension its
+    // expression where a view's size there is one (the verifier made sure
+    // every view of the kernel has the same size on each axis, or 1).
+    llvm::StringMap<Value> vars;
+    for (DefineVarOp d : body.getOps<DefineVarOp>())
+      vars[d.getName()] = d.getResult();
+    SmallVector<SymEntryAttr> symFull(full.size());
+    for (ViewOp v : views)
+      for (ViewAttr view : v.getSt().getViews().take_back())
+        for (size_t i = 0; i < full.size(); ++i)
+          if (SymEntryAttr e = view.getSymAt(view.shapeSlot(i)))
+            symFull[i] = e;
+
+    // The define_vars first: the index math everywhere uses them.
+    for (DefineVarOp d : llvm::make_early_inc_range(body.getOps<DefineVarOp>()))
+      d->moveBefore(&body.front());
     OpBuilder b(&body, body.begin());
-    Indexer top(b, kernel.getLoc());
-    auto range = [&](int64_t axis, int64_t size, AxisKind kind) -> Value {
-      Value end = top.constant(size);
+    for (Operation &op : body)
+      if (isa<DefineVarOp>(op))
+        b.setInsertionPointAfter(&op);
+    Indexer top(b, kernel.getLoc(), vars);
+    // The RANGE numbered `axis` over dimension `dim` of the full shape.
+    auto range = [&](int64_t axis, int64_t dim, AxisKind kind) -> Value {
+      Value end = symFull[dim] ? top.expr(symFull[dim]) : top.constant(full[dim]);
       return RangeOp::create(b, kernel.getLoc(), end.getType(), end, b.getI64IntegerAttr(axis),
                              AxisKindAttr::get(b.getContext(), kind));
     };
     SmallVector<Value> ranges;
-    for (auto [i, d] : llvm::enumerate(full))
-      ranges.push_back(range(i, d, axisKind(info, i, full.size(), reduced.contains(i))));
+    for (size_t i = 0; i < full.size(); ++i)
+      ranges.push_back(range(i, i, axisKind(info, i, full.size(), reduced.contains(i))));
 
     // A grouped reduce reads the partial results of the threads of its
     // group from shared memory over ranges of its own (tinygrad's ridxs,
@@ -139,11 +189,11 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
     SmallVector<Value> ridxs(ranges);
     SmallVector<int64_t> groupAxes = groupedAxes(body, info, full.size(), reduced);
     for (int64_t a : groupAxes)
-      ridxs[a] = range(1000 + a, full[a], AxisKind::group_reduce);
+      ridxs[a] = range(1000 + a, a, AxisKind::group_reduce);
 
     for (Operation &op : llvm::make_early_inc_range(body)) {
       b.setInsertionPoint(&op);
-      Indexer ix(b, op.getLoc());
+      Indexer ix(b, op.getLoc(), vars);
       if (auto load = dyn_cast<LoadOp>(op)) {
         auto view = load.getPtr().getDefiningOp<ViewOp>();
         if (!view)

@@ -10,6 +10,37 @@ class UOp_Attr<string name, string attrMnemonic, list<Trait> traits = []>
   let mnemonic = attrMnemonic;
 }
 
+def UOp_SymEntryAttr : UOp_Attr<"SymEntry", "sym_entry"> {
+  let summary = "a symbolic entry of a view: an affine expression of variables";
+  let description = [{
+    One entry of a `#uop.view` (a dimension, stride, the offset or a mask
+    bound) that depends on tinygrad `Variable`s: `constant + sum(coefs[i] *
+    vars[i])`, the variables named as the kernel's `uop.define_var` ops name
+    them. `slot` says which entry: shape `i` is `i`, stride `i` is `rank + i`,
+    the offset `2 * rank`, mask bound `j` (0: lo, 1: hi) of dimension `i` is
+    `2 * rank + 1 + 2 * i + j`. Views print their entries by name:
+
+    ```
+    #uop.view<shape = [1, 10, 8], strides = [0, 8, 1], sym = [shape[1] = n]>
+    #uop.sym_entry<1 = n>
+    #uop.sym_entry<6 = 8 * start + 4>
+    ```
+  }];
+  let parameters = (ins "int64_t":$slot, "int64_t":$constant,
+                        ArrayRefParameter<"int64_t">:$coefs,
+                        ArrayRefParameter<"::mlir::StringAttr">:$vars);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The value where the variables take `value(name)`.
+    int64_t evaluate(::llvm::function_ref<int64_t(::llvm::StringRef)> value) const;
+    /// `8 * n + 4` (the expression alone).
+    void printExpr(::llvm::raw_ostream &os) const;
+    /// Parses an expression (`n`, `8 * n + -4`, `2 * a + b`) for `slot`.
+    static SymEntryAttr parseExpr(::mlir::AsmParser &parser, int64_t slot);
+  }];
+}
+
 def UOp_ViewAttr : UOp_Attr<"View", "view"> {
   let summary = "one View of a ShapeTracker: shape, strides, offset, mask";
   let description = [{
@@ -20,15 +51,31 @@ def UOp_ViewAttr : UOp_Attr<"View", "view"> {
     ```
     #uop.view<shape = [3, 4], strides = [4, 1]>
     #uop.view<shape = [7, 5], strides = [5, 1], offset = -15, mask = [[3, 7], [0, 5]]>
+    #uop.view<shape = [1, 10, 8], strides = [0, 8, 1], sym = [shape[1] = n]>
     ```
     `offset` is omitted when 0 and `mask` when absent. Contiguity is derived
     (tinygrad stores it, but it is a function of the other fields).
+
+    Symbolic views (tinygrad's `Variable`s in a shape, a stride, the offset
+    or a mask, as in a KV cache) list their symbolic entries in `sym`
+    (`#uop.sym_entry`): there the integer is the entry's upper bound over
+    the variables' ranges, what every static use of the view (verifiers,
+    buffer bounds) sees, and the expression is what the lowered kernel
+    computes at run time.
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
                         ArrayRefParameter<"int64_t">:$strides,
                         "int64_t":$offset,
                         // Flattened [lo0, hi0, lo1, hi1, ...]; empty when unmasked.
-                        ArrayRefParameter<"int64_t">:$mask);
+                        ArrayRefParameter<"int64_t">:$mask,
+                        // Sorted by slot; empty when every entry is an integer.
+                        ArrayRefParameter<"::mlir::uop::SymEntryAttr">:$sym);
+  let builders = [
+    AttrBuilder<(ins "::llvm::ArrayRef<int64_t>":$shape, "::llvm::ArrayRef<int64_t>":$strides,
+                     "int64_t":$offset, "::llvm::ArrayRef<int64_t>":$mask), [{
+      return $_get($_ctxt, shape, strides, offset, mask, ::llvm::ArrayRef<SymEntryAttr>());
+    }]>
+  ];
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -41,6 +88,17 @@ def UOp_ViewAttr : UOp_Attr<"View", "view"> {
     bool isContiguous() const;
     /// tinygrad's strides_for_shape: row-major strides, 0 for size-1 dims.
     static ::llvm::SmallVector<int64_t> stridesForShape(::llvm::ArrayRef<int64_t> shape);
+
+    bool isSymbolic() const { return !getSym().empty(); }
+    /// The slots of #uop.sym_entry for this view's rank.
+    int64_t shapeSlot(int64_t i) const { return i; }
+    int64_t strideSlot(int64_t i) const { return getRank() + i; }
+    int64_t offsetSlot() const { return 2 * getRank(); }
+    int64_t maskSlot(int64_t i, int64_t hi) const { return 2 * getRank() + 1 + 2 * i + hi; }
+    /// The symbolic entry of `slot`, or null when it is an integer.
+    SymEntryAttr getSymAt(int64_t slot) const;
+    /// This view where the variables take `value(name)`: no symbolic entry left.
+    ViewAttr evaluate(::llvm::function_ref<int64_t(::llvm::StringRef)> value) const;
   }];
 }
 

@@ -52,6 +52,9 @@ def UOp_Dialect : Dialect {
     "::mlir::uop::TargetAttr":$target,
     // builtin.module: {kernel name: {grid, block}} (convert-uop-to-gpu).
     "::mlir::DictionaryAttr":$launch,
+    // builtin.module: {kernel name: [variable names]}, the scalar arguments
+    // after the buffers of a symbolic kernel (convert-uop-to-scf).
+    "::mlir::DictionaryAttr":$variables,
     // uop.kernel: the opts to apply instead of the heuristic ("" for none).
     "::mlir::StringAttr":$opts,
     // uop.kernel: what uop-optimize decided (uop-lower reads it).

@@ -239,6 +239,8 @@ def UOp_ViewOp : UOp_Op<"view", [Pure]> {
   let extraClassDeclaration = [{
     ::llvm::ArrayRef<int64_t> getShape() { return getSt().getShape(); }
     ::llvm::LogicalResult verifyInBounds(PtrType ptr);
+    ::llvm::LogicalResult verifyInBounds(PtrType ptr, ViewAttr first);
+    ::llvm::LogicalResult verifySymbolic();
   }];
 }
 

@@ -28,6 +28,19 @@ struct UOpOptimizePass : mlir::uop::impl::UOpOptimizeBase<UOpOptimizePass> {
     if (UOpDialect::KernelInfoAttrHelper(&getContext()).isAttrPresent(kernel) ||
         kernel.getBodyBlock().getOps<ViewOp>().empty())
       return; // already optimized, or lowered
+    // tinygrad's opts over symbolic shapes (Variables) are not implemented:
+    // such a kernel is taken as it is, as tinygrad's NOOPT would take it.
+    bool symbolic = llvm::any_of(kernel.getBodyBlock().getOps<ViewOp>(), [](ViewOp v) {
+      return llvm::any_of(v.getSt().getViews(), [](ViewAttr x) { return x.isSymbolic(); });
+    });
+    if (symbolic) {
+      if (UOpDialect::OptsAttrHelper(&getContext()).isAttrPresent(kernel) ||
+          !StringRef(opts).trim().empty()) {
+        kernel.emitOpError() << "has symbolic shapes (uop.define_var): opts cannot be applied to it";
+        return signalPassFailure();
+      }
+      return;
+    }
     OptTarget target = OptTarget::get(TargetAttr::lookup(kernel, /*emitErrors=*/false));
     std::optional<OptKernel> k = OptKernel::create(kernel, target);
     if (!k)
