@@ -10,8 +10,8 @@
 
 #include "uop/Conversion/Common/KernelEmitter.h"
 #include "uop/Conversion/UOpToSCF/CheckedABI.h"
-#include "uop/Dialect/UOp/IR/UOpOps.h"
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
+#include "uop/Dialect/UOp/IR/UOpOps.h"
 #include "uop/Runtime/HostJIT.h"
 #include "uop/Support/Timing.h"
 
@@ -122,8 +122,8 @@ public:
     std::vector<KernelVariable> declared;
     if (auto kernel = module.lookupSymbol<KernelOp>(name))
       for (DefineVarOp v : kernelVariables(kernel))
-        declared.push_back(
-            {v.getName().str(), static_cast<int64_t>(v.getMin()), static_cast<int64_t>(v.getMax())});
+        declared.push_back({v.getName().str(), static_cast<int64_t>(v.getMin()),
+                            static_cast<int64_t>(v.getMax())});
     RunTimes times;
     auto start = Clock::now();
     std::optional<std::string> opts;
@@ -140,8 +140,8 @@ public:
     if (!func)
       return emitError(module.getLoc()) << "the pipeline did not produce llvm.func @" << name;
     std::optional<std::vector<std::string>> sites;
-    unsigned numBuffers = llvm::count_if(func.getArgumentTypes(),
-                                         llvm::IsaPred<LLVM::LLVMPointerType>);
+    unsigned numBuffers =
+        llvm::count_if(func.getArgumentTypes(), llvm::IsaPred<LLVM::LLVMPointerType>);
     if (checkAccesses) {
       sites.emplace();
       if (ArrayAttr table = UOpDialect::SitesAttrHelper(module.getContext()).getAttr(module))
@@ -165,14 +165,15 @@ public:
     if (failed(entry))
       return failure();
     times.jitMs = msSince(start);
-    auto k = std::unique_ptr<CPUKernel>(new CPUKernel(std::move(*engine), *entry, name,
-                                                      numBuffers, std::move(requiredBytes),
-                                                      std::move(sites), times, std::move(opts)));
+    auto k = std::unique_ptr<CPUKernel>(new CPUKernel(std::move(*engine), *entry, name, numBuffers,
+                                                      std::move(requiredBytes), std::move(sites),
+                                                      times, std::move(opts)));
     // The i32 arguments after the buffers, as convert-uop-to-scf named them.
     std::vector<KernelVariable> variables;
     DictionaryAttr names = UOpDialect::VariablesAttrHelper(module.getContext()).getAttr(module);
     auto ofKernel = names ? names.getAs<ArrayAttr>(name) : ArrayAttr();
-    for (unsigned i = numBuffers, e = func.getNumArguments() - (checkAccesses ? 1 : 0); i < e; ++i) {
+    for (unsigned i = numBuffers, e = func.getNumArguments() - (checkAccesses ? 1 : 0); i < e;
+         ++i) {
       unsigned at = i - numBuffers;
       auto named = ofKernel && at < ofKernel.size() ? dyn_cast<StringAttr>(ofKernel[at]) : nullptr;
       KernelVariable v{named ? named.str() : "arg" + std::to_string(i), INT32_MIN, INT32_MAX};

@@ -21,9 +21,8 @@ llvm::Error CompiledKernel::checkVariables(StringRef kernel, ArrayRef<int64_t> v
     for (const KernelVariable &v : variables)
       names += (names.empty() ? "" : ", ") + v.name;
     return llvm::createStringError("kernel " + kernel + " takes " + Twine(variables.size()) +
-                                   " variable values" +
-                                   (names.empty() ? "" : " (" + names + ")") + ", not " +
-                                   Twine(vars.size()));
+                                   " variable values" + (names.empty() ? "" : " (" + names + ")") +
+                                   ", not " + Twine(vars.size()));
   }
   for (auto [v, value] : llvm::zip(variables, vars))
     if (value < v.min || value > v.max)

@@ -428,13 +428,12 @@ int run(MLIRContext &ctx) {
   // --var NAME=VALUE for each of the kernel's variables.
   SmallVector<int64_t> vars;
   for (const uop::KernelVariable &v : (*compiled)->getVariables()) {
-    auto given = llvm::find_if(varValues, [&](const std::string &kv) {
-      return StringRef(kv).split('=').first == v.name;
-    });
+    auto given = llvm::find_if(
+        varValues, [&](const std::string &kv) { return StringRef(kv).split('=').first == v.name; });
     int64_t value;
     if (given == varValues.end() || StringRef(*given).split('=').second.getAsInteger(10, value)) {
-      llvm::errs() << "error: kernel " << name << " needs --var " << v.name << "=VALUE (an integer in ["
-                   << v.min << ", " << v.max << "])\n";
+      llvm::errs() << "error: kernel " << name << " needs --var " << v.name
+                   << "=VALUE (an integer in [" << v.min << ", " << v.max << "])\n";
       return kBadInput;
     }
     vars.push_back(value);
@@ -443,8 +442,8 @@ int run(MLIRContext &ctx) {
     if (llvm::none_of((*compiled)->getVariables(), [&](const uop::KernelVariable &v) {
           return StringRef(kv).split('=').first == v.name;
         })) {
-      llvm::errs() << "error: kernel " << name << " has no variable '" << StringRef(kv).split('=').first
-                   << "' (--var " << kv << ")\n";
+      llvm::errs() << "error: kernel " << name << " has no variable '"
+                   << StringRef(kv).split('=').first << "' (--var " << kv << ")\n";
       return kBadInput;
     }
   if (llvm::Error e = (*compiled)->run(*args, vars)) {

@@ -64,8 +64,8 @@ bool touchesMemory(Operation *op) {
 class KernelChecker {
 public:
   KernelChecker(func::FuncOp func, SiteTable &sites)
-      : func(func), sites(sites), dl(DataLayout::closest(func)), b(func.getContext()),
-        layout{numBufferArguments(func)} {}
+      : func(func), sites(sites), dl(DataLayout::closest(func)),
+        b(func.getContext()), layout{numBufferArguments(func)} {}
 
   /// convert-uop-to-scf's kernels take their buffers, then their variables.
   static int64_t numBufferArguments(func::FuncOp func) {

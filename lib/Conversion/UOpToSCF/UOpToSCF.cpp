@@ -101,7 +101,7 @@ struct ConvertUOpToSCFPass : mlir::uop::impl::ConvertUOpToSCFBase<ConvertUOpToSC
       auto module = kernel->getParentOfType<ModuleOp>();
       UOpDialect::VariablesAttrHelper helper(ctx);
       NamedAttrList all(module && helper.isAttrPresent(module) ? helper.getAttr(module)
-                                                                : DictionaryAttr());
+                                                               : DictionaryAttr());
       SmallVector<Attribute> names;
       for (DefineVarOp v : vars)
         names.push_back(v.getNameAttr());

@@ -426,7 +426,8 @@ FailureOr<ShapeTrackerAttr> KernelImporter::parseShapeTracker(size_t i, const js
     int64_t rank = shapeList ? shapeList->size() : 0;
     if (!v || !list(v->get("shape"), 0, shape) || !list(v->get("strides"), rank, strides))
       return reported ? failure()
-                      : bad("view " + Twine(k) + " needs \"shape\" and \"strides\" lists of "
+                      : bad("view " + Twine(k) +
+                            " needs \"shape\" and \"strides\" lists of "
                             "integers or symbolic expressions");
     int64_t offset = 0;
     const json::Value *off = v->get("offset");
@@ -465,7 +466,7 @@ FailureOr<ShapeTrackerAttr> KernelImporter::parseShapeTracker(size_t i, const js
 // {"var": "n", "min": 1, "max": 10} (tinygrad's DEFINE_VAR), {"op": "ADD" | "MUL",
 // "src": [a, b]} (a sum, or a product with a constant), or an integer.
 FailureOr<KernelImporter::Affine> KernelImporter::parseSymbolic(size_t i, const json::Value &v,
-                                                               int depth) {
+                                                                int depth) {
   auto bad = [&](const Twine &what) { return LogicalResult(nodeError(i, "VIEW") << what); };
   if (depth > 64)
     return bad("symbolic expression nested too deep");

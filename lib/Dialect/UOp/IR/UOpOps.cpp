@@ -212,9 +212,6 @@ LogicalResult ViewOp::verify() {
   return success();
 }
 
-/// The elements the view's real index can reach (its first view over the
-/// valid part of its mask; later views only narrow that) lie within a buffer
-/// of known size: a kernel that verifies cannot access memory outside it.
 /// The bounds of the variables a view's symbolic entries use: its kernel's
 /// define_vars (an error if one is missing), in order of first use.
 static FailureOr<SmallVector<std::tuple<StringRef, int64_t, int64_t>>>
@@ -246,8 +243,7 @@ LogicalResult ViewOp::verifySymbolic() {
   if (failed(vars))
     return failure();
   if (vars->size() > 8)
-    return emitOpError() << "depends on " << vars->size()
-                         << " variables; at most 8 are supported";
+    return emitOpError() << "depends on " << vars->size() << " variables; at most 8 are supported";
   for (ViewAttr x : getSt().getViews())
     for (SymEntryAttr e : x.getSym()) {
       int64_t upper = e.getConstant();
@@ -266,6 +262,10 @@ LogicalResult ViewOp::verifySymbolic() {
   return success();
 }
 
+/// The elements the view's real index can reach (its first view over the
+/// valid part of its mask; later views only narrow that) lie within a buffer
+/// of known size: a kernel that verifies cannot access memory outside it,
+/// whatever values its variables take.
 LogicalResult ViewOp::verifyInBounds(PtrType ptr) {
   if (getSt().getViews().empty())
     return success();

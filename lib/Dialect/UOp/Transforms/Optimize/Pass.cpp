@@ -36,7 +36,8 @@ struct UOpOptimizePass : mlir::uop::impl::UOpOptimizeBase<UOpOptimizePass> {
     if (symbolic) {
       if (UOpDialect::OptsAttrHelper(&getContext()).isAttrPresent(kernel) ||
           !StringRef(opts).trim().empty()) {
-        kernel.emitOpError() << "has symbolic shapes (uop.define_var): opts cannot be applied to it";
+        kernel.emitOpError()
+            << "has symbolic shapes (uop.define_var): opts cannot be applied to it";
         return signalPassFailure();
       }
       return;
