@@ -51,8 +51,43 @@ MLIR_CAPI_EXPORTED MlirStringRef uopPTXKernelsGetName(UopPTXKernels kernels, int
 MLIR_CAPI_EXPORTED MlirStringRef uopPTXKernelsGetChip(UopPTXKernels kernels, intptr_t pos);
 MLIR_CAPI_EXPORTED MlirStringRef uopPTXKernelsGetPTX(UopPTXKernels kernels, intptr_t pos);
 /// Kernel `pos`'s launch dimensions: grid[3] blocks of block[3] threads.
+/// In a symbolic kernel a size may depend on the variables: it is given here
+/// as its upper bound; uopPTXKernelsEvaluateLaunchDims gives the sizes for
+/// the variables' values.
 MLIR_CAPI_EXPORTED void uopPTXKernelsGetLaunchDims(UopPTXKernels kernels, intptr_t pos,
                                                    int32_t grid[3], int32_t block[3]);
+
+/// A symbolic kernel's variables (tinygrad's DEFINE_VARs): the kernel takes
+/// them as 32-bit integer parameters after its buffers, in this order
+/// (sorted by name). Name and inclusive bounds.
+MLIR_CAPI_EXPORTED intptr_t uopPTXKernelsGetNumVariables(UopPTXKernels kernels, intptr_t pos);
+MLIR_CAPI_EXPORTED MlirStringRef uopPTXKernelsGetVariableName(UopPTXKernels kernels, intptr_t pos,
+                                                              intptr_t var);
+MLIR_CAPI_EXPORTED void uopPTXKernelsGetVariableBounds(UopPTXKernels kernels, intptr_t pos,
+                                                       intptr_t var, int64_t *min, int64_t *max);
+
+/// The launch sizes of kernel `pos` that depend on its variables: size `i`
+/// is launch dimension `*slot` (0-2: grid x, y, z; 3-5: block x, y, z) and
+/// equals `*constant` plus, over its `*numTerms` terms, coefficient times
+/// variable (uopPTXKernelsGetSymbolicSizeTerm). This is how a runtime that
+/// evaluates its own expressions (tinygrad's launch_dims) learns them.
+MLIR_CAPI_EXPORTED intptr_t uopPTXKernelsGetNumSymbolicSizes(UopPTXKernels kernels,
+                                                             intptr_t pos);
+MLIR_CAPI_EXPORTED void uopPTXKernelsGetSymbolicSize(UopPTXKernels kernels, intptr_t pos,
+                                                     intptr_t i, int32_t *slot, int64_t *constant,
+                                                     intptr_t *numTerms);
+MLIR_CAPI_EXPORTED void uopPTXKernelsGetSymbolicSizeTerm(UopPTXKernels kernels, intptr_t pos,
+                                                         intptr_t i, intptr_t term,
+                                                         MlirStringRef *variable,
+                                                         int64_t *coefficient);
+
+/// Kernel `pos`'s launch dimensions where its variables take `vars`
+/// (`numVars` values in uopPTXKernelsGetVariableName's order). Fails with a
+/// diagnostic on `context` when a value is missing or out of its bounds. A
+/// size of 0 means the launch runs nothing (skip it: CUDA refuses it).
+MLIR_CAPI_EXPORTED MlirLogicalResult uopPTXKernelsEvaluateLaunchDims(
+    MlirContext context, UopPTXKernels kernels, intptr_t pos, intptr_t numVars,
+    const int64_t *vars, int32_t grid[3], int32_t block[3]);
 
 /// Compiles every uop.kernel of `module` for the host with the uop-to-llvm
 /// pipeline (options in its textual form, e.g. "check-accesses=true"), in

@@ -59,7 +59,9 @@ static inline bool uopKernelIsNull(UopKernel kernel) { return !kernel.ptr; }
 MLIR_CAPI_EXPORTED intptr_t uopKernelGetNumBuffers(UopKernel kernel);
 /// The opts uop-optimize applied, in tinygrad's notation ("" for none).
 MLIR_CAPI_EXPORTED MlirStringRef uopKernelGetAppliedOpts(UopKernel kernel);
-/// On sim and cuda, the launch dimensions (true); false on the CPU.
+/// On sim and cuda, the launch dimensions (true); false on the CPU. In a
+/// symbolic kernel a size that depends on the variables is its upper bound
+/// (uopKernelRun evaluates it for the values given).
 MLIR_CAPI_EXPORTED bool uopKernelGetLaunchDims(UopKernel kernel, int32_t grid[3], int32_t block[3]);
 
 /// A symbolic kernel's variables (tinygrad's DEFINE_VARs), sorted by name:

@@ -84,8 +84,64 @@ MlirStringRef uopPTXKernelsGetPTX(UopPTXKernels kernels, intptr_t pos) {
 void uopPTXKernelsGetLaunchDims(UopPTXKernels kernels, intptr_t pos, int32_t grid[3],
                                 int32_t block[3]) {
   const uop::PTXKernel &k = unwrap(kernels)->kernels.at(pos);
-  llvm::copy(k.grid, grid);
-  llvm::copy(k.block, block);
+  llvm::copy(k.launch.grid, grid);
+  llvm::copy(k.launch.block, block);
+}
+
+intptr_t uopPTXKernelsGetNumVariables(UopPTXKernels kernels, intptr_t pos) {
+  return unwrap(kernels)->kernels.at(pos).variables.size();
+}
+
+MlirStringRef uopPTXKernelsGetVariableName(UopPTXKernels kernels, intptr_t pos, intptr_t var) {
+  return wrap(StringRef(unwrap(kernels)->kernels.at(pos).variables.at(var).name));
+}
+
+void uopPTXKernelsGetVariableBounds(UopPTXKernels kernels, intptr_t pos, intptr_t var,
+                                    int64_t *min, int64_t *max) {
+  const uop::KernelVariable &v = unwrap(kernels)->kernels.at(pos).variables.at(var);
+  *min = v.min;
+  *max = v.max;
+}
+
+intptr_t uopPTXKernelsGetNumSymbolicSizes(UopPTXKernels kernels, intptr_t pos) {
+  return unwrap(kernels)->kernels.at(pos).launch.symbolic.size();
+}
+
+void uopPTXKernelsGetSymbolicSize(UopPTXKernels kernels, intptr_t pos, intptr_t i, int32_t *slot,
+                                  int64_t *constant, intptr_t *numTerms) {
+  const uop::SymbolicSize &s = unwrap(kernels)->kernels.at(pos).launch.symbolic.at(i);
+  *slot = static_cast<int32_t>(s.slot);
+  *constant = s.constant;
+  *numTerms = s.terms.size();
+}
+
+void uopPTXKernelsGetSymbolicSizeTerm(UopPTXKernels kernels, intptr_t pos, intptr_t i,
+                                      intptr_t term, MlirStringRef *variable,
+                                      int64_t *coefficient) {
+  const auto &[var, coef] = unwrap(kernels)->kernels.at(pos).launch.symbolic.at(i).terms.at(term);
+  *variable = wrap(StringRef(var));
+  *coefficient = coef;
+}
+
+MlirLogicalResult uopPTXKernelsEvaluateLaunchDims(MlirContext context, UopPTXKernels kernels,
+                                                  intptr_t pos, intptr_t numVars,
+                                                  const int64_t *vars, int32_t grid[3],
+                                                  int32_t block[3]) {
+  const uop::PTXKernel &k = unwrap(kernels)->kernels.at(pos);
+  auto fail = [&](const Twine &message) {
+    return wrap(emitError(UnknownLoc::get(unwrap(context))) << message);
+  };
+  if (numVars < 0 || (numVars > 0 && !vars))
+    return fail("uopPTXKernelsEvaluateLaunchDims: no variable values given");
+  ArrayRef<int64_t> values(vars, numVars);
+  if (llvm::Error e = uop::checkVariableValues(k.name, k.variables, values))
+    return fail(llvm::toString(std::move(e)));
+  llvm::Expected<uop::LaunchDims> dims = k.launch.evaluate(k.variables, values);
+  if (!dims)
+    return fail("kernel " + k.name + ": " + llvm::toString(dims.takeError()));
+  llvm::copy(dims->grid, grid);
+  llvm::copy(dims->block, block);
+  return mlirLogicalResultSuccess();
 }
 
 MlirLogicalResult uopCompileToHostLLVMIR(MlirModule module, MlirStringRef options,

@@ -3,6 +3,7 @@
 #include "uop/Pipelines/Pipelines.h"
 
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
+#include "uop/Dialect/UOp/IR/UOpOps.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
@@ -23,20 +24,26 @@ mlir::uop::compileToPTX(ModuleOp module, const UOpToPTXOptions &options,
   withBinary.optLevel = options.optLevel;
   withBinary.toBinary = true;
   buildUOpToPTXPipeline(pm, withBinary);
+  // The variables' bounds, as the kernels declare them.
+  llvm::StringMap<std::vector<KernelVariable>> declared;
+  for (auto kernel : module.getOps<KernelOp>())
+    declared[kernel.getSymName()] = declaredVariables(module, kernel.getSymName());
   if (failed(pm.run(module)))
     return failure();
 
   DictionaryAttr launch = UOpDialect::LaunchAttrHelper(ctx).getAttr(module);
+  DictionaryAttr variables = UOpDialect::VariablesAttrHelper(ctx).getAttr(module);
   std::vector<PTXKernel> kernels;
   for (auto bin : module.getOps<gpu::BinaryOp>()) {
     PTXKernel k;
     k.name = bin.getSymName().str();
     k.chip = options.chip;
     k.ptx = cast<gpu::ObjectAttr>(bin.getObjects()[0]).getObject().getValue().str();
-    if (auto dims = launch ? launch.getAs<DictionaryAttr>(k.name) : DictionaryAttr()) {
-      llvm::copy(cast<DenseI32ArrayAttr>(dims.get("grid")).asArrayRef(), k.grid.begin());
-      llvm::copy(cast<DenseI32ArrayAttr>(dims.get("block")).asArrayRef(), k.block.begin());
-    }
+    if (std::optional<LaunchDims> dims = LaunchDims::read(launch ? launch.get(k.name) : nullptr))
+      k.launch = *dims;
+    auto names = variables ? variables.getAs<ArrayAttr>(k.name) : ArrayAttr();
+    k.variables = takenVariables(module, k.name, /*numBuffers=*/0, names ? names.size() : 0,
+                                 declared.lookup(k.name));
     kernels.push_back(std::move(k));
   }
   if (kernels.empty())

@@ -8,7 +8,6 @@
 
 #include "Targets.h"
 
-#include "uop/Conversion/Common/KernelEmitter.h"
 #include "uop/Conversion/UOpToSCF/CheckedABI.h"
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
@@ -119,11 +118,7 @@ public:
     keepOnlyKernel(module, name);
     // A symbolic kernel's variables, with their bounds, as the kernel
     // declares them (the pipeline drops those nothing uses).
-    std::vector<KernelVariable> declared;
-    if (auto kernel = module.lookupSymbol<KernelOp>(name))
-      for (DefineVarOp v : kernelVariables(kernel))
-        declared.push_back({v.getName().str(), static_cast<int64_t>(v.getMin()),
-                            static_cast<int64_t>(v.getMax())});
+    std::vector<KernelVariable> declared = declaredVariables(module, name);
     RunTimes times;
     auto start = Clock::now();
     std::optional<std::string> opts;
@@ -169,19 +164,9 @@ public:
                                                       std::move(requiredBytes), std::move(sites),
                                                       times, std::move(opts)));
     // The i32 arguments after the buffers, as convert-uop-to-scf named them.
-    std::vector<KernelVariable> variables;
-    DictionaryAttr names = UOpDialect::VariablesAttrHelper(module.getContext()).getAttr(module);
-    auto ofKernel = names ? names.getAs<ArrayAttr>(name) : ArrayAttr();
-    for (unsigned i = numBuffers, e = func.getNumArguments() - (checkAccesses ? 1 : 0); i < e;
-         ++i) {
-      unsigned at = i - numBuffers;
-      auto named = ofKernel && at < ofKernel.size() ? dyn_cast<StringAttr>(ofKernel[at]) : nullptr;
-      KernelVariable v{named ? named.str() : "arg" + std::to_string(i), INT32_MIN, INT32_MAX};
-      for (const KernelVariable &d : declared)
-        if (d.name == v.name)
-          v = d;
-      variables.push_back(v);
-    }
+    unsigned numVariables = func.getNumArguments() - numBuffers - (checkAccesses ? 1 : 0);
+    std::vector<KernelVariable> variables =
+        takenVariables(module, name, numBuffers, numVariables, declared);
     k->setVariables(std::move(variables));
     return std::unique_ptr<CompiledKernel>(std::move(k));
   }

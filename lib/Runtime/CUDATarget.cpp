@@ -149,7 +149,8 @@ std::unique_ptr<CUDADevice> CUDADevice::open(std::string &why) {
 }
 
 llvm::Error CUDADevice::launch(StringRef ptx, StringRef entry, Dim3 grid, Dim3 block,
-                               ArrayRef<MutableArrayRef<uint8_t>> buffers, CUDAStats &stats) {
+                               ArrayRef<MutableArrayRef<uint8_t>> buffers,
+                               MutableArrayRef<int32_t> ints, CUDAStats &stats) {
   const Driver &api = *driver;
   CUmodule module = nullptr;
   std::vector<CUdeviceptr> pointers;
@@ -188,6 +189,8 @@ llvm::Error CUDADevice::launch(StringRef ptx, StringRef entry, Dim3 grid, Dim3 b
   SmallVector<void *> params;
   for (CUdeviceptr &p : pointers)
     params.push_back(&p);
+  for (int32_t &v : ints)
+    params.push_back(&v);
   start = Clock::now();
   if (CUresult r = api.cuLaunchKernel(function, grid.x, grid.y, grid.z, block.x, block.y, block.z,
                                       /*sharedMemBytes=*/0, /*stream=*/nullptr, params.data(),
@@ -218,24 +221,33 @@ namespace {
 
 class CUDAKernel final : public CompiledKernel {
 public:
-  CUDAKernel(std::shared_ptr<CUDADevice> device, std::string name, std::string ptx, Dim3 grid,
-             Dim3 block, unsigned numArgs, RunTimes compileTimes, std::optional<std::string> opts)
-      : device(std::move(device)), name(std::move(name)), ptx(std::move(ptx)), grid(grid),
-        block(block) {
-    this->numArgs = numArgs;
+  CUDAKernel(std::shared_ptr<CUDADevice> device, std::string name, std::string ptx,
+             const GPUKernel &kernel, RunTimes compileTimes, std::optional<std::string> opts)
+      : device(std::move(device)), name(std::move(name)), ptx(std::move(ptx)) {
+    numArgs = kernel.numBuffers;
+    variables = kernel.variables;
     times = compileTimes;
     appliedOpts = std::move(opts);
-    launchDims = LaunchDims{grid.xyz(), block.xyz()};
+    launchDims = kernel.launch;
   }
 
   llvm::Error run(ArrayRef<MutableArrayRef<uint8_t>> buffers, ArrayRef<int64_t> vars) override {
-    if (llvm::Error e = checkVariables(name, vars)) // GPU kernels have none so far
+    if (llvm::Error e = checkVariables(name, vars))
       return e;
     if (buffers.size() != numArgs)
       return llvm::createStringError("kernel " + name + " takes " + Twine(numArgs) +
                                      " buffers, not " + Twine(buffers.size()));
+    llvm::Expected<LaunchDims> dims = launchDims->evaluate(variables, vars);
+    if (!dims)
+      return llvm::createStringError("kernel " + name + ": " + llvm::toString(dims.takeError()));
+    if (dims->isEmpty()) { // a symbolic size of 0: nothing to run
+      times.runMs = 0;
+      return llvm::Error::success();
+    }
     CUDAStats stats;
-    if (llvm::Error e = device->launch(ptx, name, grid, block, buffers, stats))
+    std::vector<int32_t> ints(vars.begin(), vars.end()); // checked in range
+    if (llvm::Error e = device->launch(ptx, name, Dim3::of(dims->grid), Dim3::of(dims->block),
+                                       buffers, ints, stats))
       return e;
     times.jitMs = stats.loadMs; // the driver's PTX JIT
     times.runMs = stats.runMs;
@@ -245,7 +257,6 @@ public:
 private:
   std::shared_ptr<CUDADevice> device; // kept open while a kernel may run
   std::string name, ptx;
-  Dim3 grid, block;
 };
 
 class CUDARunner final : public Runner {
@@ -282,8 +293,7 @@ CUDARunner::compile(ModuleOp module, StringRef name, const KernelCodegenOptions 
       lowerToGPUKernel(module, name, chip, codegen, "the CUDA runtime", **lower);
   if (failed(kernel))
     return failure();
-  Dim3 grid = kernel->grid, block = kernel->block; // (the binary step erases the function)
-  unsigned numBuffers = kernel->numBuffers;
+  kernel->func = nullptr; // the binary step erases it
 
   FailureOr<std::unique_ptr<PassManager>> toBinary = makePassManager(module.getContext());
   if (failed(toBinary))
@@ -298,13 +308,11 @@ CUDARunner::compile(ModuleOp module, StringRef name, const KernelCodegenOptions 
   // uop-translate --export-ptx's header line, so a dump says what it is.
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "// uop-mlir kernel " << name << " grid=" << grid.x << "," << grid.y << "," << grid.z
-     << " block=" << block.x << "," << block.y << "," << block.z << "\n"
-     << ptx;
+  os << ptxHeaderLine(name, kernel->launch, kernel->variables) << "\n" << ptx;
   RunTimes times;
   times.pipelineMs = msSince(start);
-  return std::unique_ptr<CompiledKernel>(new CUDAKernel(device, name.str(), std::move(text), grid,
-                                                        block, numBuffers, times, std::move(opts)));
+  return std::unique_ptr<CompiledKernel>(
+      new CUDAKernel(device, name.str(), std::move(text), *kernel, times, std::move(opts)));
 }
 
 llvm::Expected<std::unique_ptr<Runner>> mlir::uop::createCUDARunner(MLIRContext *ctx,

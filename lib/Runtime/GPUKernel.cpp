@@ -11,49 +11,53 @@
 using namespace mlir;
 using namespace mlir::uop;
 
-namespace {
-std::optional<Dim3> dims(Attribute a) {
-  std::optional<std::array<int32_t, 3>> size = readLaunchSize(a);
-  if (!size)
-    return std::nullopt;
-  return Dim3{(*size)[0], (*size)[1], (*size)[2]};
-}
-} // namespace
-
-FailureOr<std::pair<Dim3, Dim3>> mlir::uop::getLaunchDims(ModuleOp module, Operation *kernelFunc,
-                                                          StringRef name) {
+FailureOr<LaunchDims> mlir::uop::getLaunchDims(ModuleOp module, Operation *kernelFunc,
+                                               StringRef name) {
   if (DictionaryAttr launch = UOpDialect::LaunchAttrHelper(module.getContext()).getAttr(module))
-    if (auto entry = launch.getAs<DictionaryAttr>(name)) {
-      std::optional<Dim3> grid = dims(entry.get("grid")), block = dims(entry.get("block"));
-      if (!grid || !block)
+    if (Attribute entry = launch.get(name)) {
+      std::optional<LaunchDims> dims = LaunchDims::read(entry);
+      if (!dims)
         return emitError(module.getLoc())
                << "uop.launch entry of '" << name
                << "' needs grid and block as array<i32: x, y, z> of positive sizes";
-      return std::make_pair(*grid, *block);
+      return *dims;
     }
-  std::optional<Dim3> grid = dims(kernelFunc->getAttr("gpu.known_grid_size")),
-                      block = dims(kernelFunc->getAttr("gpu.known_block_size"));
+  std::optional<std::array<int32_t, 3>> grid = readLaunchSize(
+                                            kernelFunc->getAttr("gpu.known_grid_size")),
+                                        block = readLaunchSize(
+                                            kernelFunc->getAttr("gpu.known_block_size"));
   if (grid && block)
-    return std::make_pair(*grid, *block);
+    return LaunchDims{*grid, *block, {}};
   return emitError(kernelFunc->getLoc())
          << "no launch dimensions for kernel '" << name
          << "': expected a uop.launch entry on the module or gpu.known_grid_size and "
             "gpu.known_block_size on the function";
 }
 
-FailureOr<GPUKernel> mlir::uop::findGPUKernel(ModuleOp module, StringRef name, StringRef runner) {
+FailureOr<GPUKernel> mlir::uop::findGPUKernel(ModuleOp module, StringRef name, StringRef runner,
+                                              ArrayRef<KernelVariable> declared) {
   auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>(name);
   auto func = gpuModule ? gpuModule.lookupSymbol<LLVM::LLVMFuncOp>(name) : nullptr;
   if (!func || func.isExternal())
     return emitError(module.getLoc())
            << "no GPU kernel '" << name << "': expected gpu.module @" << name
            << " holding llvm.func @" << name << " (the IR the PTX is made from)";
-  FailureOr<std::pair<Dim3, Dim3>> dims = getLaunchDims(module, func, name);
+  FailureOr<LaunchDims> dims = getLaunchDims(module, func, name);
   if (failed(dims))
     return failure();
-  for (Type t : func.getArgumentTypes())
-    if (!isa<LLVM::LLVMPointerType>(t))
-      return func.emitError() << runner << " passes only buffers, but kernel '" << name
-                              << "' has a parameter of type " << t;
-  return GPUKernel{func, func.getNumArguments(), dims->first, dims->second};
+  ArrayRef<Type> params = func.getArgumentTypes();
+  unsigned numBuffers = llvm::find_if_not(params, llvm::IsaPred<LLVM::LLVMPointerType>) -
+                        params.begin();
+  for (Type t : params.drop_front(numBuffers))
+    if (!t.isInteger(32))
+      return func.emitError() << runner << " passes buffers, then i32 variables, but kernel '"
+                              << name << "' has a parameter of type " << t << " after them";
+  GPUKernel k{func, numBuffers, {}, *dims};
+  k.variables = takenVariables(module, name, numBuffers, params.size() - numBuffers, declared);
+  for (const SymbolicSize &s : dims->symbolic)
+    for (auto &[var, coef] : s.terms)
+      if (llvm::none_of(k.variables, [&](const KernelVariable &v) { return v.name == var; }))
+        return func.emitError() << "the launch size " << s.str() << " of kernel '" << name
+                                << "' needs variable " << var << ", which the kernel does not take";
+  return k;
 }

@@ -16,20 +16,7 @@ using namespace mlir::uop;
 CompiledKernel::~CompiledKernel() = default;
 
 llvm::Error CompiledKernel::checkVariables(StringRef kernel, ArrayRef<int64_t> vars) const {
-  if (vars.size() != variables.size()) {
-    std::string names;
-    for (const KernelVariable &v : variables)
-      names += (names.empty() ? "" : ", ") + v.name;
-    return llvm::createStringError("kernel " + kernel + " takes " + Twine(variables.size()) +
-                                   " variable values" + (names.empty() ? "" : " (" + names + ")") +
-                                   ", not " + Twine(vars.size()));
-  }
-  for (auto [v, value] : llvm::zip(variables, vars))
-    if (value < v.min || value > v.max)
-      return llvm::createStringError("kernel " + kernel + ": variable " + v.name + " = " +
-                                     Twine(value) + " is outside its range [" + Twine(v.min) +
-                                     ", " + Twine(v.max) + "]");
-  return llvm::Error::success();
+  return checkVariableValues(kernel, variables, vars);
 }
 Runner::~Runner() = default;
 
@@ -75,6 +62,7 @@ void mlir::uop::keepOnlyKernel(ModuleOp module, StringRef name) {
 FailureOr<GPUKernel> mlir::uop::lowerToGPUKernel(ModuleOp module, StringRef name, StringRef chip,
                                                  const KernelCodegenOptions &codegen,
                                                  StringRef runner, PassManager &pm) {
+  std::vector<KernelVariable> declared = declaredVariables(module, name);
   if (!module.getOps<KernelOp>().empty()) {
     keepOnlyKernel(module, name);
     UOpToPTXOptions options;
@@ -94,7 +82,7 @@ FailureOr<GPUKernel> mlir::uop::lowerToGPUKernel(ModuleOp module, StringRef name
   }
   if (failed(pm.run(module)))
     return failure();
-  return findGPUKernel(module, name, runner);
+  return findGPUKernel(module, name, runner, declared);
 }
 
 llvm::Expected<std::unique_ptr<Runner>> mlir::uop::createRunner(MLIRContext *ctx, StringRef target,

@@ -40,7 +40,6 @@ private:
   std::unique_ptr<ExecutionEngine> engine;
   std::string name;
   void (*entry)(void **) = nullptr;
-  Dim3 gridDims, blockDims;
   std::vector<std::pair<uintptr_t, int64_t>> ownGlobals; // the module's globals
   std::vector<std::pair<int64_t, int64_t>> shared;
   std::vector<std::string> sites;
@@ -98,9 +97,8 @@ FailureOr<std::unique_ptr<CompiledKernel>> SimRunner::compile(ModuleOp module, S
   k->times.pipelineMs = msSince(start);
   k->name = name.str();
   k->numArgs = kernel->numBuffers;
-  k->gridDims = kernel->grid;
-  k->blockDims = kernel->block;
-  k->launchDims = LaunchDims{kernel->grid.xyz(), kernel->block.xyz()};
+  k->variables = kernel->variables;
+  k->launchDims = kernel->launch;
   for (Attribute s : UOpDialect::SitesAttrHelper(ctx).getAttr(*host))
     k->sites.push_back(cast<StringAttr>(s).str());
   ArrayRef<int64_t> shared = UOpDialect::SimSharedAttrHelper(ctx).getAttr(*host);
@@ -140,8 +138,11 @@ FailureOr<std::unique_ptr<CompiledKernel>> SimRunner::compile(ModuleOp module, S
 }
 
 llvm::Error SimKernel::run(ArrayRef<MutableArrayRef<uint8_t>> buffers, ArrayRef<int64_t> vars) {
-  if (llvm::Error e = checkVariables(name, vars)) // GPU kernels have none so far
+  if (llvm::Error e = checkVariables(name, vars))
     return e;
+  llvm::Expected<LaunchDims> dims = launchDims->evaluate(variables, vars);
+  if (!dims)
+    return llvm::createStringError("kernel " + name + ": " + llvm::toString(dims.takeError()));
   if (buffers.size() != numArgs)
     return llvm::createStringError("kernel " + name + " takes " + Twine(numArgs) +
                                    " buffers, not " + Twine(buffers.size()));
@@ -151,19 +152,28 @@ llvm::Error SimKernel::run(ArrayRef<MutableArrayRef<uint8_t>> buffers, ArrayRef<
     if (reinterpret_cast<uintptr_t>(b.data()) % 16)
       return llvm::createStringError("buffer " + Twine(i) + " of kernel " + name +
                                      " is not 16-byte aligned, as the GPU code assumes");
+  if (dims->isEmpty()) { // a symbolic size of 0: nothing to run
+    stats = SimStats{};
+    times.runMs = 0;
+    return llvm::Error::success();
+  }
   sim::LaunchSpec spec;
   spec.kernel = name;
-  spec.grid = gridDims;
-  spec.block = blockDims;
+  spec.grid = Dim3::of(dims->grid);
+  spec.block = Dim3::of(dims->block);
   spec.entry = entry;
   spec.shared = shared;
   spec.sites = sites;
   spec.needsFibers = needsFibers;
-  // The packed interface takes a pointer to each argument value.
+  // The packed interface takes a pointer to each argument value: the
+  // buffers' addresses, then the variables as i32 (checked in range).
   std::vector<void *> values;
   for (MutableArrayRef<uint8_t> b : buffers)
     values.push_back(b.data());
+  std::vector<int32_t> ints(vars.begin(), vars.end());
   for (void *&v : values)
+    spec.args.push_back(&v);
+  for (int32_t &v : ints)
     spec.args.push_back(&v);
   for (auto [i, b] : llvm::enumerate(buffers))
     spec.globals.push_back({reinterpret_cast<uintptr_t>(b.data()), static_cast<int64_t>(b.size()),

@@ -189,9 +189,58 @@ public:
   MlirModule m;
 };
 
+/// One kernel of uopCompileToPTX's result (kept alive by its kernels).
 struct PTXKernel {
-  std::string name, chip, ptx;
-  std::array<int32_t, 3> grid, block;
+  std::shared_ptr<UopPTXKernels> all;
+  intptr_t pos;
+  ContextRef ctx;
+
+  static std::string str(MlirStringRef s) { return std::string(s.data, s.length); }
+  std::string name() const { return str(uopPTXKernelsGetName(*all, pos)); }
+  std::string chip() const { return str(uopPTXKernelsGetChip(*all, pos)); }
+  std::string ptx() const { return str(uopPTXKernelsGetPTX(*all, pos)); }
+  std::array<std::array<int32_t, 3>, 2> bounds() const {
+    std::array<std::array<int32_t, 3>, 2> dims;
+    uopPTXKernelsGetLaunchDims(*all, pos, dims[0].data(), dims[1].data());
+    return dims;
+  }
+  py::list variables() const {
+    py::list out;
+    for (intptr_t i = 0, e = uopPTXKernelsGetNumVariables(*all, pos); i < e; ++i) {
+      int64_t lo, hi;
+      uopPTXKernelsGetVariableBounds(*all, pos, i, &lo, &hi);
+      out.append(py::make_tuple(str(uopPTXKernelsGetVariableName(*all, pos, i)), lo, hi));
+    }
+    return out;
+  }
+  /// [(slot, constant, [(variable, coefficient)])]
+  py::list symbolicSizes() const {
+    py::list out;
+    for (intptr_t i = 0, e = uopPTXKernelsGetNumSymbolicSizes(*all, pos); i < e; ++i) {
+      int32_t slot;
+      int64_t constant;
+      intptr_t numTerms;
+      uopPTXKernelsGetSymbolicSize(*all, pos, i, &slot, &constant, &numTerms);
+      py::list terms;
+      for (intptr_t t = 0; t < numTerms; ++t) {
+        MlirStringRef var;
+        int64_t coef;
+        uopPTXKernelsGetSymbolicSizeTerm(*all, pos, i, t, &var, &coef);
+        terms.append(py::make_tuple(str(var), coef));
+      }
+      out.append(py::make_tuple(slot, constant, terms));
+    }
+    return out;
+  }
+  py::tuple launchDims(const std::vector<int64_t> &vars) const {
+    std::array<int32_t, 3> grid, block;
+    ctx->take();
+    if (mlirLogicalResultIsFailure(uopPTXKernelsEvaluateLaunchDims(
+            ctx->get(), *all, pos, vars.size(), vars.data(), grid.data(), block.data())))
+      ctx->fail("no launch dimensions for kernel " + name());
+    return py::make_tuple(py::make_tuple(grid[0], grid[1], grid[2]),
+                          py::make_tuple(block[0], block[1], block[2]));
+  }
 };
 
 std::vector<PTXKernel> compilePTX(Module &module, const std::string &options) {
@@ -203,18 +252,13 @@ std::vector<PTXKernel> compilePTX(Module &module, const std::string &options) {
   }
   if (uopPTXKernelsIsNull(ks))
     module.ctx->fail("cannot compile to PTX");
+  auto all = std::shared_ptr<UopPTXKernels>(new UopPTXKernels(ks), [](UopPTXKernels *k) {
+    uopPTXKernelsDestroy(*k);
+    delete k;
+  });
   std::vector<PTXKernel> out;
-  for (intptr_t i = 0, e = uopPTXKernelsGetNum(ks); i < e; ++i) {
-    auto str = [](MlirStringRef s) { return std::string(s.data, s.length); };
-    PTXKernel k{str(uopPTXKernelsGetName(ks, i)),
-                str(uopPTXKernelsGetChip(ks, i)),
-                str(uopPTXKernelsGetPTX(ks, i)),
-                {},
-                {}};
-    uopPTXKernelsGetLaunchDims(ks, i, k.grid.data(), k.block.data());
-    out.push_back(std::move(k));
-  }
-  uopPTXKernelsDestroy(ks);
+  for (intptr_t i = 0, e = uopPTXKernelsGetNum(ks); i < e; ++i)
+    out.push_back(PTXKernel{all, i, module.ctx});
   return out;
 }
 
@@ -337,20 +381,29 @@ PYBIND11_MODULE(_uop_mlir, m) {
       .def("run_pipeline", &Module::runPipeline, py::arg("pipeline"));
 
   py::class_<PTXKernel>(m, "PTXKernel")
-      .def_readonly("name", &PTXKernel::name)
-      .def_readonly("chip", &PTXKernel::chip)
-      .def_readonly("ptx", &PTXKernel::ptx)
-      .def_property_readonly(
-          "grid",
-          [](const PTXKernel &k) { return py::make_tuple(k.grid[0], k.grid[1], k.grid[2]); })
-      .def_property_readonly(
-          "block",
-          [](const PTXKernel &k) { return py::make_tuple(k.block[0], k.block[1], k.block[2]); })
+      .def_property_readonly("name", &PTXKernel::name)
+      .def_property_readonly("chip", &PTXKernel::chip)
+      .def_property_readonly("ptx", &PTXKernel::ptx)
+      .def_property_readonly("grid",
+                             [](const PTXKernel &k) {
+                               auto [g, b] = k.bounds();
+                               return py::make_tuple(g[0], g[1], g[2]);
+                             })
+      .def_property_readonly("block",
+                             [](const PTXKernel &k) {
+                               auto [g, b] = k.bounds();
+                               return py::make_tuple(b[0], b[1], b[2]);
+                             })
+      .def_property_readonly("variables", &PTXKernel::variables)
+      .def_property_readonly("symbolic_sizes", &PTXKernel::symbolicSizes)
+      .def("evaluate_launch_dims", &PTXKernel::launchDims, py::arg("vars"))
       .def("__repr__", [](const PTXKernel &k) {
-        return "<PTXKernel " + k.name + " for " + k.chip + ", grid " + std::to_string(k.grid[0]) +
-               "x" + std::to_string(k.grid[1]) + "x" + std::to_string(k.grid[2]) + ", block " +
-               std::to_string(k.block[0]) + "x" + std::to_string(k.block[1]) + "x" +
-               std::to_string(k.block[2]) + ">";
+        auto [g, b] = k.bounds();
+        auto dims = [](const std::array<int32_t, 3> &d) {
+          return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
+        };
+        return "<PTXKernel " + k.name() + " for " + k.chip() + ", grid " + dims(g) + ", block " +
+               dims(b) + ">";
       });
 
   m.def("compile_ptx", &compilePTX, py::arg("module"), py::arg("options"));

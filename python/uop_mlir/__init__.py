@@ -79,7 +79,8 @@ def compile(module, target="cpu", *, kernel=None, chip="", opts=None, heuristic=
             optimize=True, opt_level=3, check_accesses=True, in_place=False):
     """Compiles `module`'s kernels for `target`:
 
-    - "ptx": every kernel to PTX; returns [PTXKernel] (name, chip, ptx, grid, block);
+    - "ptx": every kernel to PTX; returns [PTXKernel] (name, chip, ptx, grid, block, and for
+      a symbolic kernel its variables, symbolic_sizes and launch_dims(**values));
     - "llvm": every kernel to host LLVM IR; returns its text;
     - "cpu", "sim", "cuda", "auto": kernel `kernel` (the only one if None) as a Kernel
       to call on numpy arrays.
@@ -143,16 +144,9 @@ class Kernel:
         if len(arrays) != self.num_buffers:
             raise Error(f"kernel {self.name} takes {self.num_buffers} buffers, "
                         f"not {len(arrays)}")
-        names = [v[0] for v in self.variables]
-        unknown = sorted(set(variables) - set(names))
-        missing = [n for n in names if n not in variables]
-        if unknown or missing:
-            raise Error(f"kernel {self.name} takes the variables ({', '.join(names)}): "
-                        + (f"missing {', '.join(missing)}" if missing else
-                           f"no variable {', '.join(unknown)}"))
+        values = _variable_values(self, variables)
         bufs = [_aligned_copy(a) for a in arrays]
-        self.run_pointers([b.ctypes.data for b in bufs], [b.nbytes for b in bufs],
-                          [int(variables[n]) for n in names])
+        self.run_pointers([b.ctypes.data for b in bufs], [b.nbytes for b in bufs], values)
         return bufs
 
     def run_pointers(self, pointers, sizes, vars=()):
@@ -163,3 +157,25 @@ class Kernel:
 
     def __repr__(self):
         return f"<uop_mlir.Kernel {self.name} on {self.target}{' ' + self.chip if self.chip else ''}>"
+
+
+def _variable_values(kernel, given):
+    """The values of `kernel`'s variables from keyword arguments, in its order."""
+    names = [v[0] for v in kernel.variables]
+    unknown = sorted(set(given) - set(names))
+    missing = [n for n in names if n not in given]
+    if unknown or missing:
+        raise Error(f"kernel {kernel.name} takes the variables ({', '.join(names)}): "
+                    + (f"missing {', '.join(missing)}" if missing else
+                       f"no variable {', '.join(unknown)}"))
+    return [int(given[n]) for n in names]
+
+
+def _ptx_launch_dims(self, **variables):
+    """((grid), (block)) for a launch with these variable values (k.launch_dims(n=4));
+    `grid` and `block` alone give a symbolic kernel's upper bounds. A size 0 launches
+    nothing."""
+    return self.evaluate_launch_dims(_variable_values(self, variables))
+
+
+PTXKernel.launch_dims = _ptx_launch_dims

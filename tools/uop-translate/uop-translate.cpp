@@ -301,12 +301,7 @@ int exportPTX(ModuleOp module, llvm::raw_ostream &os) {
     }
   PTXJoiner joined;
   for (const uop::PTXKernel &k : *kernels) {
-    std::string header = "// uop-mlir kernel " + k.name;
-    llvm::raw_string_ostream hs(header);
-    hs << " grid=";
-    llvm::interleave(k.grid, hs, ",");
-    hs << " block=";
-    llvm::interleave(k.block, hs, ",");
+    std::string header = uop::ptxHeaderLine(k.name, k.launch, k.variables);
     if (!ptxDir.empty()) {
       SmallString<128> path(ptxDir);
       llvm::sys::path::append(path, k.name + ".ptx");

@@ -14,6 +14,7 @@
 #define UOP_PIPELINES_PIPELINES_H
 
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
+#include "uop/Pipelines/KernelInterface.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -158,12 +159,15 @@ struct PTXKernel {
   std::string name; // the kernel's symbol, its .entry in the PTX
   std::string chip; // the sm_XX it was compiled for
   std::string ptx;  // one PTX module, as ptxas and cuModuleLoadData take it
-  std::array<int32_t, 3> grid{1, 1, 1}, block{1, 1, 1};
+  LaunchDims launch;
+  /// A symbolic kernel's variables: i32 parameters after the buffers.
+  std::vector<KernelVariable> variables;
 };
 
 /// Compiles every kernel of `module` to PTX: the uop-to-ptx pipeline with
 /// `options` (always to the binary), run in place, then each gpu.binary's
-/// PTX with its launch dimensions from `uop.launch`. `configure`, if given,
+/// PTX with its launch dimensions from `uop.launch` and its variables from
+/// `uop.variables`. `configure`, if given,
 /// sets up the pass manager first (e.g. applyPassManagerCLOptions). Errors
 /// are diagnostics; the context needs registerUOpPTXDependencies.
 FailureOr<std::vector<PTXKernel>>

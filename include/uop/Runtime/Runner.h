@@ -16,6 +16,7 @@
 #ifndef UOP_RUNTIME_RUNNER_H
 #define UOP_RUNTIME_RUNNER_H
 
+#include "uop/Pipelines/KernelInterface.h"
 #include "uop/Pipelines/Pipelines.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -40,17 +41,6 @@ struct RunTimes {
 struct SimStats {
   int64_t blocks = 0, threads = 0;
   double ms = 0;
-};
-
-/// A variable of a symbolic kernel: its name and inclusive bounds.
-struct KernelVariable {
-  std::string name;
-  int64_t min = 0, max = 0;
-};
-
-/// How a GPU kernel is launched: `grid` blocks of `block` threads.
-struct LaunchDims {
-  std::array<int32_t, 3> grid{1, 1, 1}, block{1, 1, 1};
 };
 
 /// A kernel compiled for one target.
@@ -81,7 +71,8 @@ public:
   /// The opts uop-optimize applied, in tinygrad's notation ("" for none);
   /// nothing when the kernel came in past uop-optimize.
   const std::optional<std::string> &getAppliedOpts() const { return appliedOpts; }
-  /// The launch dimensions on sim and cuda; nothing on the CPU.
+  /// The launch dimensions on sim and cuda (a symbolic kernel's depend on
+  /// its variables: LaunchDims::evaluate); nothing on the CPU.
   const std::optional<LaunchDims> &getLaunchDims() const { return launchDims; }
 
 protected:

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "uop/Conversion/Common/KernelEmitter.h"
+#include "uop/Dialect/UOp/IR/UOpDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -581,6 +582,21 @@ SmallVector<DefineVarOp> mlir::uop::kernelVariables(KernelOp kernel) {
       vars.push_back(v);
   llvm::sort(vars, [](DefineVarOp a, DefineVarOp b) { return a.getName() < b.getName(); });
   return vars;
+}
+
+void mlir::uop::recordKernelVariables(KernelOp kernel) {
+  SmallVector<DefineVarOp> vars = kernelVariables(kernel);
+  auto module = kernel->getParentOfType<ModuleOp>();
+  if (vars.empty() || !module)
+    return;
+  MLIRContext *ctx = kernel.getContext();
+  UOpDialect::VariablesAttrHelper helper(ctx);
+  NamedAttrList all(helper.isAttrPresent(module) ? helper.getAttr(module) : DictionaryAttr());
+  SmallVector<Attribute> names;
+  for (DefineVarOp v : vars)
+    names.push_back(v.getNameAttr());
+  all.set(kernel.getSymName(), ArrayAttr::get(ctx, names));
+  helper.setAttr(module, all.getDictionary(ctx));
 }
 
 LogicalResult mlir::uop::emitKernel(KernelOp kernel, Block *entry, const TargetInfo &target,

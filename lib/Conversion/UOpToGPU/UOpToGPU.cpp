@@ -14,7 +14,11 @@
 
 #include "NVPTXTargetInfo.h"
 
+#include "uop/Dialect/UOp/Utils/Symbolic.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 namespace mlir::uop {
 #define GEN_PASS_DEF_CONVERTUOPTOGPU
@@ -26,23 +30,127 @@ using namespace mlir::uop;
 
 namespace {
 
-/// The grid and block sizes the kernel's SPECIALs imply (1 where absent).
-struct LaunchDims {
+/// `v` as constant + sum(coef * variable) of the kernel's uop.define_vars,
+/// if it is one: sums, differences, negations and products by constants of
+/// constants and variables (what uop-lower builds symbolic sizes from).
+class AffineReader {
+public:
+  struct Affine {
+    int64_t constant = 0;
+    llvm::MapVector<StringAttr, int64_t> coefs;
+  };
+
+  std::optional<Affine> read(Value v) {
+    if (auto it = memo.find(v); it != memo.end())
+      return it->second;
+    std::optional<Affine> a = compute(v);
+    memo[v] = a;
+    return a;
+  }
+
+private:
+  llvm::DenseMap<Value, std::optional<Affine>> memo;
+
+  std::optional<Affine> compute(Value v) {
+    Operation *op = v.getDefiningOp();
+    if (!op)
+      return std::nullopt;
+    if (std::optional<int64_t> c = sym::intConst(v))
+      return Affine{*c, {}};
+    if (auto var = dyn_cast<DefineVarOp>(op)) {
+      Affine a;
+      a.coefs[var.getNameAttr()] = 1;
+      return a;
+    }
+    if (isa<AddOp, SubOp>(op)) {
+      std::optional<Affine> x = read(op->getOperand(0)), y = read(op->getOperand(1));
+      return x && y ? combine(*x, *y, isa<SubOp>(op) ? -1 : 1) : std::nullopt;
+    }
+    if (isa<NegOp>(op)) {
+      std::optional<Affine> x = read(op->getOperand(0));
+      return x ? scale(*x, -1) : std::nullopt;
+    }
+    if (isa<MulOp>(op)) {
+      std::optional<Affine> x = read(op->getOperand(0)), y = read(op->getOperand(1));
+      if (x && y && x->coefs.empty())
+        return scale(*y, x->constant);
+      if (x && y && y->coefs.empty())
+        return scale(*x, y->constant);
+    }
+    return std::nullopt;
+  }
+
+  static std::optional<Affine> scale(Affine a, int64_t c) {
+    std::optional<int64_t> k = llvm::checkedMul(a.constant, c);
+    if (!k)
+      return std::nullopt;
+    a.constant = *k;
+    for (auto &[var, coef] : a.coefs)
+      if (std::optional<int64_t> m = llvm::checkedMul(coef, c))
+        coef = *m;
+      else
+        return std::nullopt;
+    return a;
+  }
+
+  /// x + sign * y
+  static std::optional<Affine> combine(Affine x, const Affine &y, int64_t sign) {
+    std::optional<Affine> sy = scale(y, sign);
+    std::optional<int64_t> k = sy ? llvm::checkedAdd(x.constant, sy->constant) : std::nullopt;
+    if (!k)
+      return std::nullopt;
+    x.constant = *k;
+    for (auto [var, coef] : sy->coefs)
+      if (std::optional<int64_t> sum = llvm::checkedAdd(x.coefs[var], coef))
+        x.coefs[var] = *sum;
+      else
+        return std::nullopt;
+    x.coefs.remove_if([](const auto &kv) { return kv.second == 0; });
+    return x;
+  }
+};
+
+/// The grid and block sizes the kernel's SPECIALs imply (1 where absent);
+/// a symbolic size (a SPECIAL of a dynamic size) as its upper bound and its
+/// expression (#uop.sym_entry, slot 0-2 grid x, y, z, 3-5 block x, y, z).
+struct KernelDims {
   int32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  SmallVector<SymEntryAttr> symbolic;
 
   LogicalResult collect(KernelOp kernel) {
-    llvm::StringMap<int64_t> seen;
+    llvm::StringMap<SpecialOp> seen;
+    AffineReader affine;
     for (SpecialOp s : kernel.getBodyBlock().getOps<SpecialOp>()) {
       StringRef name = s.getName();
       int64_t size = static_cast<int64_t>(s.getSize());
-      auto [it, inserted] = seen.try_emplace(name, size);
-      if (!inserted && it->second != size)
-        return s.emitOpError() << "'" << name << "' has size " << size << " here and " << it->second
-                               << " elsewhere in the kernel";
-      if (s.isThreadIndex())
-        block[s.getDim()] = size;
-      else
-        grid[s.getDim()] = size; // gidx, or idx with one thread per block
+      auto [it, inserted] = seen.try_emplace(name, s);
+      if (!inserted) {
+        SpecialOp first = it->second;
+        if (first.getSize() != s.getSize())
+          return s.emitOpError() << "'" << name << "' has size " << size << " here and "
+                                 << static_cast<int64_t>(first.getSize())
+                                 << " elsewhere in the kernel";
+        if (first.getDynamicSize() != s.getDynamicSize())
+          return s.emitOpError() << "'" << name
+                                 << "' has a symbolic size here that differs from its size "
+                                    "elsewhere in the kernel";
+        continue;
+      }
+      unsigned slot = s.isThreadIndex() ? 3 + s.getDim() : s.getDim(); // idx: one thread a block
+      (slot < 3 ? grid[slot] : block[slot - 3]) = size;
+      if (Value dynamic = s.getDynamicSize()) {
+        std::optional<AffineReader::Affine> a = affine.read(dynamic);
+        if (!a || a->coefs.empty())
+          return s.emitOpError() << "has a size that is not an affine expression of the "
+                                    "kernel's variables (constant + sum of constant * variable)";
+        SmallVector<int64_t> coefs;
+        SmallVector<StringAttr> vars;
+        for (auto [var, coef] : a->coefs) {
+          vars.push_back(var);
+          coefs.push_back(coef);
+        }
+        symbolic.push_back(SymEntryAttr::get(s.getContext(), slot, a->constant, coefs, vars));
+      }
     }
     for (int d = 0; d < 3; ++d)
       if (seen.count(("gidx" + Twine(d)).str()) && seen.count(("idx" + Twine(d)).str()))
@@ -50,9 +158,17 @@ struct LaunchDims {
     return success();
   }
 
+  bool isSymbolic(bool ofBlock) const {
+    return llvm::any_of(symbolic, [&](SymEntryAttr e) { return (e.getSlot() >= 3) == ofBlock; });
+  }
+
   DictionaryAttr attr(Builder &b) const {
-    return b.getDictionaryAttr({b.getNamedAttr("block", b.getDenseI32ArrayAttr(block)),
-                                b.getNamedAttr("grid", b.getDenseI32ArrayAttr(grid))});
+    SmallVector<NamedAttribute> entries{b.getNamedAttr("block", b.getDenseI32ArrayAttr(block)),
+                                        b.getNamedAttr("grid", b.getDenseI32ArrayAttr(grid))};
+    if (!symbolic.empty())
+      entries.push_back(b.getNamedAttr(
+          "sym", b.getArrayAttr(SmallVector<Attribute>(symbolic.begin(), symbolic.end()))));
+    return b.getDictionaryAttr(entries);
   }
 };
 
@@ -73,7 +189,7 @@ struct ConvertUOpToGPUPass : mlir::uop::impl::ConvertUOpToGPUBase<ConvertUOpToGP
     if (DictionaryAttr old = launchAttr.getAttr(module))
       llvm::append_range(launch, old.getValue());
     for (KernelOp kernel : kernels) {
-      LaunchDims dims;
+      KernelDims dims;
       if (failed(checkMapped(kernel)) || failed(dims.collect(kernel)) ||
           failed(convert(kernel, target, dims)))
         return signalPassFailure();
@@ -92,27 +208,36 @@ struct ConvertUOpToGPUPass : mlir::uop::impl::ConvertUOpToGPUBase<ConvertUOpToGP
     return success();
   }
 
-  static LogicalResult convert(KernelOp kernel, const TargetInfo &target, const LaunchDims &dims) {
-    if (!kernelVariables(kernel).empty())
-      return kernel.emitOpError()
-             << "has variables (uop.define_var): symbolic kernels run on the CPU only so far";
+  /// `uop.kernel @k` becomes `gpu.func @k(%buf0: !llvm.ptr, ..., %var0: i32,
+  /// ...) kernel`: one pointer per DEFINE_GLOBAL index, then one integer per
+  /// variable (DEFINE_VAR) sorted by name, as on the CPU; the module's
+  /// `uop.variables` names them.
+  static LogicalResult convert(KernelOp kernel, const TargetInfo &target, const KernelDims &dims) {
     MLIRContext *ctx = kernel.getContext();
     Location loc = kernel.getLoc();
     OpBuilder b(kernel);
     auto gpuModule = gpu::GPUModuleOp::create(b, loc, kernel.getSymName());
     b.setInsertionPointToStart(gpuModule.getBody());
-    SmallVector<Type> args(countBuffers(kernel), LLVM::LLVMPointerType::get(ctx));
+    unsigned numBuffers = countBuffers(kernel);
+    SmallVector<Type> args(numBuffers, LLVM::LLVMPointerType::get(ctx));
+    SmallVector<DefineVarOp> vars = kernelVariables(kernel);
+    for (DefineVarOp v : vars)
+      args.push_back(target.types.storage(v.getType()));
     auto func = gpu::GPUFuncOp::create(b, loc, kernel.getSymName(), b.getFunctionType(args, {}));
     func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-    func.setKnownGridSizeAttr(b.getDenseI32ArrayAttr(dims.grid));
-    func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(dims.block));
+    // Known sizes are exact: a symbolic grid or block has only a bound.
+    if (!dims.isSymbolic(/*ofBlock=*/false))
+      func.setKnownGridSizeAttr(b.getDenseI32ArrayAttr(dims.grid));
+    if (!dims.isSymbolic(/*ofBlock=*/true))
+      func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(dims.block));
     // Buffers are the runtime's allocations (cuMemAlloc: 256-byte aligned),
     // so 16 bytes is known: LLVM may then merge adjacent loads and stores
     // into ld/st.global.v2/v4, as tinygrad's devectorizer does.
-    for (unsigned i = 0; i < args.size(); ++i) {
+    for (unsigned i = 0; i < numBuffers; ++i) {
       func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(), b.getUnitAttr());
       func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(), b.getI64IntegerAttr(16));
     }
+    recordKernelVariables(kernel);
     Block *entry = &func.getBody().front();
     b.setInsertionPointToEnd(entry);
     gpu::ReturnOp::create(b, loc);

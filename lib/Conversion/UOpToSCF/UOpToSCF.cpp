@@ -96,19 +96,7 @@ struct ConvertUOpToSCFPass : mlir::uop::impl::ConvertUOpToSCFBase<ConvertUOpToSC
       func.setArgAttr(g.getIndex(), LLVM::LLVMDialect::getDereferenceableAttrName(),
                       b.getI64IntegerAttr(bytes));
     }
-    // The variables' names, for whoever calls the function.
-    if (SmallVector<DefineVarOp> vars = kernelVariables(kernel); !vars.empty()) {
-      auto module = kernel->getParentOfType<ModuleOp>();
-      UOpDialect::VariablesAttrHelper helper(ctx);
-      NamedAttrList all(module && helper.isAttrPresent(module) ? helper.getAttr(module)
-                                                               : DictionaryAttr());
-      SmallVector<Attribute> names;
-      for (DefineVarOp v : vars)
-        names.push_back(v.getNameAttr());
-      all.set(kernel.getSymName(), b.getArrayAttr(names));
-      if (module)
-        helper.setAttr(module, all.getDictionary(ctx));
-    }
+    recordKernelVariables(kernel);
     Block *entry = func.addEntryBlock();
     b.setInsertionPointToEnd(entry);
     func::ReturnOp::create(b, kernel.getLoc());

@@ -90,3 +90,19 @@ module attributes {uop.target = #uop.target<"sm_75">} {
     uop.sink %s
   }
 }
+
+// -----
+
+// A launch size must be affine in the variables, as uop.launch records it.
+module attributes {uop.target = #uop.target<"sm_80">} {
+  uop.kernel @square {
+    %n = uop.define_var "n" [1, 4] : si32
+    %nn = uop.mul %n, %n : si32
+    // expected-error @below {{'uop.special' op has a size that is not an affine expression of the kernel's variables (constant + sum of constant * variable)}}
+    %g = uop.special "gidx0" size %nn max 16 : si32
+    %out = uop.define_global 0 : !uop.ptr<si32, 16>
+    %p = uop.index %out[%g] : !uop.ptr<si32, 16>, si32
+    %s = uop.store %p, %g : !uop.ptr<si32, 16>
+    uop.sink %s
+  }
+}

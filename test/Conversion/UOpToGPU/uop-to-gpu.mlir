@@ -226,3 +226,35 @@ module attributes {uop.target = #uop.target<"sm_80">} {
     uop.sink %st2
   }
 }
+
+// -----
+
+// A symbolic kernel: its variables are i32 parameters after the buffers,
+// sorted by name and named in uop.variables; a symbolic grid size is its
+// bound in uop.launch's grid with its expression in `sym` (slot 1: grid y),
+// and the gpu.func has no known_grid_size (only a bound is known).
+// CHECK: module attributes {gpu.container_module, uop.launch = {sym = {block = array<i32: 1, 1, 1>, grid = array<i32: 4, 31, 1>, sym = [#uop.sym_entry<1 = 2 * n + 1>]}}
+// CHECK-SAME: uop.variables = {sym = ["m", "n"]}
+// CHECK: gpu.func @sym(%{{.*}}: !llvm.ptr {llvm.align = 16 : i64, llvm.noalias}, %[[M:.*]]: i32, %[[N:.*]]: i32) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+// CHECK: gpu.block_id y
+// CHECK: arith.addi %{{.*}}, %[[M]] : i32
+module attributes {uop.target = #uop.target<"sm_80">} {
+  uop.kernel @sym {
+    %n = uop.define_var "n" [0, 15] : si32
+    %m = uop.define_var "m" [0, 3] : si32
+    %c1 = uop.const 1 : si32
+    %c2 = uop.const 2 : si32
+    %n2 = uop.mul %n, %c2 : si32
+    %rows = uop.add %n2, %c1 : si32
+    %g0 = uop.special "gidx0" 4 : si32
+    %g1 = uop.special "gidx1" size %rows max 31 : si32
+    %out = uop.define_global 0 : !uop.ptr<si32, 124>
+    %c4 = uop.const 4 : si32
+    %a = uop.mul %g1, %c4 : si32
+    %i = uop.add %a, %g0 : si32
+    %v = uop.add %i, %m : si32
+    %p = uop.index %out[%i] : !uop.ptr<si32, 124>, si32
+    %s = uop.store %p, %v : !uop.ptr<si32, 124>
+    uop.sink %s
+  }
+}

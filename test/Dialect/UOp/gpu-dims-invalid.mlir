@@ -48,14 +48,32 @@ module attributes {uop.target = #uop.target<"sm_80">} {
 
 // -----
 
-module attributes {uop.target = #uop.target<"sm_80">} {
-  uop.kernel @symbolic {
-    %n = uop.define_var "n" [1, 8] : si32
-    // expected-error @below {{has a size that is not a constant: symbolic launch dimensions are not supported}}
+// A symbolic dimension is never split: its bound must fit.
+module attributes {uop.target = #uop.target<"sm_80", global_max = [8, 8, 8]>} {
+  // expected-error @below {{cannot fit symbolic gidx dimensions [15] into the target's limits [8, 8, 8]}}
+  uop.kernel @symbolic_too_big {
+    %n = uop.define_var "n" [1, 15] : si32
     %r = uop.range %n axis 0 global : si32
-    %o = uop.define_global 0 : !uop.ptr<si32, 8>
-    %p = uop.index %o[%r] : !uop.ptr<si32, 8>, si32
-    %s = uop.store %p, %r : !uop.ptr<si32, 8>
+    %o = uop.define_global 0 : !uop.ptr<si32, 15>
+    %p = uop.index %o[%r] : !uop.ptr<si32, 15>, si32
+    %s = uop.store %p, %r : !uop.ptr<si32, 15>
+    uop.sink %s
+  }
+}
+
+// -----
+
+// A size read from memory is not known at launch.
+module attributes {uop.target = #uop.target<"sm_80">} {
+  uop.kernel @size_from_memory {
+    %c0 = uop.const 0 : si32
+    %o = uop.define_global 0 : !uop.ptr<si32, 16>
+    %q = uop.index %o[%c0] : !uop.ptr<si32, 16>, si32
+    %n = uop.load %q : !uop.ptr<si32, 16>
+    // expected-error @below {{'uop.range' op has a size that is neither a constant nor computed from the kernel's variables (uop.define_var) alone}}
+    %r = uop.range %n axis 0 global : si32
+    %p = uop.index %o[%r] : !uop.ptr<si32, 16>, si32
+    %s = uop.store %p, %r : !uop.ptr<si32, 16>
     uop.sink %s
   }
 }

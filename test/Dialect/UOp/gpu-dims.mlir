@@ -132,3 +132,32 @@ module attributes {uop.target = #uop.target<"sm_80">} {
     uop.sink %s
   }
 }
+
+// -----
+
+// Symbolic sizes (tinygrad's Variables): a global axis of n + 1 rows becomes
+// a SPECIAL of that size, bounded by its maximum (16), computed first in the
+// body even where the kernel computed it after another range's uses. As in
+// tinygrad, symbolic dimensions are neither grouped nor split.
+// CHECK-LABEL: uop.kernel @symbolic
+// CHECK: %[[N:.*]] = uop.define_var "n" [1, 15] : si32
+// CHECK: %[[N1:.*]] = uop.add %[[N]], %{{.*}} : si32
+// CHECK-DAG: uop.special "gidx0" 4 : si32
+// CHECK-DAG: uop.special "gidx1" size %[[N1]] max 16 : si32
+// CHECK-NOT: axis {{[0-9]+}} global
+module attributes {uop.target = #uop.target<"sm_80">} {
+  uop.kernel @symbolic {
+    %c4 = uop.const 4 : si32
+    %r1 = uop.range %c4 axis 1 global : si32
+    %o = uop.define_global 0 : !uop.ptr<si32, 64>
+    %n = uop.define_var "n" [1, 15] : si32
+    %c1 = uop.const 1 : si32
+    %n1 = uop.add %n, %c1 : si32
+    %r0 = uop.range %n1 axis 0 global : si32
+    %a = uop.mul %r0, %c4 : si32
+    %i = uop.add %a, %r1 : si32
+    %p = uop.index %o[%i] : !uop.ptr<si32, 64>, si32
+    %s = uop.store %p, %r1 : !uop.ptr<si32, 64>
+    uop.sink %s
+  }
+}

@@ -28,6 +28,8 @@ uop.kernel @defines {
   %gid = uop.special "gidx0" 16 : si32
   // CHECK: uop.special "lidx2" 4 : si32
   %lid = uop.special "lidx2" 4 : si32
+  // CHECK: uop.special "gidx1" size %{{.*}} max 10 : si32
+  %gsym = uop.special "gidx1" size %n max 10 : si32
   // CHECK: %[[IDX:.*]] = uop.index %[[G]][%[[R]]] : !uop.ptr<f32, 400>, si32
   %p = uop.index %g[%r] : !uop.ptr<f32, 400>, si32
   // CHECK: %[[LD:.*]] = uop.load %[[IDX]] : !uop.ptr<f32, 400>

@@ -82,3 +82,24 @@ uop.kernel @more {
   %s4 = uop.store %p, %ltdv : !uop.ptr<i1, 8>
   uop.sink %s0, %s1, %s2, %s3b, %s4
 }
+
+// A symbolic SPECIAL lies below its size's own bound when that is tighter
+// than the SPECIAL's (n <= 6 here, so gidx0 < 6); a constant size folds
+// into the static form.
+// CANON-LABEL: uop.kernel @symbolic_special
+// CANON: %[[T:.*]] = uop.const true
+// CANON: uop.special "gidx1" 4 : si32
+// CANON: uop.store %{{.*}}, %[[T]]
+uop.kernel @symbolic_special {
+  %o = uop.define_global 0 : !uop.ptr<i1, 8>
+  %c0 = uop.const 0 : si32
+  %c4 = uop.const 4 : si32
+  %c6 = uop.const 6 : si32
+  %n = uop.define_var "n" [1, 6] : si32
+  %g = uop.special "gidx0" size %n max 16 : si32
+  %h = uop.special "gidx1" size %c4 max 16 : si32
+  %lt = uop.cmplt %g, %c6 : si32
+  %p = uop.index %o[%h] : !uop.ptr<i1, 8>, si32
+  %s = uop.store %p, %lt : !uop.ptr<i1, 8>
+  uop.sink %s
+}

@@ -8,7 +8,8 @@
 // - Every call appends one line to the file $UOP_STANDIN_LOG (if set): the
 //   function's name and what it was given, e.g. `cuMemcpyHtoD_v2 bytes=256`,
 //   `cuModuleLoadData entry=k params=2 header=yes target=sm_80`,
-//   `cuLaunchKernel grid=(64,1,1) block=(1,1,1) shared=0 params=2`, and
+//   `cuLaunchKernel grid=(64,1,1) block=(1,1,1) shared=0 params=2` (with
+//   ` ints=3,5`: the values of the 32-bit integer parameters), and
 //   ` -> CUDA_ERROR_...` when it fails.
 // - $UOP_STANDIN_DEVICES: how many devices there are (default 1).
 //   $UOP_STANDIN_CC: their compute capability (default 8.0).
@@ -31,6 +32,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace {
 using CUresult = int;
@@ -46,6 +48,7 @@ using CUstream = struct CUstream_st *;
 struct Module {
   std::string entry;
   int params = 0;
+  std::vector<int> ints; // the 32-bit integer parameters' positions
 };
 
 enum : CUresult {
@@ -167,8 +170,12 @@ Module parsePTX(const std::string &ptx) {
   size_t open = ptx.find('(', at), close = ptx.find(')', at);
   if (open == std::string::npos || close == std::string::npos)
     return m;
-  for (size_t p = ptx.find(".param", open); p < close; p = ptx.find(".param", p + 1))
+  for (size_t p = ptx.find(".param", open); p < close; p = ptx.find(".param", p + 1)) {
+    std::string type = ptx.substr(p + 7, 4);
+    if (type == ".u32" || type == ".s32" || type == ".b32")
+      m.ints.push_back(m.params);
     ++m.params;
+  }
   return m;
 }
 
@@ -390,6 +397,9 @@ EXPORT CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy, un
   std::string line = dims;
   if (f)
     line += " params=" + std::to_string(f->params);
+  // A symbolic kernel's variables, by value.
+  for (size_t i = 0; f && params && i < f->ints.size(); ++i)
+    line += (i ? "," : " ints=") + std::to_string(*static_cast<int *>(params[f->ints[i]]));
   CHECK_CONTEXT(line)
   if (CUresult r = injected("cuLaunchKernel", CUDA_ERROR_LAUNCH_FAILED))
     return done(line, r);

@@ -21,6 +21,10 @@ int64_t countBuffers(KernelOp kernel);
 /// (ProgramSpec.vars).
 SmallVector<DefineVarOp> kernelVariables(KernelOp kernel);
 
+/// Names the kernel's variables in its module's `uop.variables`, in
+/// argument order, for whoever calls the function the kernel becomes.
+void recordKernelVariables(KernelOp kernel);
+
 /// Emits the ops of `kernel` into `entry`, whose arguments are the buffers
 /// in DEFINE_GLOBAL index order, then the variables (kernelVariables), and
 /// which ends in a terminator, as tinygrad's

@@ -29,6 +29,23 @@ std::optional<std::array<int32_t, 3>> mlir::uop::readLaunchSize(Attribute a) {
   return std::array<int32_t, 3>{arr[0], arr[1], arr[2]};
 }
 
+std::optional<SmallVector<SymEntryAttr>> mlir::uop::readLaunchSymbolic(Attribute a) {
+  SmallVector<SymEntryAttr> entries;
+  if (!a)
+    return entries;
+  auto arr = dyn_cast<ArrayAttr>(a);
+  if (!arr)
+    return std::nullopt;
+  for (Attribute x : arr) {
+    auto e = dyn_cast<SymEntryAttr>(x);
+    if (!e || e.getSlot() > 5 ||
+        llvm::any_of(entries, [&](SymEntryAttr o) { return o.getSlot() == e.getSlot(); }))
+      return std::nullopt;
+    entries.push_back(e);
+  }
+  return entries;
+}
+
 // The discardable attributes UOpBase.td declares: each on the op it belongs
 // to, with its type.
 LogicalResult UOpDialect::verifyOperationAttribute(Operation *op, NamedAttribute attr) {
@@ -50,11 +67,14 @@ LogicalResult UOpDialect::verifyOperationAttribute(Operation *op, NamedAttribute
     auto kernels = dyn_cast<DictionaryAttr>(value);
     bool ok = onModule && kernels && llvm::all_of(kernels, [&](NamedAttribute k) {
                 auto entry = dyn_cast<DictionaryAttr>(k.getValue());
-                return entry && entry.size() == 2 && readLaunchSize(entry.get("grid")) &&
-                       readLaunchSize(entry.get("block"));
+                return entry && entry.size() == (entry.get("sym") ? 3 : 2) &&
+                       readLaunchSize(entry.get("grid")) && readLaunchSize(entry.get("block")) &&
+                       readLaunchSymbolic(entry.get("sym"));
               });
     return expect(ok, "a dictionary on a builtin.module of {grid, block} per kernel, each an "
-                      "array<i32: x, y, z> of positive sizes");
+                      "array<i32: x, y, z> of positive sizes, and for a symbolic kernel sym, "
+                      "its symbolic sizes (#uop.sym_entry: slots 0-2 grid, 3-5 block; the "
+                      "array holds their upper bounds)");
   }
   if (name == VariablesAttrHelper::getNameStr()) {
     auto kernels = dyn_cast<DictionaryAttr>(value);

@@ -33,6 +33,16 @@ Operation *UOpDialect::materializeConstant(OpBuilder &builder, Attribute value, 
 
 OpFoldResult ConstOp::fold(FoldAdaptor) { return getValue(); }
 
+/// A symbolic size that is a constant (within the bound) is the static size.
+OpFoldResult SpecialOp::fold(FoldAdaptor adaptor) {
+  auto size = dyn_cast_or_null<IntegerAttr>(adaptor.getDynamicSize());
+  if (!size || size.getInt() < 1 || size.getInt() > static_cast<int64_t>(getSize()))
+    return {};
+  setSize(size.getInt());
+  getDynamicSizeMutable().clear();
+  return getResult();
+}
+
 namespace {
 
 /// The scalar constant an operand is (the folder passes uop.const values;

@@ -146,6 +146,11 @@ LogicalResult SpecialOp::verify() {
   return success();
 }
 
+void SpecialOp::build(OpBuilder &b, OperationState &state, Type type, StringRef name, int64_t size,
+                      Value dynamicSize) {
+  build(b, state, type, b.getStringAttr(name), b.getI64IntegerAttr(size), dynamicSize);
+}
+
 //===----------------------------------------------------------------------===//
 // ViewOp
 //===----------------------------------------------------------------------===//

@@ -131,7 +131,12 @@ std::optional<ConstantIntRanges> inferRange(Operation *op,
         return ConstantIntRanges::fromSigned(APInt::getZero(w), end - 1);
       })
       .Case([&](SpecialOp s) {
-        return ConstantIntRanges::fromSigned(APInt::getZero(w), APInt(w, s.getSize() - 1));
+        APInt size(w, s.getSize());
+        if (s.getDynamicSize() && arg(0).smax().slt(size)) // a symbolic size's own bound
+          size = arg(0).smax();
+        if (size.sle(APInt(w, 1)))
+          return constantRange(w, 0);
+        return ConstantIntRanges::fromSigned(APInt::getZero(w), size - 1);
       })
       .Case([&](DefineVarOp v) {
         // the verifier keeps both bounds inside the dtype

@@ -11,6 +11,8 @@
 #include "uop/Dialect/UOp/Utils/Symbolic.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::uop {
 #define GEN_PASS_DEF_UOPGPUDIMS
@@ -85,8 +87,8 @@ public:
         i32(IntegerType::get(b.getContext(), 32, IntegerType::Signed)) {}
 
   Value constant(int64_t v) { return build.cst(i32, v); }
-  Value special(StringRef name, int64_t size) {
-    return SpecialOp::create(b, loc, i32, b.getStringAttr(name), b.getI64IntegerAttr(size));
+  Value special(StringRef name, int64_t size, Value dynamicSize = {}) {
+    return SpecialOp::create(b, loc, i32, name, size, dynamicSize);
   }
   Value add(Value x, Value y) { return build.add(x, y); }
   Value mul(Value x, int64_t c) { return build.mul(x, c); }
@@ -102,12 +104,17 @@ private:
 
 /// get_grouped_dims: one index value per dimension of `dims`, built from
 /// SPECIALs named prefix0, prefix1, ... that fit `max`. With `reverse`, the
-/// last dimension gets prefix0.
+/// last dimension gets prefix0. A dimension with a `symbolic` size (a value
+/// of the kernel's variables; dims has its upper bound) becomes a SPECIAL of
+/// that size; as in tinygrad, such dimensions are neither grouped nor split.
 FailureOr<SmallVector<Value>> groupedDims(DimsBuilder &db, StringRef prefix, Dims dims,
-                                          ArrayRef<int64_t> max, bool reverse,
+                                          SmallVector<Value> symbolic, ArrayRef<int64_t> max,
+                                          bool reverse,
                                           function_ref<InFlightDiagnostic()> emitError) {
-  if (reverse)
+  if (reverse) {
     std::reverse(dims.begin(), dims.end());
+    std::reverse(symbolic.begin(), symbolic.end());
+  }
   // "cannot fit 4 gidx dimensions [..] into the target's limits [..]"
   auto fail = [&](StringRef what, StringRef how) -> LogicalResult {
     InFlightDiagnostic d = emitError();
@@ -118,6 +125,16 @@ FailureOr<SmallVector<Value>> groupedDims(DimsBuilder &db, StringRef prefix, Dim
     d << "]";
     return failure();
   };
+  if (llvm::any_of(symbolic, [](Value v) { return v; })) {
+    if (dims.size() > max.size() || !fits(dims, max))
+      return fail("cannot fit symbolic", "into");
+    SmallVector<Value> out;
+    for (auto [i, size] : llvm::enumerate(dims))
+      out.push_back(db.special((prefix + Twine(i)).str(), size, symbolic[i]));
+    if (reverse)
+      std::reverse(out.begin(), out.end());
+    return out;
+  }
   SmallVector<int64_t> groups;
   std::optional<Dims> limited = groupDims(dims, max, groups);
   if (!limited) {
@@ -176,6 +193,36 @@ FailureOr<SmallVector<Value>> groupedDims(DimsBuilder &db, StringRef prefix, Dim
   return out;
 }
 
+/// Whether `v` is computed from constants and uop.define_vars alone: a
+/// size known at launch.
+bool dependsOnlyOnVariables(Value v) {
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  SmallVector<Value> work{v};
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val().getDefiningOp();
+    if (!op || !isPure(op) || op->getNumRegions() || isa<RangeOp, SpecialOp>(op))
+      return false;
+    if (seen.insert(op).second && !isa<ConstOp, DefineVarOp>(op))
+      llvm::append_range(work, op->getOperands());
+  }
+  return true;
+}
+
+/// The ops of `body` that compute `values` (all of them, transitively), in
+/// block order.
+SmallVector<Operation *> sizeComputations(Block &body, ArrayRef<Value> values) {
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Value> work(values);
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val().getDefiningOp();
+    if (op && slice.insert(op))
+      llvm::append_range(work, op->getOperands());
+  }
+  SmallVector<Operation *> ops(slice.begin(), slice.end());
+  llvm::sort(ops, [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
+  return ops;
+}
+
 /// NOLOCALS: the global axes index threads directly (SPECIAL idxN, the
 /// global thread index).
 bool dontUseLocals(KernelOp kernel) {
@@ -203,33 +250,61 @@ struct UOpGPUDimsPass : mlir::uop::impl::UOpGPUDimsBase<UOpGPUDimsPass> {
     auto byAxis = [](RangeOp x, RangeOp y) { return x.getAxis() < y.getAxis(); };
     llvm::sort(global, byAxis);
     llvm::sort(local, byAxis);
-    auto sizes = [&](ArrayRef<RangeOp> ranges) -> std::optional<Dims> {
+    // Each dimension's size, or for a symbolic one (a value of the kernel's
+    // variables) its upper bound and the value.
+    SmallVector<Value> symbolic;
+    auto sizes = [&](ArrayRef<RangeOp> ranges, SmallVector<Value> &dynamic) -> std::optional<Dims> {
       Dims dims;
       for (RangeOp r : ranges) {
-        auto end = r.getEnd().getDefiningOp<ConstOp>();
-        if (!end) {
-          r.emitOpError() << "has a size that is not a constant: symbolic launch "
-                             "dimensions are not supported";
+        Value end = r.getEnd();
+        dynamic.push_back(Value());
+        if (std::optional<int64_t> c = sym::intConst(end)) {
+          dims.push_back(*c);
+          continue;
+        }
+        std::optional<VRange> range = getVRange(end);
+        if (!range || !dependsOnlyOnVariables(end)) {
+          r.emitOpError() << "has a size that is neither a constant nor computed from the "
+                             "kernel's variables (uop.define_var) alone";
           return std::nullopt;
         }
-        dims.push_back(cast<IntegerAttr>(end.getValue()).getInt());
+        if (range->max < 1) {
+          r.emitOpError() << "has a size that is never positive (at most " << range->max << ")";
+          return std::nullopt;
+        }
+        dims.push_back(range->max);
+        dynamic.back() = end;
+        symbolic.push_back(end);
       }
       return dims;
     };
-    std::optional<Dims> globalDims = sizes(global), localDims = sizes(local);
+    SmallVector<Value> globalSym, localSym;
+    std::optional<Dims> globalDims = sizes(global, globalSym), localDims = sizes(local, localSym);
     if (!globalDims || !localDims)
       return signalPassFailure();
 
+    // The SPECIALs go first in the body, after what symbolic sizes are
+    // computed from (moved up: the ranges' uses may come before it).
     OpBuilder b(&body, body.begin());
+    Operation *last = nullptr;
+    for (Operation *op : sizeComputations(body, symbolic)) {
+      if (last)
+        op->moveAfter(last);
+      else if (op != &body.front())
+        op->moveBefore(&body.front());
+      last = op;
+    }
+    if (last)
+      b.setInsertionPointAfter(last);
     DimsBuilder db(b, kernel.getLoc());
     auto error = [&] { return kernel.emitOpError(); };
     FailureOr<SmallVector<Value>> gidx =
-        groupedDims(db, dontUseLocals(kernel) ? "idx" : "gidx", *globalDims, target.getGlobalMax(),
-                    /*reverse=*/true, error);
+        groupedDims(db, dontUseLocals(kernel) ? "idx" : "gidx", *globalDims, globalSym,
+                    target.getGlobalMax(), /*reverse=*/true, error);
     if (failed(gidx))
       return signalPassFailure();
-    FailureOr<SmallVector<Value>> lidx =
-        groupedDims(db, "lidx", *localDims, target.getLocalMax(), /*reverse=*/false, error);
+    FailureOr<SmallVector<Value>> lidx = groupedDims(db, "lidx", *localDims, localSym,
+                                                     target.getLocalMax(), /*reverse=*/false, error);
     if (failed(lidx))
       return signalPassFailure();
     for (auto [r, v] : llvm::zip(global, *gidx)) {

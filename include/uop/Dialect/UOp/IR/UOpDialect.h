@@ -15,6 +15,10 @@ namespace mlir::uop {
 /// A grid or block size of a `uop.launch` entry (array<i32: x, y, z> of
 /// positive sizes, as the dialect verifies them), or std::nullopt.
 std::optional<std::array<int32_t, 3>> readLaunchSize(Attribute a);
+/// The `sym` of a `uop.launch` entry, its symbolic sizes: #uop.sym_entry
+/// with slot 0-2 for grid x, y, z and 3-5 for block x, y, z, each slot at
+/// most once. Empty when `a` is null; std::nullopt when malformed.
+std::optional<SmallVector<SymEntryAttr>> readLaunchSymbolic(Attribute a);
 } // namespace mlir::uop
 
 #endif

@@ -168,21 +168,34 @@ def UOp_DefineVarOp : UOp_Op<"define_var", [Pure, UOp_IntRange, UOp_GroupIrreduc
   let hasVerifier = 1;
 }
 
-def UOp_SpecialOp : UOp_Op<"special", [Pure, UOp_IntRange, UOp_GroupIrreducible]> {
+def UOp_SpecialOp : UOp_Op<"special", [Pure, UOp_IntRange, UOp_GroupIrreducible,
+    OptionalTypesMatchWith<"a symbolic size has the index's type", "result", "dynamicSize",
+                           "$_self">]> {
   let summary = "SPECIAL: a grid or block index";
   let description = [{
     tinygrad's SPECIAL (arg: (name, size)): `gidxN` is the block index and
     `lidxN` the thread index in dimension N (0..2), `idxN` a global index
     computed from both; the value lies in [0, size).
 
+    In a symbolic kernel (tinygrad's Variables) the size may be a value
+    computed from the kernel's `uop.define_var`s, known at launch; `size` is
+    then its upper bound, and the launch dimension is that value.
+
     ```mlir
     %g = uop.special "gidx0" 16 : si32
+    %h = uop.special "gidx1" size %n max 15 : si32
     ```
   }];
-  let arguments = (ins StrAttr:$name, ConfinedAttr<I64Attr, [IntPositive]>:$size);
+  let arguments = (ins StrAttr:$name, ConfinedAttr<I64Attr, [IntPositive]>:$size,
+                       Optional<UOp_Int>:$dynamicSize);
   let results = (outs UOp_Int:$result);
-  let assemblyFormat = "$name $size attr-dict `:` type($result)";
+  let assemblyFormat = [{
+    $name (`size` $dynamicSize^ `max`)? $size attr-dict `:` type($result)
+  }];
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let builders = [OpBuilder<(ins "::mlir::Type":$type, "::llvm::StringRef":$name,
+                                 "int64_t":$size, CArg<"::mlir::Value", "{}">:$dynamicSize)>];
   let extraClassDeclaration = [{
     /// The dimension the name ends with: 0 (x), 1 (y) or 2 (z).
     unsigned getDim() { return getName().back() - '0'; }

@@ -1,0 +1,138 @@
+//===- KernelInterface.cpp - what a caller passes a compiled kernel -------===//
+
+#include "uop/Pipelines/KernelInterface.h"
+
+#include "uop/Conversion/Common/KernelEmitter.h"
+#include "uop/Dialect/UOp/IR/UOpDialect.h"
+#include "uop/Dialect/UOp/IR/UOpOps.h"
+
+#include "llvm/Support/CheckedArithmetic.h"
+
+#include <climits>
+
+using namespace mlir;
+using namespace mlir::uop;
+
+std::string SymbolicSize::str() const {
+  std::string s;
+  for (auto [var, coef] : terms)
+    s += (s.empty() ? "" : "+") + (coef == 1 ? "" : std::to_string(coef) + "*") + var;
+  if (constant || s.empty())
+    s += (s.empty() || constant < 0 ? "" : "+") + std::to_string(constant);
+  return s;
+}
+
+static int32_t &sizeAt(LaunchDims &d, unsigned slot) {
+  return slot < 3 ? d.grid[slot] : d.block[slot - 3];
+}
+
+llvm::Expected<LaunchDims> LaunchDims::evaluate(ArrayRef<KernelVariable> vars,
+                                                ArrayRef<int64_t> values) const {
+  LaunchDims at{grid, block, {}};
+  for (const SymbolicSize &s : symbolic) {
+    std::optional<int64_t> v = s.constant;
+    for (auto [var, coef] : s.terms) {
+      auto it = llvm::find_if(vars, [&](const KernelVariable &k) { return k.name == var; });
+      if (it == vars.end() || size_t(it - vars.begin()) >= values.size())
+        return llvm::createStringError("the launch size " + s.str() + " needs variable " + var +
+                                       ", which the kernel does not take");
+      std::optional<int64_t> term = llvm::checkedMul(coef, values[it - vars.begin()]);
+      v = v && term ? llvm::checkedAdd(*v, *term) : std::nullopt;
+    }
+    int32_t &size = sizeAt(at, s.slot);
+    if (!v || *v < 0 || *v > size)
+      return llvm::createStringError(
+          "the launch size " + s.str() + " is " + (v ? std::to_string(*v) : "out of range") +
+          " for these variables, outside [0, " + std::to_string(size) + "]");
+    size = static_cast<int32_t>(*v);
+  }
+  return at;
+}
+
+bool LaunchDims::isEmpty() const {
+  return llvm::is_contained(grid, 0) || llvm::is_contained(block, 0);
+}
+
+std::string LaunchDims::str() const {
+  std::string s;
+  for (unsigned slot = 0; slot < 6; ++slot) {
+    s += slot == 0 ? "grid=" : slot == 3 ? " block=" : ",";
+    auto sym = llvm::find_if(symbolic, [&](const SymbolicSize &e) { return e.slot == slot; });
+    s += sym != symbolic.end() ? sym->str()
+                               : std::to_string(slot < 3 ? grid[slot] : block[slot - 3]);
+  }
+  return s;
+}
+
+llvm::Error mlir::uop::checkVariableValues(StringRef kernel, ArrayRef<KernelVariable> vars,
+                                           ArrayRef<int64_t> values) {
+  if (values.size() != vars.size()) {
+    std::string names;
+    for (const KernelVariable &v : vars)
+      names += (names.empty() ? "" : ", ") + v.name;
+    return llvm::createStringError("kernel " + kernel + " takes " + llvm::Twine(vars.size()) +
+                                   " variable values" + (names.empty() ? "" : " (" + names + ")") +
+                                   ", not " + llvm::Twine(values.size()));
+  }
+  for (auto [v, value] : llvm::zip(vars, values))
+    if (value < v.min || value > v.max)
+      return llvm::createStringError("kernel " + kernel + ": variable " + v.name + " = " +
+                                     llvm::Twine(value) + " is outside its range [" +
+                                     llvm::Twine(v.min) + ", " + llvm::Twine(v.max) + "]");
+  return llvm::Error::success();
+}
+
+std::string mlir::uop::ptxHeaderLine(StringRef name, const LaunchDims &launch,
+                                     ArrayRef<KernelVariable> variables) {
+  std::string s = "// uop-mlir kernel " + name.str() + " " + launch.str();
+  for (auto [i, v] : llvm::enumerate(variables))
+    s += (i ? "," : " variables=") + v.name + "[" + std::to_string(v.min) + "," +
+         std::to_string(v.max) + "]";
+  return s;
+}
+
+std::optional<LaunchDims> LaunchDims::read(Attribute entry) {
+  auto dict = dyn_cast_or_null<DictionaryAttr>(entry);
+  if (!dict)
+    return std::nullopt;
+  std::optional<std::array<int32_t, 3>> grid = readLaunchSize(dict.get("grid")),
+                                        block = readLaunchSize(dict.get("block"));
+  std::optional<SmallVector<SymEntryAttr>> sym = readLaunchSymbolic(dict.get("sym"));
+  if (!grid || !block || !sym)
+    return std::nullopt;
+  LaunchDims d{*grid, *block, {}};
+  for (SymEntryAttr e : *sym) {
+    SymbolicSize s{static_cast<unsigned>(e.getSlot()), e.getConstant(), {}};
+    for (auto [coef, var] : llvm::zip(e.getCoefs(), e.getVars()))
+      s.terms.push_back({var.str(), coef});
+    d.symbolic.push_back(std::move(s));
+  }
+  return d;
+}
+
+std::vector<KernelVariable> mlir::uop::declaredVariables(ModuleOp module, StringRef name) {
+  std::vector<KernelVariable> declared;
+  if (auto kernel = module.lookupSymbol<KernelOp>(name))
+    for (DefineVarOp v : kernelVariables(kernel))
+      declared.push_back(
+          {v.getName().str(), static_cast<int64_t>(v.getMin()), static_cast<int64_t>(v.getMax())});
+  return declared;
+}
+
+std::vector<KernelVariable> mlir::uop::takenVariables(ModuleOp module, StringRef name,
+                                                      unsigned numBuffers, unsigned count,
+                                                      ArrayRef<KernelVariable> declared) {
+  DictionaryAttr names = UOpDialect::VariablesAttrHelper(module.getContext()).getAttr(module);
+  auto ofKernel = names ? names.getAs<ArrayAttr>(name) : ArrayAttr();
+  std::vector<KernelVariable> taken;
+  for (unsigned i = 0; i < count; ++i) {
+    auto named = ofKernel && i < ofKernel.size() ? dyn_cast<StringAttr>(ofKernel[i]) : nullptr;
+    KernelVariable v{named ? named.str() : "arg" + std::to_string(numBuffers + i), INT32_MIN,
+                     INT32_MAX};
+    for (const KernelVariable &d : declared)
+      if (d.name == v.name)
+        v = d;
+    taken.push_back(v);
+  }
+  return taken;
+}
