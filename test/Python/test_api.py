@@ -182,3 +182,38 @@ def test_documented_example_runs(corpus, doc, capsys, monkeypatch):
     printed = capsys.readouterr().out
     assert printed.startswith("[2. 2. 2. 2.] ")
     assert "(" in printed  # the PTX kernel's grid
+
+
+KV_ROWS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Target", "Tinygrad",
+                       "Inputs", "kv_rows.json")
+
+
+@pytest.mark.parametrize("target", ["cpu", "sim"])
+def test_symbolic_kernel(target):
+    """kv_rows: out[i] = 2 * sum(cache[i]) for the first n rows, n bound at each call."""
+    m = uop_mlir.import_tinygrad(open(KV_ROWS).read())
+    k = uop_mlir.compile(m, target, chip="sm_80" if target == "sim" else "")
+    assert k.variables == [("n", 1, 15)]
+    cache = np.arange(128, dtype=np.float32)
+    for n in (1, 3, 15):
+        out, _ = k(np.zeros(15, np.float32), cache, n=n)
+        want = np.zeros(15, np.float32)
+        want[:n] = cache.reshape(16, 8)[:n].sum(axis=1) * 2
+        np.testing.assert_array_equal(out, want)
+    with pytest.raises(uop_mlir.Error, match="missing n"):
+        k(np.zeros(15, np.float32), cache)
+    with pytest.raises(uop_mlir.Error) as e:
+        k(np.zeros(15, np.float32), cache, n=16)
+    assert "variable n = 16 is outside its range [1, 15]" in "\n".join(e.value.diagnostics)
+
+
+def test_symbolic_ptx():
+    (k,) = uop_mlir.compile(uop_mlir.import_tinygrad(open(KV_ROWS).read()), "ptx", chip="sm_80")
+    assert k.variables == [("n", 1, 15)]
+    assert k.grid == (15, 1, 1)  # the bound
+    assert k.symbolic_sizes == [(0, 0, [("n", 1)])]
+    assert k.launch_dims(n=3) == ((3, 1, 1), (1, 1, 1))
+    assert ".param .u32 kv_rows_param_2" in k.ptx
+    with pytest.raises(uop_mlir.Error) as e:
+        k.launch_dims(n=0)
+    assert "variable n = 0 is outside its range [1, 15]" in "\n".join(e.value.diagnostics)

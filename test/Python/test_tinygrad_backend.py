@@ -192,3 +192,45 @@ def test_cuda_programs_without_a_gpu(backend, tinygrad, tmp_path):
                   for i, buf in enumerate(si.bufs)]
         (out,) = [sim(*arrays)[i] for i in spec.outs]
         np.testing.assert_allclose(out.reshape(expected.shape), expected, rtol=1e-4, atol=1e-4)
+
+
+def test_cuda_symbolic_programs_without_a_gpu(backend, tinygrad, tmp_path):
+    """A KV cache's kernels over the first n rows (n a Variable) for tinygrad's CUDA
+    runtime: the ProgramSpec passes n (spec.vars) and its launch sizes are tinygrad
+    expressions of n, which tinygrad's own launch_dims evaluates to our launch dims for
+    each n; ptxas assembles the PTX; on the simulator the kernel computes what numpy does
+    for each n."""
+    import uop_mlir
+    from tinygrad import Tensor, Variable
+    from tinygrad.dtype import _to_np_dtype
+    from uop_mlir.tinygrad.ast import kernel_json
+    from conftest import ptxas_path
+    ptxas = ptxas_path()
+    rng = np.random.default_rng(5)
+    data = rng.standard_normal((16, 8)).astype(np.float32)
+    cache = Tensor(data).realize()
+    v = Variable("n", 1, 15).bind(4)
+    cases = [((cache[:v] * 2).sum(axis=1), lambda n: (data[:n] * 2).sum(axis=1)),
+             (cache[:v].exp2(), lambda n: np.exp2(data[:n]))]
+    for t, expected in cases:
+        schedule, var_vals = t.schedule_with_vars()
+        (si,) = [s for s in schedule if s.ast.op.name == "SINK"]
+        spec, ptx = backend.compile_program("CUDA", si.ast, chip="sm_80")
+        assert [x.arg[0] for x in spec.vars] == [name for name, _, _ in ptx.variables] == ["n"]
+        assert ptx.symbolic_sizes, "the launch depends on n"
+        sim = uop_mlir.compile(uop_mlir.import_tinygrad(kernel_json(si.ast, spec.name)), "sim",
+                               chip="sm_80")
+        for n in (1, 4, 15):
+            (var,) = spec.vars
+            assert tuple(map(tuple, spec.launch_dims({var: n}))) == ptx.launch_dims(n=n)
+            arrays = [np.zeros(buf.size, _to_np_dtype(buf.dtype)) if i in spec.outs
+                      else np.frombuffer(bytes(buf.as_buffer()), _to_np_dtype(buf.dtype))
+                      for i, buf in enumerate(si.bufs)]
+            (out,) = [sim(*arrays, n=n)[i] for i in spec.outs]
+            want = expected(n).reshape(-1)
+            np.testing.assert_allclose(out[:want.size], want, rtol=1e-5, atol=1e-5)
+        path = tmp_path / f"{spec.function_name}.ptx"
+        path.write_text(ptx.ptx)
+        r = subprocess.run([ptxas, "-arch=sm_80", str(path), "-o", f"{path}.cubin"],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr

@@ -1,13 +1,16 @@
 /*===- main.c - a C program on uop-mlir's C API ----------------------------===*\
 |*                                                                            *|
-|* usage: uop-c-consumer KERNEL.json A.bin B.bin EXPECTED.bin                 *|
+|* usage: uop-c-consumer KERNEL.json A.bin B.bin EXPECTED.bin KV_ROWS.json    *|
 |*                                                                            *|
 |* Imports a tinygrad kernel out[i] = a[i] + b[i] of 128 floats (the corpus's *|
 |* add/k0), runs it on the CPU and on the GPU simulator on the given inputs   *|
 |* and compares with the expected output, compiles it to PTX and to host LLVM *|
 |* IR, runs a pass pipeline given as text, and shows that bad input (JSON,    *|
-|* pipeline, options, target) comes back as located diagnostics. Exit 0 only  *|
-|* when every step did what it should.                                        *|
+|* pipeline, options, target) comes back as located diagnostics. Then a       *|
+|* symbolic kernel (KV_ROWS.json: out[i] = 2 * sum of row i of a 16x8 cache,  *|
+|* for the first n rows, n a variable in [1, 15]): its PTX's variables and    *|
+|* symbolic launch size, evaluated for values of n, and runs on the simulator *|
+|* with n = 3 and 15. Exit 0 only when every step did what it should.        *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -118,9 +121,90 @@ static void run(MlirContext ctx, MlirModule kernelModule, const char *target, co
   uopRunnerDestroy(runner);
 }
 
+/* The symbolic kernel kv_rows: PTX with its variables and launch sizes, and
+   sim runs for two values of n. */
+static void symbolic(MlirContext ctx, const char *path) {
+  size_t jsonSize;
+  char *json = readFile(path, &jsonSize);
+  MlirModule module = mlirModuleCreateEmpty(mlirLocationUnknownGet(ctx));
+  EXPECT(mlirLogicalResultIsSuccess(
+             uopImportTinygradKernel(module, (MlirStringRef){json, jsonSize},
+                                     mlirStringRefCreateFromCString(path),
+                                     mlirStringRefCreateFromCString("kv_rows"))),
+         "import kv_rows");
+
+  MlirModule ptxModule = cloneModule(module);
+  UopPTXKernels ptx = uopCompileToPTX(ptxModule, mlirStringRefCreateFromCString("chip=sm_80"));
+  EXPECT(!uopPTXKernelsIsNull(ptx) && uopPTXKernelsGetNum(ptx) == 1, "kv_rows to PTX");
+  if (!uopPTXKernelsIsNull(ptx)) {
+    for (intptr_t v = 0; v < uopPTXKernelsGetNumVariables(ptx, 0); ++v) {
+      MlirStringRef name = uopPTXKernelsGetVariableName(ptx, 0, v);
+      int64_t lo, hi;
+      uopPTXKernelsGetVariableBounds(ptx, 0, v, &lo, &hi);
+      printf("symbolic ptx: variable %.*s in [%lld, %lld]\n", (int)name.length, name.data,
+             (long long)lo, (long long)hi);
+    }
+    for (intptr_t i = 0; i < uopPTXKernelsGetNumSymbolicSizes(ptx, 0); ++i) {
+      int32_t slot;
+      int64_t constant;
+      intptr_t terms;
+      uopPTXKernelsGetSymbolicSize(ptx, 0, i, &slot, &constant, &terms);
+      printf("symbolic ptx: size %d = %lld", slot, (long long)constant);
+      for (intptr_t t = 0; t < terms; ++t) {
+        MlirStringRef var;
+        int64_t coef;
+        uopPTXKernelsGetSymbolicSizeTerm(ptx, 0, i, t, &var, &coef);
+        printf(" + %lld * %.*s", (long long)coef, (int)var.length, var.data);
+      }
+      printf("\n");
+    }
+    int32_t grid[3], block[3];
+    int64_t values[] = {3, 16};
+    for (int i = 0; i < 2; ++i)
+      if (mlirLogicalResultIsSuccess(
+              uopPTXKernelsEvaluateLaunchDims(ctx, ptx, 0, 1, &values[i], grid, block)))
+        printf("symbolic ptx: n = %lld: grid %dx%dx%d, block %dx%dx%d\n", (long long)values[i],
+               grid[0], grid[1], grid[2], block[0], block[1], block[2]);
+    uopPTXKernelsDestroy(ptx);
+  }
+  mlirModuleDestroy(ptxModule);
+
+  UopRunner runner = uopRunnerCreate(ctx, mlirStringRefCreateFromCString("sim"),
+                                     mlirStringRefCreateFromCString("sm_80"));
+  UopKernel k = uopRunnerCompile(runner, module, mlirStringRefCreateFromCString("kv_rows"),
+                                 mlirStringRefCreateFromCString(""));
+  EXPECT(!uopKernelIsNull(k), "compile kv_rows for sim");
+  if (!uopKernelIsNull(k)) {
+    static float cache[128] __attribute__((aligned(16))), out[15] __attribute__((aligned(16)));
+    for (int i = 0; i < 128; ++i)
+      cache[i] = (float)i;
+    int64_t ns[] = {3, 15};
+    for (int t = 0; t < 2; ++t) {
+      memset(out, 0, sizeof out);
+      void *buffers[] = {out, cache};
+      uint64_t sizes[] = {sizeof out, sizeof cache};
+      EXPECT(mlirLogicalResultIsSuccess(uopKernelRun(k, 2, buffers, sizes, 1, &ns[t], NULL)),
+             "run kv_rows");
+      int equal = 0;
+      for (int i = 0; i < 15; ++i) {
+        float want = 0;
+        for (int j = 0; i < ns[t] && j < 8; ++j)
+          want += 2 * cache[i * 8 + j];
+        equal += out[i] == want;
+      }
+      printf("symbolic sim: n = %lld: %d of 15 equal\n", (long long)ns[t], equal);
+      EXPECT(equal == 15, "kv_rows on sim");
+    }
+    uopKernelDestroy(k);
+  }
+  uopRunnerDestroy(runner);
+  mlirModuleDestroy(module);
+  free(json);
+}
+
 int main(int argc, char **argv) {
-  if (argc != 5) {
-    fprintf(stderr, "usage: %s KERNEL.json A.bin B.bin EXPECTED.bin\n", argv[0]);
+  if (argc != 6) {
+    fprintf(stderr, "usage: %s KERNEL.json A.bin B.bin EXPECTED.bin KV_ROWS.json\n", argv[0]);
     return 2;
   }
   MlirStringRef version = uopGetVersion();
@@ -212,6 +296,8 @@ int main(int argc, char **argv) {
                                          mlirStringRefCreateFromCString(""))),
          "bad target refused");
   mlirModuleDestroy(empty);
+
+  symbolic(ctx, argv[5]);
 
   mlirModuleDestroy(module);
   mlirContextDestroy(ctx);

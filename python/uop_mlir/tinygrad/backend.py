@@ -17,6 +17,8 @@ it itself, and it counts as a fallback. UOP_MLIR_STATS=1 prints at exit
 """
 import atexit
 import ctypes
+import functools
+import operator
 import os
 import time
 
@@ -157,17 +159,24 @@ def compile_program(device, ast, heuristic=True, chip=None):
     globals_, outs, ins = buffer_roles(ast)
     spec = dict(name=name, src=str(module), device=device, ast=ast, uops=None,
                 globals=globals_, outs=outs, ins=ins)
+    # The values tinygrad passes at launch: the variables the compiled kernel takes, in
+    # its order (sorted by name, as tinygrad sorts them).
+    by_name = {v.arg[0]: v for v in ast.variables()}
     if base in HOST_DEVICES:
         kernel = uop_mlir.compile(module, "cpu", heuristic=heuristic,
                                   check_accesses=os.environ.get("UOP_MLIR_CHECK_ACCESSES", "1") != "0")
-        # The values tinygrad passes at launch: the variables the compiled kernel takes,
-        # in its order (sorted by name, as tinygrad sorts them).
-        by_name = {v.arg[0]: v for v in ast.variables()}
         spec["vars"] = [by_name[name] for name, _, _ in kernel.variables]
         return ProgramSpec(**spec), kernel
     chip = chip or chip_for_arch(Device[device].arch)
     (ptx,) = uop_mlir.compile(module, "ptx", chip=chip, heuristic=heuristic)
-    return ProgramSpec(**spec, global_size=list(ptx.grid), local_size=list(ptx.block)), ptx
+    spec["vars"] = [by_name[name] for name, _, _ in ptx.variables]
+    # A symbolic launch size as the tinygrad expression launch_dims evaluates.
+    dims = list(ptx.grid) + list(ptx.block)
+    for slot, constant, terms in ptx.symbolic_sizes:
+        products = [by_name[var] if coef == 1 else by_name[var] * coef for var, coef in terms]
+        size = functools.reduce(operator.add, products)
+        dims[slot] = size + constant if constant else size
+    return ProgramSpec(**spec, global_size=dims[:3], local_size=dims[3:]), ptx
 
 
 def chip_for_arch(arch):

@@ -164,9 +164,9 @@ module attributes {gpu.container_module, uop.launch = {
     }
   }
 
-  // A parameter that is not a buffer: the simulator passes only buffers.
+  // A parameter that is neither a buffer nor an i32 variable.
   gpu.module @scalar_param {
-    llvm.func @scalar_param(%out: !llvm.ptr, %n: i32) attributes {
+    llvm.func @scalar_param(%out: !llvm.ptr, %n: f32) attributes {
         gpu.known_grid_size = array<i32: 1, 1, 1>, gpu.known_block_size = array<i32: 1, 1, 1>} {
       llvm.return
     }
