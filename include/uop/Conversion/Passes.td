@@ -98,7 +98,9 @@ def ConvertUOpToGPU : Pass<"convert-uop-to-gpu", "::mlir::ModuleOp"> {
     `uop-gpu-dims` has replaced by SPECIALs into a `gpu.module` of the same
     name holding one `gpu.func ... kernel`, with one `!llvm.ptr` parameter
     per DEFINE_GLOBAL index, in index order (marked `llvm.noalias`: distinct
-    DEFINE_GLOBALs are distinct buffers). The ops are placed as
+    DEFINE_GLOBALs are distinct buffers), then one `i32` per variable
+    (`uop.define_var`) sorted by name, named in the module's
+    `uop.variables` as `convert-uop-to-scf` does. The ops are placed as
     `convert-uop-to-scf` places them (reduce ranges become `scf.for` loops)
     with the same value semantics, except:
     - `gidxN` is `gpu.block_id`, `lidxN` `gpu.thread_id`, `idxN` the global
@@ -120,7 +122,12 @@ def ConvertUOpToGPU : Pass<"convert-uop-to-gpu", "::mlir::ModuleOp"> {
     The launch dimensions travel with the result: the gpu.func carries
     `known_grid_size`/`known_block_size`, and the module a `uop.launch`
     dictionary, kernel name -> `{grid = array<i32: x, y, z>, block =
-    array<i32: x, y, z>}`, which survives `gpu-module-to-binary`.
+    array<i32: x, y, z>}`, which survives `gpu-module-to-binary`. A SPECIAL
+    of symbolic size makes its grid or block size the bound, with the size
+    as an affine expression of the variables in `sym = [#uop.sym_entry<slot
+    = ...>]` (slot 0-2: grid x, y, z; 3-5: block x, y, z), evaluated at
+    launch; the gpu.func then has no known size for it (only the bound is
+    known). A size that is not affine in the variables is an error.
     The module must carry a `#uop.target` (`uop-attach-target`).
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",

@@ -257,7 +257,12 @@ def UOpGPUDims : Pass<"uop-gpu-dims", "::mlir::uop::KernelOp"> {
       dimensions are merged (`(a, b, c, d) -> (ab, c, d)`) and each original
       index is recovered with `%` and `//`; failing that, a dimension over
       its maximum is split by its smallest factor into the next one;
-    - a kernel whose dimensions cannot be fitted is an error naming them.
+    - a kernel whose dimensions cannot be fitted is an error naming them;
+    - a dimension of symbolic size (computed from the kernel's
+      `uop.define_var`s alone) becomes `uop.special "gidxN" size %v max B`,
+      B its upper bound; as in tinygrad, a kernel with such a dimension has
+      its dimensions neither merged nor split, so each bound must fit. The
+      size's computation moves to the top of the body with the SPECIALs.
     The SPECIAL sizes are the launch dimensions: grid = the gidx sizes,
     block = the lidx sizes (1 where absent).
   }];
