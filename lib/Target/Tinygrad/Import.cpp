@@ -385,23 +385,28 @@ FailureOr<ShapeTrackerAttr> KernelImporter::parseShapeTracker(size_t i, const js
       reported = true;
       return false;
     }
-    out = e->constant;
     SmallVector<int64_t> coefs;
     SmallVector<StringAttr> names;
     for (auto &[name, c] : e->terms) {
-      Variable *var = findVariable(name);
-      int64_t term;
-      if (llvm::MulOverflow(c, c > 0 ? var->max : var->min, term) ||
-          llvm::AddOverflow(out, term, out)) {
-        nodeError(i, "VIEW") << "symbolic entry overflows int64";
-        reported = true;
-        return false;
-      }
       coefs.push_back(c);
       names.push_back(b.getStringAttr(name));
     }
-    if (!names.empty())
-      sym.push_back(SymEntryAttr::get(ctx, slot, e->constant, coefs, names));
+    if (names.empty()) {
+      out = e->constant;
+      return true;
+    }
+    auto s = SymEntryAttr::get(ctx, slot, e->constant, coefs, names);
+    std::optional<int64_t> upper = s.upperBound([&](StringRef name) {
+      Variable *var = findVariable(name);
+      return std::make_pair(var->min, var->max);
+    });
+    if (!upper) {
+      nodeError(i, "VIEW") << "symbolic entry overflows int64";
+      reported = true;
+      return false;
+    }
+    out = *upper;
+    sym.push_back(s);
     return true;
   };
   auto list = [&](const json::Value *v, int64_t firstSlot, SmallVectorImpl<int64_t> &out) -> bool {

@@ -7,6 +7,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::uop;
@@ -274,6 +275,17 @@ int64_t SymEntryAttr::evaluate(function_ref<int64_t(StringRef)> value) const {
   for (auto [c, var] : llvm::zip(getCoefs(), getVars()))
     v += c * value(var.getValue());
   return v;
+}
+
+std::optional<int64_t>
+SymEntryAttr::upperBound(function_ref<std::pair<int64_t, int64_t>(StringRef)> range) const {
+  std::optional<int64_t> upper = getConstant();
+  for (auto [c, var] : llvm::zip(getCoefs(), getVars())) {
+    auto [lo, hi] = range(var.getValue());
+    std::optional<int64_t> term = llvm::checkedMul(c, c > 0 ? hi : lo);
+    upper = upper && term ? llvm::checkedAdd(*upper, *term) : std::nullopt;
+  }
+  return upper;
 }
 
 void SymEntryAttr::printExpr(llvm::raw_ostream &os) const {

@@ -251,18 +251,21 @@ LogicalResult ViewOp::verifySymbolic() {
     return emitOpError() << "depends on " << vars->size() << " variables; at most 8 are supported";
   for (ViewAttr x : getSt().getViews())
     for (SymEntryAttr e : x.getSym()) {
-      int64_t upper = e.getConstant();
-      for (auto [c, var] : llvm::zip(e.getCoefs(), e.getVars()))
+      std::optional<int64_t> upper = e.upperBound([&](StringRef var) {
         for (auto &[name, lo, hi] : *vars)
-          if (name == var.getValue())
-            upper += c * (c > 0 ? hi : lo);
+          if (name == var)
+            return std::make_pair(lo, hi);
+        return std::make_pair(int64_t(0), int64_t(0)); // symbolicVariables found them all
+      });
+      if (!upper)
+        return emitOpError() << "symbolic entry " << e << " overflows int64";
       SmallVector<int64_t> flat(x.getShape());
       llvm::append_range(flat, x.getStrides());
       flat.push_back(x.getOffset());
       llvm::append_range(flat, x.getMask());
       if (flat[e.getSlot()] != upper)
         return emitOpError() << "symbolic entry " << e << " holds " << flat[e.getSlot()]
-                             << ", not its upper bound " << upper;
+                             << ", not its upper bound " << *upper;
     }
   return success();
 }

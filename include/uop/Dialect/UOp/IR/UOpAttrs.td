@@ -34,6 +34,10 @@ def UOp_SymEntryAttr : UOp_Attr<"SymEntry", "sym_entry"> {
   let extraClassDeclaration = [{
     /// The value where the variables take `value(name)`.
     int64_t evaluate(::llvm::function_ref<int64_t(::llvm::StringRef)> value) const;
+    /// The largest value over the variables' ranges (`range(name)`: [min,
+    /// max]); std::nullopt when it leaves int64.
+    std::optional<int64_t> upperBound(
+        ::llvm::function_ref<std::pair<int64_t, int64_t>(::llvm::StringRef)> range) const;
     /// `8 * n + 4` (the expression alone).
     void printExpr(::llvm::raw_ostream &os) const;
     /// Parses an expression (`n`, `8 * n + -4`, `2 * a + b`) for `slot`.
