@@ -71,8 +71,7 @@ MLIR_CAPI_EXPORTED void uopPTXKernelsGetVariableBounds(UopPTXKernels kernels, in
 /// equals `*constant` plus, over its `*numTerms` terms, coefficient times
 /// variable (uopPTXKernelsGetSymbolicSizeTerm). This is how a runtime that
 /// evaluates its own expressions (tinygrad's launch_dims) learns them.
-MLIR_CAPI_EXPORTED intptr_t uopPTXKernelsGetNumSymbolicSizes(UopPTXKernels kernels,
-                                                             intptr_t pos);
+MLIR_CAPI_EXPORTED intptr_t uopPTXKernelsGetNumSymbolicSizes(UopPTXKernels kernels, intptr_t pos);
 MLIR_CAPI_EXPORTED void uopPTXKernelsGetSymbolicSize(UopPTXKernels kernels, intptr_t pos,
                                                      intptr_t i, int32_t *slot, int64_t *constant,
                                                      intptr_t *numTerms);
@@ -86,8 +85,8 @@ MLIR_CAPI_EXPORTED void uopPTXKernelsGetSymbolicSizeTerm(UopPTXKernels kernels, 
 /// diagnostic on `context` when a value is missing or out of its bounds. A
 /// size of 0 means the launch runs nothing (skip it: CUDA refuses it).
 MLIR_CAPI_EXPORTED MlirLogicalResult uopPTXKernelsEvaluateLaunchDims(
-    MlirContext context, UopPTXKernels kernels, intptr_t pos, intptr_t numVars,
-    const int64_t *vars, int32_t grid[3], int32_t block[3]);
+    MlirContext context, UopPTXKernels kernels, intptr_t pos, intptr_t numVars, const int64_t *vars,
+    int32_t grid[3], int32_t block[3]);
 
 /// Compiles every uop.kernel of `module` for the host with the uop-to-llvm
 /// pipeline (options in its textual form, e.g. "check-accesses=true"), in

@@ -96,8 +96,8 @@ MlirStringRef uopPTXKernelsGetVariableName(UopPTXKernels kernels, intptr_t pos, 
   return wrap(StringRef(unwrap(kernels)->kernels.at(pos).variables.at(var).name));
 }
 
-void uopPTXKernelsGetVariableBounds(UopPTXKernels kernels, intptr_t pos, intptr_t var,
-                                    int64_t *min, int64_t *max) {
+void uopPTXKernelsGetVariableBounds(UopPTXKernels kernels, intptr_t pos, intptr_t var, int64_t *min,
+                                    int64_t *max) {
   const uop::KernelVariable &v = unwrap(kernels)->kernels.at(pos).variables.at(var);
   *min = v.min;
   *max = v.max;

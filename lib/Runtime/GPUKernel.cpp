@@ -46,8 +46,8 @@ FailureOr<GPUKernel> mlir::uop::findGPUKernel(ModuleOp module, StringRef name, S
   if (failed(dims))
     return failure();
   ArrayRef<Type> params = func.getArgumentTypes();
-  unsigned numBuffers = llvm::find_if_not(params, llvm::IsaPred<LLVM::LLVMPointerType>) -
-                        params.begin();
+  unsigned numBuffers =
+      llvm::find_if_not(params, llvm::IsaPred<LLVM::LLVMPointerType>) - params.begin();
   for (Type t : params.drop_front(numBuffers))
     if (!t.isInteger(32))
       return func.emitError() << runner << " passes buffers, then i32 variables, but kernel '"

@@ -127,10 +127,9 @@ static void symbolic(MlirContext ctx, const char *path) {
   size_t jsonSize;
   char *json = readFile(path, &jsonSize);
   MlirModule module = mlirModuleCreateEmpty(mlirLocationUnknownGet(ctx));
-  EXPECT(mlirLogicalResultIsSuccess(
-             uopImportTinygradKernel(module, (MlirStringRef){json, jsonSize},
-                                     mlirStringRefCreateFromCString(path),
-                                     mlirStringRefCreateFromCString("kv_rows"))),
+  EXPECT(mlirLogicalResultIsSuccess(uopImportTinygradKernel(
+             module, (MlirStringRef){json, jsonSize}, mlirStringRefCreateFromCString(path),
+             mlirStringRefCreateFromCString("kv_rows"))),
          "import kv_rows");
 
   MlirModule ptxModule = cloneModule(module);

@@ -100,8 +100,9 @@ int main(int argc, char **argv) {
     return 1; // the diagnostics say why
   for (const uop::PTXKernel &k : *ptx) {
     llvm::outs() << "kernel " << k.name << " for " << k.chip << ": grid " << k.launch.grid[0] << "x"
-                 << k.launch.grid[1] << "x" << k.launch.grid[2] << ", block " << k.launch.block[0] << "x" << k.launch.block[1]
-                 << "x" << k.launch.block[2] << ", " << k.ptx.size() << " bytes of PTX\n";
+                 << k.launch.grid[1] << "x" << k.launch.grid[2] << ", block " << k.launch.block[0]
+                 << "x" << k.launch.block[1] << "x" << k.launch.block[2] << ", " << k.ptx.size()
+                 << " bytes of PTX\n";
     SmallVector<StringRef> lines;
     StringRef(k.ptx).split(lines, '\n');
     for (StringRef line : lines)

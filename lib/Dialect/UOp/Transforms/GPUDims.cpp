@@ -303,8 +303,8 @@ struct UOpGPUDimsPass : mlir::uop::impl::UOpGPUDimsBase<UOpGPUDimsPass> {
                     target.getGlobalMax(), /*reverse=*/true, error);
     if (failed(gidx))
       return signalPassFailure();
-    FailureOr<SmallVector<Value>> lidx = groupedDims(db, "lidx", *localDims, localSym,
-                                                     target.getLocalMax(), /*reverse=*/false, error);
+    FailureOr<SmallVector<Value>> lidx = groupedDims(
+        db, "lidx", *localDims, localSym, target.getLocalMax(), /*reverse=*/false, error);
     if (failed(lidx))
       return signalPassFailure();
     for (auto [r, v] : llvm::zip(global, *gidx)) {
