@@ -396,16 +396,16 @@ FailureOr<ShapeTrackerAttr> KernelImporter::parseShapeTracker(size_t i, const js
       return true;
     }
     auto s = SymEntryAttr::get(ctx, slot, e->constant, coefs, names);
-    std::optional<int64_t> upper = s.upperBound([&](StringRef name) {
+    std::optional<std::pair<int64_t, int64_t>> bounds = s.bounds([&](StringRef name) {
       Variable *var = findVariable(name);
       return std::make_pair(var->min, var->max);
     });
-    if (!upper) {
+    if (!bounds) {
       nodeError(i, "VIEW") << "symbolic entry overflows int64";
       reported = true;
       return false;
     }
-    out = *upper;
+    out = bounds->second;
     sym.push_back(s);
     return true;
   };

@@ -847,6 +847,20 @@ uop.kernel @bound_overflows {
 
 // -----
 
+// Its lower bound must fit too (n = 8 here): every value it takes is
+// computed in int64.
+uop.kernel @lower_bound_overflows {
+  %n = uop.define_var "n" [1, 8] : si32
+  %0 = uop.define_global 0 : !uop.ptr<f32, 16>
+  // expected-error @+1 {{symbolic entry #uop.sym_entry<2 = -4611686018427387904 * n> overflows int64}}
+  %1 = uop.view %0 [#uop.view<shape = [16], strides = [1], offset = -4611686018427387904, sym = [offset = -4611686018427387904 * n]>] : !uop.ptr<f32, 16>
+  %2 = uop.load %1 : !uop.ptr<f32, 16>
+  %3 = uop.store %1, %2 : !uop.ptr<f32, 16>
+  uop.sink %3
+}
+
+// -----
+
 // A symbolic entry's integer is its upper bound (here n's maximum, 8).
 uop.kernel @not_the_bound {
   %n = uop.define_var "n" [1, 8] : si32

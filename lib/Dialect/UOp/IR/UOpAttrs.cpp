@@ -81,6 +81,15 @@ SymEntryAttr ViewAttr::getSymAt(int64_t slot) const {
   return {};
 }
 
+int64_t ViewAttr::getEntry(int64_t slot) const {
+  int64_t r = getRank();
+  if (slot < r)
+    return getShape()[slot];
+  if (slot < 2 * r)
+    return getStrides()[slot - r];
+  return slot == 2 * r ? getOffset() : getMask()[slot - 2 * r - 1];
+}
+
 ViewAttr ViewAttr::evaluate(function_ref<int64_t(StringRef)> value) const {
   SmallVector<int64_t> flat(getShape());
   llvm::append_range(flat, getStrides());
@@ -277,15 +286,21 @@ int64_t SymEntryAttr::evaluate(function_ref<int64_t(StringRef)> value) const {
   return v;
 }
 
-std::optional<int64_t>
-SymEntryAttr::upperBound(function_ref<std::pair<int64_t, int64_t>(StringRef)> range) const {
-  std::optional<int64_t> upper = getConstant();
+std::optional<std::pair<int64_t, int64_t>>
+SymEntryAttr::bounds(function_ref<std::pair<int64_t, int64_t>(StringRef)> range) const {
+  // Each partial sum of any evaluation lies between the two partial sums
+  // here, so checking these checks every evaluation in the ranges.
+  std::optional<int64_t> lower = getConstant(), upper = getConstant();
   for (auto [c, var] : llvm::zip(getCoefs(), getVars())) {
     auto [lo, hi] = range(var.getValue());
-    std::optional<int64_t> term = llvm::checkedMul(c, c > 0 ? hi : lo);
-    upper = upper && term ? llvm::checkedAdd(*upper, *term) : std::nullopt;
+    std::optional<int64_t> small = llvm::checkedMul(c, c > 0 ? lo : hi),
+                           large = llvm::checkedMul(c, c > 0 ? hi : lo);
+    lower = lower && small ? llvm::checkedAdd(*lower, *small) : std::nullopt;
+    upper = upper && large ? llvm::checkedAdd(*upper, *large) : std::nullopt;
   }
-  return upper;
+  if (!lower || !upper)
+    return std::nullopt;
+  return std::make_pair(*lower, *upper);
 }
 
 void SymEntryAttr::printExpr(llvm::raw_ostream &os) const {

@@ -251,21 +251,17 @@ LogicalResult ViewOp::verifySymbolic() {
     return emitOpError() << "depends on " << vars->size() << " variables; at most 8 are supported";
   for (ViewAttr x : getSt().getViews())
     for (SymEntryAttr e : x.getSym()) {
-      std::optional<int64_t> upper = e.upperBound([&](StringRef var) {
+      std::optional<std::pair<int64_t, int64_t>> bounds = e.bounds([&](StringRef var) {
         for (auto &[name, lo, hi] : *vars)
           if (name == var)
             return std::make_pair(lo, hi);
         return std::make_pair(int64_t(0), int64_t(0)); // symbolicVariables found them all
       });
-      if (!upper)
+      if (!bounds)
         return emitOpError() << "symbolic entry " << e << " overflows int64";
-      SmallVector<int64_t> flat(x.getShape());
-      llvm::append_range(flat, x.getStrides());
-      flat.push_back(x.getOffset());
-      llvm::append_range(flat, x.getMask());
-      if (flat[e.getSlot()] != upper)
-        return emitOpError() << "symbolic entry " << e << " holds " << flat[e.getSlot()]
-                             << ", not its upper bound " << *upper;
+      if (x.getEntry(e.getSlot()) != bounds->second)
+        return emitOpError() << "symbolic entry " << e << " holds " << x.getEntry(e.getSlot())
+                             << ", not its upper bound " << bounds->second;
     }
   return success();
 }

@@ -34,9 +34,10 @@ def UOp_SymEntryAttr : UOp_Attr<"SymEntry", "sym_entry"> {
   let extraClassDeclaration = [{
     /// The value where the variables take `value(name)`.
     int64_t evaluate(::llvm::function_ref<int64_t(::llvm::StringRef)> value) const;
-    /// The largest value over the variables' ranges (`range(name)`: [min,
-    /// max]); std::nullopt when it leaves int64.
-    std::optional<int64_t> upperBound(
+    /// The smallest and largest values over the variables' ranges
+    /// (`range(name)`: [min, max]); std::nullopt when either leaves int64.
+    /// Within them, evaluate() cannot overflow at any point of the ranges.
+    std::optional<std::pair<int64_t, int64_t>> bounds(
         ::llvm::function_ref<std::pair<int64_t, int64_t>(::llvm::StringRef)> range) const;
     /// `8 * n + 4` (the expression alone).
     void printExpr(::llvm::raw_ostream &os) const;
@@ -101,6 +102,8 @@ def UOp_ViewAttr : UOp_Attr<"View", "view"> {
     int64_t maskSlot(int64_t i, int64_t hi) const { return 2 * getRank() + 1 + 2 * i + hi; }
     /// The symbolic entry of `slot`, or null when it is an integer.
     SymEntryAttr getSymAt(int64_t slot) const;
+    /// The integer at `slot` (for a symbolic entry, its upper bound).
+    int64_t getEntry(int64_t slot) const;
     /// This view where the variables take `value(name)`: no symbolic entry left.
     ViewAttr evaluate(::llvm::function_ref<int64_t(::llvm::StringRef)> value) const;
   }];
