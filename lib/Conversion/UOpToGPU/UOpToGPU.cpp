@@ -14,11 +14,10 @@
 
 #include "NVPTXTargetInfo.h"
 
+#include "uop/Dialect/UOp/Utils/AffineSum.h"
 #include "uop/Dialect/UOp/Utils/Symbolic.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "llvm/ADT/MapVector.h"
-#include "llvm/Support/CheckedArithmetic.h"
 
 namespace mlir::uop {
 #define GEN_PASS_DEF_CONVERTUOPTOGPU
@@ -35,78 +34,45 @@ namespace {
 /// constants and variables (what uop-lower builds symbolic sizes from).
 class AffineReader {
 public:
-  struct Affine {
-    int64_t constant = 0;
-    llvm::MapVector<StringAttr, int64_t> coefs;
-  };
-
-  std::optional<Affine> read(Value v) {
+  std::optional<sym::AffineSum> read(Value v) {
     if (auto it = memo.find(v); it != memo.end())
       return it->second;
-    std::optional<Affine> a = compute(v);
+    std::optional<sym::AffineSum> a = compute(v);
     memo[v] = a;
     return a;
   }
 
 private:
-  llvm::DenseMap<Value, std::optional<Affine>> memo;
+  llvm::DenseMap<Value, std::optional<sym::AffineSum>> memo;
 
-  std::optional<Affine> compute(Value v) {
+  std::optional<sym::AffineSum> compute(Value v) {
     Operation *op = v.getDefiningOp();
     if (!op)
       return std::nullopt;
     if (std::optional<int64_t> c = sym::intConst(v))
-      return Affine{*c, {}};
-    if (auto var = dyn_cast<DefineVarOp>(op)) {
-      Affine a;
-      a.coefs[var.getNameAttr()] = 1;
-      return a;
-    }
-    if (isa<AddOp, SubOp>(op)) {
-      std::optional<Affine> x = read(op->getOperand(0)), y = read(op->getOperand(1));
-      return x && y ? combine(*x, *y, isa<SubOp>(op) ? -1 : 1) : std::nullopt;
-    }
+      return sym::AffineSum{*c, {}};
+    if (auto var = dyn_cast<DefineVarOp>(op))
+      return sym::AffineSum::ofVariable(var.getName());
     if (isa<NegOp>(op)) {
-      std::optional<Affine> x = read(op->getOperand(0));
-      return x ? scale(*x, -1) : std::nullopt;
+      std::optional<sym::AffineSum> x = read(op->getOperand(0));
+      return x ? x->times(-1) : std::nullopt;
     }
-    if (isa<MulOp>(op)) {
-      std::optional<Affine> x = read(op->getOperand(0)), y = read(op->getOperand(1));
-      if (x && y && x->coefs.empty())
-        return scale(*y, x->constant);
-      if (x && y && y->coefs.empty())
-        return scale(*x, y->constant);
+    if (!isa<AddOp, SubOp, MulOp>(op))
+      return std::nullopt;
+    std::optional<sym::AffineSum> x = read(op->getOperand(0)), y = read(op->getOperand(1));
+    if (!x || !y)
+      return std::nullopt;
+    if (isa<AddOp>(op))
+      return x->plus(*y);
+    if (isa<SubOp>(op)) {
+      std::optional<sym::AffineSum> negY = y->times(-1);
+      return negY ? x->plus(*negY) : std::nullopt;
     }
+    if (x->isConstant())
+      return y->times(x->constant);
+    if (y->isConstant())
+      return x->times(y->constant);
     return std::nullopt;
-  }
-
-  static std::optional<Affine> scale(Affine a, int64_t c) {
-    std::optional<int64_t> k = llvm::checkedMul(a.constant, c);
-    if (!k)
-      return std::nullopt;
-    a.constant = *k;
-    for (auto &[var, coef] : a.coefs)
-      if (std::optional<int64_t> m = llvm::checkedMul(coef, c))
-        coef = *m;
-      else
-        return std::nullopt;
-    return a;
-  }
-
-  /// x + sign * y
-  static std::optional<Affine> combine(Affine x, const Affine &y, int64_t sign) {
-    std::optional<Affine> sy = scale(y, sign);
-    std::optional<int64_t> k = sy ? llvm::checkedAdd(x.constant, sy->constant) : std::nullopt;
-    if (!k)
-      return std::nullopt;
-    x.constant = *k;
-    for (auto [var, coef] : sy->coefs)
-      if (std::optional<int64_t> sum = llvm::checkedAdd(x.coefs[var], coef))
-        x.coefs[var] = *sum;
-      else
-        return std::nullopt;
-    x.coefs.remove_if([](const auto &kv) { return kv.second == 0; });
-    return x;
   }
 };
 
@@ -139,17 +105,11 @@ struct KernelDims {
       unsigned slot = s.isThreadIndex() ? 3 + s.getDim() : s.getDim(); // idx: one thread a block
       (slot < 3 ? grid[slot] : block[slot - 3]) = size;
       if (Value dynamic = s.getDynamicSize()) {
-        std::optional<AffineReader::Affine> a = affine.read(dynamic);
-        if (!a || a->coefs.empty())
+        std::optional<sym::AffineSum> a = affine.read(dynamic);
+        if (!a || a->isConstant())
           return s.emitOpError() << "has a size that is not an affine expression of the "
                                     "kernel's variables (constant + sum of constant * variable)";
-        SmallVector<int64_t> coefs;
-        SmallVector<StringAttr> vars;
-        for (auto [var, coef] : a->coefs) {
-          vars.push_back(var);
-          coefs.push_back(coef);
-        }
-        symbolic.push_back(SymEntryAttr::get(s.getContext(), slot, a->constant, coefs, vars));
+        symbolic.push_back(a->toAttr(s.getContext(), slot));
       }
     }
     for (int d = 0; d < 3; ++d)

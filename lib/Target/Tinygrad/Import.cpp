@@ -14,6 +14,7 @@
 #include "DTypes.h"
 #include "JSONDepth.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
+#include "uop/Dialect/UOp/Utils/AffineSum.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Verifier.h"
@@ -113,11 +114,7 @@ private:
   FailureOr<ShapeTrackerAttr> parseShapeTracker(size_t i, const json::Value &arg);
   FailureOr<TypedAttr> parseConst(size_t i, Type type, const json::Value &arg);
   /// A symbolic VIEW entry as constant + sum(coef * variable).
-  struct Affine {
-    int64_t constant = 0;
-    SmallVector<std::pair<std::string, int64_t>> terms; // (variable, coefficient)
-  };
-  FailureOr<Affine> parseSymbolic(size_t i, const json::Value &v, int depth);
+  FailureOr<sym::AffineSum> parseSymbolic(size_t i, const json::Value &v, int depth);
 
   MLIRContext *ctx;
   OpBuilder b;
@@ -380,22 +377,16 @@ FailureOr<ShapeTrackerAttr> KernelImporter::parseShapeTracker(size_t i, const js
     }
     if (!x.getAsObject())
       return false;
-    FailureOr<Affine> e = parseSymbolic(i, x, 0);
+    FailureOr<sym::AffineSum> e = parseSymbolic(i, x, 0);
     if (failed(e)) {
       reported = true;
       return false;
     }
-    SmallVector<int64_t> coefs;
-    SmallVector<StringAttr> names;
-    for (auto &[name, c] : e->terms) {
-      coefs.push_back(c);
-      names.push_back(b.getStringAttr(name));
-    }
-    if (names.empty()) {
+    if (e->isConstant()) {
       out = e->constant;
       return true;
     }
-    auto s = SymEntryAttr::get(ctx, slot, e->constant, coefs, names);
+    SymEntryAttr s = e->toAttr(ctx, slot);
     std::optional<std::pair<int64_t, int64_t>> bounds = s.bounds([&](StringRef name) {
       Variable *var = findVariable(name);
       return std::make_pair(var->min, var->max);
@@ -470,16 +461,12 @@ FailureOr<ShapeTrackerAttr> KernelImporter::parseShapeTracker(size_t i, const js
 
 // {"var": "n", "min": 1, "max": 10} (tinygrad's DEFINE_VAR), {"op": "ADD" | "MUL",
 // "src": [a, b]} (a sum, or a product with a constant), or an integer.
-FailureOr<KernelImporter::Affine> KernelImporter::parseSymbolic(size_t i, const json::Value &v,
-                                                                int depth) {
+FailureOr<sym::AffineSum> KernelImporter::parseSymbolic(size_t i, const json::Value &v, int depth) {
   auto bad = [&](const Twine &what) { return LogicalResult(nodeError(i, "VIEW") << what); };
   if (depth > 64)
     return bad("symbolic expression nested too deep");
-  Affine out;
-  if (std::optional<int64_t> c = v.getAsInteger()) {
-    out.constant = *c;
-    return out;
-  }
+  if (std::optional<int64_t> c = v.getAsInteger())
+    return sym::AffineSum{*c, {}};
   const json::Object *o = v.getAsObject();
   if (!o)
     return bad("a symbolic entry must be an integer or an object");
@@ -493,51 +480,31 @@ FailureOr<KernelImporter::Affine> KernelImporter::parseSymbolic(size_t i, const 
     else if (known->min != *lo || known->max != *hi)
       return bad("variable \"" + *name + "\" has bounds [" + Twine(*lo) + ", " + Twine(*hi) +
                  "] here and [" + Twine(known->min) + ", " + Twine(known->max) + "] elsewhere");
-    out.terms.push_back({name->str(), 1});
-    return out;
+    return sym::AffineSum::ofVariable(*name);
   }
   std::optional<StringRef> op = o->getString("op");
   const json::Array *src = o->getArray("src");
   if (!op || !src || src->size() != 2 || (*op != "ADD" && *op != "MUL"))
     return bad("a symbolic expression is {\"var\", \"min\", \"max\"} or {\"op\": \"ADD\" "
                "or \"MUL\", \"src\": [a, b]}");
-  FailureOr<Affine> a = parseSymbolic(i, (*src)[0], depth + 1);
+  FailureOr<sym::AffineSum> a = parseSymbolic(i, (*src)[0], depth + 1);
   if (failed(a))
     return failure();
-  FailureOr<Affine> c = parseSymbolic(i, (*src)[1], depth + 1);
+  FailureOr<sym::AffineSum> c = parseSymbolic(i, (*src)[1], depth + 1);
   if (failed(c))
     return failure();
-  bool overflow = false;
-  auto addTerm = [&](const std::string &name, int64_t coef) {
-    for (auto &[n, k] : out.terms)
-      if (n == name) {
-        overflow |= llvm::AddOverflow(k, coef, k);
-        return;
-      }
-    out.terms.push_back({name, coef});
-  };
+  std::optional<sym::AffineSum> out;
   if (*op == "ADD") {
-    overflow |= llvm::AddOverflow(a->constant, c->constant, out.constant);
-    for (auto *x : {&*a, &*c})
-      for (auto &[n, k] : x->terms)
-        addTerm(n, k);
+    out = a->plus(*c);
+  } else if (!a->isConstant() && !c->isConstant()) {
+    return bad("a product of variables is not supported in a symbolic entry (only sums of "
+               "variables times constants)");
   } else {
-    if (!a->terms.empty() && !c->terms.empty())
-      return bad("a product of variables is not supported in a symbolic entry (only sums of "
-                 "variables times constants)");
-    Affine &vars = a->terms.empty() ? *c : *a;
-    int64_t k = a->terms.empty() ? a->constant : c->constant;
-    overflow |= llvm::MulOverflow(vars.constant, k, out.constant);
-    for (auto &[n, coef] : vars.terms) {
-      int64_t product;
-      overflow |= llvm::MulOverflow(coef, k, product);
-      addTerm(n, product);
-    }
+    out = a->isConstant() ? c->times(a->constant) : a->times(c->constant);
   }
-  if (overflow)
+  if (!out)
     return bad("symbolic entry overflows int64");
-  llvm::erase_if(out.terms, [](auto &t) { return t.second == 0; });
-  return out;
+  return *out;
 }
 
 FailureOr<TypedAttr> KernelImporter::parseConst(size_t i, Type type, const json::Value &arg) {
