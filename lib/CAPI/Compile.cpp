@@ -133,12 +133,10 @@ MlirLogicalResult uopPTXKernelsEvaluateLaunchDims(MlirContext context, UopPTXKer
   };
   if (numVars < 0 || (numVars > 0 && !vars))
     return fail("uopPTXKernelsEvaluateLaunchDims: no variable values given");
-  ArrayRef<int64_t> values(vars, numVars);
-  if (llvm::Error e = uop::checkVariableValues(k.name, k.variables, values))
-    return fail(llvm::toString(std::move(e)));
-  llvm::Expected<uop::LaunchDims> dims = k.launch.evaluate(k.variables, values);
+  llvm::Expected<uop::LaunchDims> dims =
+      uop::launchDimsFor(k.name, k.launch, k.variables, ArrayRef<int64_t>(vars, numVars));
   if (!dims)
-    return fail("kernel " + k.name + ": " + llvm::toString(dims.takeError()));
+    return fail(llvm::toString(dims.takeError()));
   llvm::copy(dims->grid, grid);
   llvm::copy(dims->block, block);
   return mlirLogicalResultSuccess();

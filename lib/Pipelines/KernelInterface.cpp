@@ -82,6 +82,17 @@ llvm::Error mlir::uop::checkVariableValues(StringRef kernel, ArrayRef<KernelVari
   return llvm::Error::success();
 }
 
+llvm::Expected<LaunchDims> mlir::uop::launchDimsFor(StringRef kernel, const LaunchDims &launch,
+                                                    ArrayRef<KernelVariable> vars,
+                                                    ArrayRef<int64_t> values) {
+  if (llvm::Error e = checkVariableValues(kernel, vars, values))
+    return std::move(e);
+  llvm::Expected<LaunchDims> dims = launch.evaluate(vars, values);
+  if (!dims)
+    return llvm::createStringError("kernel " + kernel + ": " + llvm::toString(dims.takeError()));
+  return dims;
+}
+
 std::string mlir::uop::ptxHeaderLine(StringRef name, const LaunchDims &launch,
                                      ArrayRef<KernelVariable> variables) {
   std::string s = "// uop-mlir kernel " + name.str() + " " + launch.str();

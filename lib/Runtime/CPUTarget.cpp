@@ -40,7 +40,7 @@ public:
     if (buffers.size() != numArgs)
       return llvm::createStringError("kernel " + name + " takes " + Twine(numArgs) +
                                      " buffers, not " + Twine(buffers.size()));
-    if (llvm::Error e = checkVariables(name, vars))
+    if (llvm::Error e = checkVariableValues(name, variables, vars))
       return e;
     // The code may read anywhere in a buffer of known size (LLVM's
     // dereferenceable), and its checks leave out what provably stays inside.

@@ -232,14 +232,12 @@ public:
   }
 
   llvm::Error run(ArrayRef<MutableArrayRef<uint8_t>> buffers, ArrayRef<int64_t> vars) override {
-    if (llvm::Error e = checkVariables(name, vars))
-      return e;
+    llvm::Expected<LaunchDims> dims = launchDimsFor(name, *launchDims, variables, vars);
+    if (!dims)
+      return dims.takeError();
     if (buffers.size() != numArgs)
       return llvm::createStringError("kernel " + name + " takes " + Twine(numArgs) +
                                      " buffers, not " + Twine(buffers.size()));
-    llvm::Expected<LaunchDims> dims = launchDims->evaluate(variables, vars);
-    if (!dims)
-      return llvm::createStringError("kernel " + name + ": " + llvm::toString(dims.takeError()));
     if (dims->isEmpty()) { // a symbolic size of 0: nothing to run
       times.runMs = 0;
       return llvm::Error::success();

@@ -15,9 +15,6 @@ using namespace mlir::uop;
 
 CompiledKernel::~CompiledKernel() = default;
 
-llvm::Error CompiledKernel::checkVariables(StringRef kernel, ArrayRef<int64_t> vars) const {
-  return checkVariableValues(kernel, variables, vars);
-}
 Runner::~Runner() = default;
 
 std::string Runner::describe() const {

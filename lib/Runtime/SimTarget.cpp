@@ -138,11 +138,9 @@ FailureOr<std::unique_ptr<CompiledKernel>> SimRunner::compile(ModuleOp module, S
 }
 
 llvm::Error SimKernel::run(ArrayRef<MutableArrayRef<uint8_t>> buffers, ArrayRef<int64_t> vars) {
-  if (llvm::Error e = checkVariables(name, vars))
-    return e;
-  llvm::Expected<LaunchDims> dims = launchDims->evaluate(variables, vars);
+  llvm::Expected<LaunchDims> dims = launchDimsFor(name, *launchDims, variables, vars);
   if (!dims)
-    return llvm::createStringError("kernel " + name + ": " + llvm::toString(dims.takeError()));
+    return dims.takeError();
   if (buffers.size() != numArgs)
     return llvm::createStringError("kernel " + name + " takes " + Twine(numArgs) +
                                    " buffers, not " + Twine(buffers.size()));

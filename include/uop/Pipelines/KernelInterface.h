@@ -64,6 +64,11 @@ struct LaunchDims {
 llvm::Error checkVariableValues(StringRef kernel, ArrayRef<KernelVariable> vars,
                                 ArrayRef<int64_t> values);
 
+/// `launch` for a run of `kernel` with these variable values:
+/// checkVariableValues, then LaunchDims::evaluate; errors name the kernel.
+llvm::Expected<LaunchDims> launchDimsFor(StringRef kernel, const LaunchDims &launch,
+                                         ArrayRef<KernelVariable> vars, ArrayRef<int64_t> values);
+
 /// The comment line PTX files of ours start with, saying how to launch the
 /// kernel: "// uop-mlir kernel NAME grid=... block=..." and, for a symbolic
 /// kernel, " variables=n[1,15],pos[0,15]" (the i32 parameters after the

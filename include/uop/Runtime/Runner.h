@@ -81,9 +81,6 @@ protected:
   std::optional<std::string> appliedOpts;
   std::optional<LaunchDims> launchDims;
   std::vector<KernelVariable> variables;
-
-  /// An error unless `vars` are values for the kernel's variables, in range.
-  llvm::Error checkVariables(StringRef kernel, ArrayRef<int64_t> vars) const;
 };
 
 /// A place to compile and run uop kernels.
