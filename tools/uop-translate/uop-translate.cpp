@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "uop/Dialect/UOp/IR/UOpOps.h"
+#include "uop/Kernelize/GraphJSON.h"
 #include "uop/Pipelines/Pipelines.h"
 #include "uop/Support/Stack.h"
 #include "uop/Support/Tool.h"
@@ -50,7 +51,14 @@ namespace cl = llvm::cl;
 
 namespace {
 cl::OptionCategory category("uop-translate options");
-enum class Action { None, ImportTinygrad, ExportTinygrad, ExportPTX, ListTinygradOps };
+enum class Action {
+  None,
+  ImportTinygrad,
+  ExportTinygrad,
+  ExportPTX,
+  KernelizeTinygradGraph,
+  ListTinygradOps
+};
 
 cl::opt<Action>
     action(cl::cat(category), cl::desc("Translation:"), cl::init(Action::None),
@@ -60,6 +68,9 @@ cl::opt<Action>
                                  "uop module -> tinygrad kernel JSON"),
                       clEnumValN(Action::ExportPTX, "export-ptx",
                                  "uop module or tinygrad kernel JSON files -> PTX (uop-to-ptx)"),
+                      clEnumValN(Action::KernelizeTinygradGraph, "kernelize-tinygrad-graph",
+                                 "tinygrad graph case (case.json) -> its schedule as JSON "
+                                 "(kernelize and schedule in memory)"),
                       clEnumValN(Action::ListTinygradOps, "list-tinygrad-ops",
                                  "each uop op's tinygrad name and GroupOp groups")));
 cl::opt<std::string> chip(cl::cat(category), "chip",
@@ -319,6 +330,42 @@ int exportPTX(ModuleOp module, llvm::raw_ostream &os) {
   os << joined.text();
   return 0;
 }
+/// --kernelize-tinygrad-graph: a graph case's schedule, {"schedule": [...]}
+/// in the case format.
+int kernelizeTinygradGraph(llvm::raw_ostream &os) {
+  namespace kz = uop::kernelize;
+  if (inputs.size() != 1) {
+    llvm::errs() << "error: --kernelize-tinygrad-graph takes one case.json\n";
+    return kBadInput;
+  }
+  std::string err;
+  std::unique_ptr<llvm::MemoryBuffer> buf = openInputFile(inputs[0], &err);
+  if (!buf) {
+    llvm::errs() << inputs[0] << ": error: " << err << "\n";
+    return kBadInput;
+  }
+  kz::Graph g;
+  llvm::Expected<kz::GraphCase> gc = kz::readGraphCase(g, buf->getBuffer());
+  if (!gc) {
+    llvm::errs() << inputs[0] << ": error: " << llvm::toString(gc.takeError()) << "\n";
+    return kBadInput;
+  }
+  std::optional<kz::NodeMap> map = kz::getKernelizeMap(g, gc->sink, gc->options, err);
+  std::optional<std::vector<kz::ScheduleItem>> schedule;
+  if (map) {
+    kz::NodeList outs;
+    for (const kz::Node *s : gc->sink->src)
+      outs.push_back(map->lookup(s));
+    schedule = kz::createSchedule(g.sink(outs), err);
+  }
+  if (!schedule) {
+    llvm::errs() << inputs[0] << ": error: " << err << "\n";
+    return kFailed;
+  }
+  os << llvm::json::Value(llvm::json::Object{{"schedule", kz::scheduleToJSON(*schedule, *gc)}})
+     << "\n";
+  return 0;
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -360,7 +407,7 @@ int main(int argc, char **argv) {
   }
   // JSON is one line without comments: splitting it, or expected-*
   // comments in it, mean nothing. --export-ptx takes JSON files or .mlir.
-  bool json = action == Action::ImportTinygrad ||
+  bool json = action == Action::ImportTinygrad || action == Action::KernelizeTinygradGraph ||
               (action == Action::ExportPTX && llvm::all_of(inputs, [](const std::string &p) {
                  return StringRef(p).ends_with(".json");
                }));
@@ -381,6 +428,8 @@ int main(int argc, char **argv) {
         return module ? exportPTX(*module, os) : kBadInput;
       }
       return onMLIRInput(ctx, os, "--export-ptx", exportPTX);
+    case Action::KernelizeTinygradGraph:
+      return kernelizeTinygradGraph(os);
     default:
       return listTinygradOps(ctx, os);
     }

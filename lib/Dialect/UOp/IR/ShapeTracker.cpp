@@ -314,6 +314,200 @@ View View::shrink(ArrayRef<std::pair<int64_t, int64_t>> arg) const {
   return resize(*this, arg);
 }
 
+View View::flip(ArrayRef<bool> arg) const {
+  assert(arg.size() == shape.size() && "flip of the wrong rank");
+  int64_t newOffset = offset;
+  Shape newStrides = strides;
+  std::optional<Mask> newMask = mask;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (!arg[i])
+      continue;
+    newOffset += (shape[i] - 1) * strides[i];
+    newStrides[i] = -strides[i];
+    if (newMask)
+      (*newMask)[i] = {shape[i] - (*mask)[i].second, shape[i] - (*mask)[i].first};
+  }
+  return create(shape, newStrides, newOffset, newMask);
+}
+
+namespace {
+
+/// unravel: the position of a flat offset in each dimension of `shape`
+/// (Python's flooring // and %, so negative offsets wrap as tinygrad's do).
+Shape unravel(ArrayRef<int64_t> shape, int64_t offset) {
+  Shape idxs(shape.size());
+  int64_t acc = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    idxs[i] = floormod(floordiv(offset, acc), shape[i]);
+    acc *= shape[i];
+  }
+  return idxs;
+}
+
+/// A linear form c + sum(coef * idx_d) over the indices of a view, each in
+/// [0, shape[d] - 1]: what View.__add__ builds from symbolic variables and
+/// asks vmin/vmax of (exact for a linear form of distinct variables).
+struct Linear {
+  std::map<int64_t, int64_t> coefs;
+  int64_t constant = 0;
+  void add(int64_t dim, int64_t coef) {
+    if ((coefs[dim] += coef) == 0)
+      coefs.erase(dim);
+  }
+  void scale(int64_t by) {
+    constant *= by;
+    for (auto it = coefs.begin(); it != coefs.end();)
+      if ((it->second *= by) == 0)
+        it = coefs.erase(it);
+      else
+        ++it;
+  }
+  int64_t vmin(ArrayRef<int64_t> sizes) const {
+    int64_t v = constant;
+    for (auto [d, c] : coefs)
+      v += std::min<int64_t>(0, c * (sizes[d] - 1));
+    return v;
+  }
+  int64_t vmax(ArrayRef<int64_t> sizes) const {
+    int64_t v = constant;
+    for (auto [d, c] : coefs)
+      v += std::max<int64_t>(0, c * (sizes[d] - 1));
+    return v;
+  }
+};
+
+} // namespace
+
+std::optional<View> View::compose(const View &vm1) const {
+  const View &vm2 = *this;
+  if (vm2.contiguous || vm1.size() == 0)
+    return vm1;
+  if (vm1.contiguous && vm1.shape == vm2.shape)
+    return vm2;
+  if (vm1.contiguous && vm1.size() == vm2.size())
+    if (std::optional<View> ret = vm2.reshape(vm1.shape))
+      return ret;
+  if (vm1.mask) {
+    View unmasked = vm1.shrink(*vm1.mask);
+    if (unmasked == vm1)
+      return std::nullopt;
+    std::optional<View> merged = vm2.compose(unmasked);
+    if (!merged)
+      return std::nullopt;
+    SmallVector<std::pair<int64_t, int64_t>, 6> padding;
+    for (auto [m, s] : llvm::zip(*vm1.mask, vm1.shape))
+      padding.push_back({m.first, s - m.second});
+    return merged->pad(padding);
+  }
+
+  // Project vm1's offset and strides onto vm2's dimensions.
+  Shape origin = unravel(vm2.shape, vm1.offset);
+  SmallVector<SmallVector<std::pair<int64_t, int64_t>, 2>, 6> terms(vm2.shape.size());
+  Shape strides1(vm1.shape.size(), 0);
+  for (auto [d1, st] : llvm::enumerate(vm1.strides)) {
+    if (st == 0)
+      continue;
+    Shape moved = unravel(vm2.shape, vm1.offset + st);
+    for (size_t d2 = 0; d2 < vm2.shape.size(); ++d2) {
+      int64_t s1 = moved[d2] - origin[d2];
+      if (s1 == 0)
+        continue;
+      terms[d2].push_back({(int64_t)d1, s1});
+      strides1[d1] += s1 * vm2.strides[d2];
+    }
+  }
+
+  // Merge dimensions of vm2 only where the projected index overflows one.
+  int64_t mergedSize = 1;
+  Linear mergedTerm;
+  SmallVector<std::pair<int64_t, Linear>, 6> extents; // innermost first
+  for (size_t k = vm2.shape.size(); k-- > 0;) {
+    Linear t;
+    for (auto [d1, s1] : terms[k])
+      t.add(d1, s1);
+    t.constant += origin[k];
+    t.scale(mergedSize);
+    for (auto [d, c] : t.coefs)
+      mergedTerm.add(d, c);
+    mergedTerm.constant += t.constant;
+    mergedSize *= vm2.shape[k];
+    if (mergedTerm.vmax(vm1.shape) < mergedSize && mergedTerm.vmin(vm1.shape) >= 0) {
+      extents.push_back({mergedSize, mergedTerm});
+      mergedSize = 1;
+      mergedTerm = Linear();
+    }
+  }
+  if (!mergedTerm.coefs.empty() || mergedTerm.constant != 0)
+    return std::nullopt;
+  Shape vm2Shape;
+  for (auto &e : llvm::reverse(extents))
+    vm2Shape.push_back(e.first);
+  if (vm2Shape != vm2.shape) {
+    std::optional<View> reshaped = vm2.reshape(vm2Shape);
+    if (!reshaped)
+      return std::nullopt;
+    if (reshaped->shape != vm2.shape)
+      return reshaped->compose(vm1);
+  }
+
+  if (vm2.mask) {
+    // Project vm2's mask onto vm1.
+    Shape newb(vm1.shape.size(), 0), newe = vm1.shape;
+    bool bad = false;
+    for (size_t d2 = 0; d2 < vm2.shape.size(); ++d2) {
+      auto [b, e] = (*vm2.mask)[d2];
+      const Linear &t = extents[extents.size() - 1 - d2].second;
+      int64_t o = origin[d2];
+      if (b <= t.vmin(vm1.shape) && t.vmax(vm1.shape) < e)
+        continue;
+      if (terms[d2].size() != 1) {
+        if (terms[d2].empty() && !newe.empty())
+          newe[0] = 0;
+        else
+          bad = true;
+        continue;
+      }
+      auto [d1, s1] = terms[d2][0];
+      newb[d1] = std::max(newb[d1], ceildiv(s1 > 0 ? b - o : e - o - 1, s1));
+      newe[d1] = std::min(newe[d1], floordiv(s1 < 0 ? b - o : e - o - 1, s1) + 1);
+    }
+    bool masked = false;
+    Mask newMask;
+    for (size_t d1 = 0; d1 < vm1.shape.size(); ++d1) {
+      newMask.push_back({newb[d1], newe[d1]});
+      masked |= newb[d1] != 0 || newe[d1] != vm1.shape[d1];
+    }
+    if (masked)
+      return vm2.compose(create(vm1.shape, vm1.strides, vm1.offset, newMask));
+    if (bad)
+      return std::nullopt;
+  }
+
+  int64_t newOffset = vm2.offset;
+  for (auto [o, s] : llvm::zip(origin, vm2.strides))
+    newOffset += o * s;
+  return create(vm1.shape, strides1, newOffset);
+}
+
+std::optional<View> View::invert(ArrayRef<int64_t> outShape) const {
+  View ret = create(shape);
+  if (mask)
+    ret = ret.shrink(*mask);
+  SmallVector<bool, 6> flips;
+  SmallVector<int64_t, 6> keys, order;
+  for (int64_t st : strides) {
+    flips.push_back(st < 0);
+    keys.push_back(st > 0 ? -st : st);
+  }
+  for (size_t i = 0; i < strides.size(); ++i)
+    order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return keys[a] < keys[b]; });
+  ret = ret.flip(flips).permute(order);
+  if (prod(ret.shape) != prod(outShape))
+    return std::nullopt;
+  return ret;
+}
+
 View View::fromAttr(ViewAttr attr) {
   std::optional<Mask> mask;
   if (attr.hasMask()) {
@@ -374,6 +568,62 @@ ShapeTracker ShapeTracker::shrink(ArrayRef<std::pair<int64_t, int64_t>> arg) con
   ShapeTracker st = *this;
   st.views.back() = views.back().shrink(arg);
   return st;
+}
+
+ShapeTracker ShapeTracker::flip(ArrayRef<bool> arg) const {
+  ShapeTracker st = *this;
+  st.views.back() = views.back().flip(arg);
+  return st;
+}
+
+ShapeTracker ShapeTracker::simplify() const {
+  ShapeTracker st = *this;
+  while (st.views.size() >= 2) {
+    std::optional<View> merged = st.views[st.views.size() - 2].compose(st.views.back());
+    if (!merged)
+      break;
+    st.views.pop_back();
+    st.views.back() = *merged;
+  }
+  return st;
+}
+
+ShapeTracker ShapeTracker::compose(const ShapeTracker &next) const {
+  ShapeTracker ret = *this;
+  for (const View &v : next.views) {
+    ret.views.push_back(v);
+    ret = ret.simplify();
+  }
+  return ret;
+}
+
+std::optional<ShapeTracker> ShapeTracker::invert(ArrayRef<int64_t> outShape) const {
+  ShapeTracker inverted;
+  for (size_t k = views.size(); k-- > 0;) {
+    ArrayRef<int64_t> into = k > 0 ? ArrayRef<int64_t>(views[k - 1].shape) : outShape;
+    std::optional<View> v = views[k].invert(into);
+    if (!v)
+      return std::nullopt;
+    inverted.views.push_back(*v);
+  }
+  return inverted.reshape(outShape);
+}
+
+llvm::hash_code shape::hash_value(const View &v) {
+  llvm::hash_code h = llvm::hash_combine(llvm::hash_combine_range(v.shape.begin(), v.shape.end()),
+                                         llvm::hash_combine_range(v.strides.begin(), v.strides.end()),
+                                         v.offset, v.mask.has_value());
+  if (v.mask)
+    for (auto [lo, hi] : *v.mask)
+      h = llvm::hash_combine(h, lo, hi);
+  return h;
+}
+
+llvm::hash_code shape::hash_value(const ShapeTracker &st) {
+  llvm::hash_code h = llvm::hash_value(st.views.size());
+  for (const View &v : st.views)
+    h = llvm::hash_combine(h, hash_value(v));
+  return h;
 }
 
 int64_t ShapeTracker::realSize() const {

@@ -12,6 +12,7 @@
 
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
 #include <utility>
@@ -53,10 +54,18 @@ struct View {
   View expand(llvm::ArrayRef<int64_t> newShape) const;
   View pad(llvm::ArrayRef<std::pair<int64_t, int64_t>> arg) const;
   View shrink(llvm::ArrayRef<std::pair<int64_t, int64_t>> arg) const;
+  View flip(llvm::ArrayRef<bool> arg) const;
+  /// View.__add__: one view doing what `next` applied on top of this one
+  /// does, or std::nullopt when tinygrad cannot merge them.
+  std::optional<View> compose(const View &next) const;
+  /// View.invert: the view undoing this one's permute and flip into
+  /// `outShape`, or std::nullopt (shrinks, expands, other strides).
+  std::optional<View> invert(llvm::ArrayRef<int64_t> outShape) const;
 
   bool operator==(const View &o) const {
     return shape == o.shape && strides == o.strides && offset == o.offset && mask == o.mask;
   }
+  bool operator!=(const View &o) const { return !(*this == o); }
 
   static View fromAttr(ViewAttr attr);
   ViewAttr toAttr(MLIRContext *ctx) const;
@@ -78,6 +87,17 @@ struct ShapeTracker {
   ShapeTracker expand(llvm::ArrayRef<int64_t> newShape) const;
   ShapeTracker pad(llvm::ArrayRef<std::pair<int64_t, int64_t>> arg) const;
   ShapeTracker shrink(llvm::ArrayRef<std::pair<int64_t, int64_t>> arg) const;
+  ShapeTracker flip(llvm::ArrayRef<bool> arg) const;
+
+  /// ShapeTracker.__add__: `next`'s views applied after these, merged one at
+  /// a time (simplify after each).
+  ShapeTracker compose(const ShapeTracker &next) const;
+  /// ShapeTracker.simplify: the last two views merged while they can be.
+  ShapeTracker simplify() const;
+  /// ShapeTracker.invert into `outShape`, or std::nullopt.
+  std::optional<ShapeTracker> invert(llvm::ArrayRef<int64_t> outShape) const;
+  bool contiguous() const { return views.size() == 1 && views[0].contiguous; }
+  int64_t size() const { return views.back().size(); }
 
   /// Upper bound on the buffer size this ShapeTracker reaches.
   int64_t realSize() const;
@@ -90,10 +110,14 @@ struct ShapeTracker {
   bool axisIsMasked(int64_t axis) const;
 
   bool operator==(const ShapeTracker &o) const { return views == o.views; }
+  bool operator!=(const ShapeTracker &o) const { return !(*this == o); }
 
   static ShapeTracker fromAttr(ShapeTrackerAttr attr);
   ShapeTrackerAttr toAttr(MLIRContext *ctx) const;
 };
+
+llvm::hash_code hash_value(const View &v);
+llvm::hash_code hash_value(const ShapeTracker &st);
 
 } // namespace mlir::uop::shape
 
