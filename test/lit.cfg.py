@@ -24,6 +24,8 @@ config.substitutions.append(("%cxx", config.cxx_compiler))
 config.substitutions.append(("%cc", config.c_compiler))
 # The corpus lives beside the project (../shared/corpus); tests fail loudly without it.
 config.substitutions.append(("%corpus", os.path.join(os.path.dirname(config.uop_src_root), "shared", "corpus")))
+# The tensor-graph cases for kernelize (../shared/graphs).
+config.substitutions.append(("%graphs", os.path.join(os.path.dirname(config.uop_src_root), "shared", "graphs")))
 # tinygrad itself at the corpus's commit (../shared/tinygrad), for tests that read its source.
 config.substitutions.append(("%tinygrad", os.path.join(os.path.dirname(config.uop_src_root), "shared", "tinygrad")))
 # A sanitized build's uop_mlir package (instrumented libUOpCAPI.so) loads into

@@ -9,10 +9,10 @@
 #include "uop/Kernelize/Rewrite.h"
 
 #include "llvm/ADT/Hashing.h"
-#include "llvm/ADT/bit.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/bit.h"
 #include <cmath>
 #include <unordered_map>
 
@@ -67,8 +67,16 @@ bool kernelize::isBufferOp(Op op) {
 }
 bool kernelize::isAlwaysContiguous(Op op) {
   switch (op) {
-  case Op::CONTIGUOUS: case Op::ASSIGN: case Op::COPY: case Op::BUFFER: case Op::BUFFER_VIEW:
-  case Op::CONST: case Op::BIND: case Op::DEVICE: case Op::MSELECT: case Op::MSTACK:
+  case Op::CONTIGUOUS:
+  case Op::ASSIGN:
+  case Op::COPY:
+  case Op::BUFFER:
+  case Op::BUFFER_VIEW:
+  case Op::CONST:
+  case Op::BIND:
+  case Op::DEVICE:
+  case Op::MSELECT:
+  case Op::MSTACK:
   case Op::GBARRIER:
     return true;
   default:
@@ -171,8 +179,9 @@ Graph::Graph() : impl(std::make_unique<Impl>()) {}
 Graph::~Graph() = default;
 
 const Node *Graph::get(Op op, DType dtype, llvm::ArrayRef<const Node *> src, Arg arg, int tag) {
-  size_t h = llvm::hash_combine(op, dtype.scalar, dtype.ptrSize,
-                                llvm::hash_combine_range(src.begin(), src.end()), hashArg(arg), tag);
+  size_t h =
+      llvm::hash_combine(op, dtype.scalar, dtype.ptrSize,
+                         llvm::hash_combine_range(src.begin(), src.end()), hashArg(arg), tag);
   auto [lo, hi] = impl->table.equal_range(h);
   for (auto it = lo; it != hi; ++it) {
     const Node *n = it->second;

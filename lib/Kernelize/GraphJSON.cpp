@@ -27,8 +27,7 @@ struct Reader {
   int64_t maxUnique = -1;
 
   llvm::Error fail(const llvm::Twine &msg) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   llvm::formatv("graph node {0}: {1}", at, msg.str()).str());
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), msg.str());
   }
 
   llvm::Expected<DType> dtype(const json::Value &v) {
@@ -173,7 +172,8 @@ struct Reader {
       }
       return llvm::Error::success();
     }
-    case Op::PAD: case Op::SHRINK: {
+    case Op::PAD:
+    case Op::SHRINK: {
       const Pairs &p = std::get<Pairs>(arg);
       if (!rankIs(p.size()))
         return fail(opName(op) + " changes the rank");
@@ -260,14 +260,18 @@ struct Reader {
       arg = *st;
       break;
     }
-    case Op::RESHAPE: case Op::EXPAND: case Op::PERMUTE: case Op::FLIP: {
+    case Op::RESHAPE:
+    case Op::EXPAND:
+    case Op::PERMUTE:
+    case Op::FLIP: {
       llvm::Expected<Ints> i = ints(argJ, *op == Op::FLIP);
       if (!i)
         return i.takeError();
       arg = *i;
       break;
     }
-    case Op::PAD: case Op::SHRINK: {
+    case Op::PAD:
+    case Op::SHRINK: {
       llvm::Expected<Pairs> p = pairs(argJ);
       if (!p)
         return p.takeError();
@@ -320,7 +324,8 @@ struct Reader {
 
 } // namespace
 
-llvm::Expected<GraphCase> kernelize::readGraphCase(Graph &g, llvm::StringRef text) {
+llvm::Expected<GraphCase> kernelize::readGraphCase(Graph &g, llvm::StringRef text,
+                                                   std::optional<size_t> *badNode) {
   llvm::Expected<json::Value> parsed = json::parse(text);
   if (!parsed)
     return parsed.takeError();
@@ -331,10 +336,14 @@ llvm::Expected<GraphCase> kernelize::readGraphCase(Graph &g, llvm::StringRef tex
                                    "a graph case needs a non-empty \"graph\" list");
   Reader r{g};
   for (const json::Value &n : *graph) {
-    if (llvm::Error e = r.node(n))
+    if (llvm::Error e = r.node(n)) {
+      if (badNode)
+        *badNode = r.at;
       return std::move(e);
+    }
     ++r.at;
   }
+  r.gc.nodes = r.nodes;
   if (r.nodes.back()->op != Op::SINK)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "the last graph node must be the SINK");
@@ -370,7 +379,8 @@ namespace {
 
 json::Value dtypeJSON(DType d) {
   if (d.isPtr())
-    return json::Object{{"ptr", scalarName(d.scalar)}, {"size", d.ptrSize}, {"addrspace", "global"}};
+    return json::Object{
+        {"ptr", scalarName(d.scalar)}, {"size", d.ptrSize}, {"addrspace", "global"}};
   return scalarName(d.scalar);
 }
 
@@ -421,7 +431,8 @@ json::Value argJSON(const Node *n) {
       o["fuse"] = true;
     return o;
   }
-  case Op::DEFINE_GLOBAL: case Op::UNIQUE:
+  case Op::DEFINE_GLOBAL:
+  case Op::UNIQUE:
     return n->intArg();
   case Op::DEVICE:
     return std::get<std::string>(n->arg);

@@ -123,7 +123,8 @@ struct Grouper {
     for (const Node *r : topo) {
       if (r->op != Op::REDUCE_AXIS || r->reduce().fuse)
         continue;
-      if (opts.fuseConvBw && r->src[0]->base()->op == Op::REDUCE_AXIS && r->src[0] != r->src[0]->base())
+      if (opts.fuseConvBw && r->src[0]->base()->op == Op::REDUCE_AXIS &&
+          r->src[0] != r->src[0]->base())
         doubleReduces.push_back(r);
       if (realizes.contains(r))
         continue;

@@ -68,8 +68,8 @@ PatternMatcher addGbarrier(Graph &g, const NodeSet &realizes) {
 const Node *limitBufs(Graph &g, const Node *root, int64_t maxBufs) {
   NodeSet bufs;
   root->toposort([&](const Node *u) {
-    bool load = u->op == Op::BUFFER || u->op == Op::GBARRIER || u->op == Op::ASSIGN ||
-                u->op == Op::MSTACK;
+    bool load =
+        u->op == Op::BUFFER || u->op == Op::GBARRIER || u->op == Op::ASSIGN || u->op == Op::MSTACK;
     if (load)
       bufs.insert(u);
     return !load;
@@ -89,9 +89,8 @@ PatternMatcher finalizeGbarrier(Graph &g, const KernelizeOptions &opts) {
     for (size_t i = 0; i <= (size_t)Op::MULACC; ++i)
       if (isBinary((Op)i) || isTernary((Op)i))
         binaryOrTernary.set(i);
-    pm.add(binaryOrTernary, [&g, max = opts.maxKernelBuffers](const Node *root) {
-      return limitBufs(g, root, max);
-    });
+    pm.add(binaryOrTernary,
+           [&g, max = opts.maxKernelBuffers](const Node *root) { return limitBufs(g, root, max); });
   }
   pm.add(ops({Op::GBARRIER, Op::CONTIGUOUS}), [](const Node *x) -> const Node * { // merge
     return x->src[0]->op == Op::GBARRIER ? x->src[0] : nullptr;
@@ -169,7 +168,8 @@ PatternMatcher addBufferOps(Graph &g, const NodeList &bufs) {
   pm.add(Op::VIEW, [&](const Node *self) -> const Node * { // VALID
     if (self->src.size() != 1 || self->src[0]->op != Op::CONST)
       return nullptr;
-    const Node *valid = g.get(Op::VALID, {Scalar::Bool, -1}, {g.get(Op::VIEW, {}, {}, self->viewArg())});
+    const Node *valid =
+        g.get(Op::VALID, {Scalar::Bool, -1}, {g.get(Op::VIEW, {}, {}, self->viewArg())});
     const Node *c = g.constLike(self, self->base()->as<ConstValue>());
     return g.alu(Op::WHERE, {valid, c, g.constLike(c, ConstValue::ofInt(0))});
   });
@@ -249,16 +249,20 @@ PatternMatcher kernelize::createAst(Graph &g, std::string &error) {
 //===----------------------------------------------------------------------===//
 
 std::optional<NodeMap> kernelize::getKernelizeMap(Graph &g, const Node *sink,
-                                                  const KernelizeOptions &opts, std::string &error) {
+                                                  const KernelizeOptions &opts,
+                                                  std::string &error) {
   // merge_views + simplify
   NodeMap contiguousCtx;
   PatternMatcher simplify = doFuse(g, opts);
-  simplify.append(mergeViews(g)).append(symRules(g, opts)).append(replaceContiguous(g, contiguousCtx));
+  simplify.append(mergeViews(g))
+      .append(symRules(g, opts))
+      .append(replaceContiguous(g, contiguousCtx));
   NodeMap tensorMap = graphRewriteMap(g, sink, simplify);
 
   // GBARRIERs where the grouper realizes
   NodeSet realizes = groupRealizes(g, tensorMap[sink], opts);
-  tensorMap = graphRewriteMap(g, tensorMap[sink], addGbarrier(g, realizes), /*bottomUp=*/true, &tensorMap);
+  tensorMap =
+      graphRewriteMap(g, tensorMap[sink], addGbarrier(g, realizes), /*bottomUp=*/true, &tensorMap);
   tensorMap = graphRewriteMap(g, tensorMap[sink], finalizeGbarrier(g, opts), false, &tensorMap);
 
   // group into kernels
@@ -280,7 +284,8 @@ std::optional<NodeMap> kernelize::getKernelizeMap(Graph &g, const Node *sink,
       const Node *a = it->second;
       for (const Node *x : u->toposort())
         if (x->op == Op::ASSIGN && x->bufUop() == s) {
-          error = "cycle detected in graph: a kernel must either depend on the ASSIGN or the BUFFER";
+          error =
+              "cycle detected in graph: a kernel must either depend on the ASSIGN or the BUFFER";
           return std::nullopt;
         }
       NodeList src(a->src.begin(), a->src.end());
@@ -298,7 +303,8 @@ std::optional<NodeMap> kernelize::getKernelizeMap(Graph &g, const Node *sink,
   }
 
   // the ASTs
-  tensorMap = graphRewriteMap(g, tensorMap[sink], createAst(g, error), /*bottomUp=*/true, &tensorMap);
+  tensorMap =
+      graphRewriteMap(g, tensorMap[sink], createAst(g, error), /*bottomUp=*/true, &tensorMap);
   if (!error.empty())
     return std::nullopt;
   return tensorMap;

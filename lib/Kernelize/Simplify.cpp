@@ -32,7 +32,8 @@ bool truthy(const ConstValue &v) { return v.kind == ConstValue::Float ? v.f != 0
 
 /// A commutative binary pattern: calls f(x, y) with the sources in both
 /// orders until it returns a node.
-const Node *commuted(const Node *n, const std::function<const Node *(const Node *, const Node *)> &f) {
+const Node *commuted(const Node *n,
+                     const std::function<const Node *(const Node *, const Node *)> &f) {
   if (const Node *r = f(n->src[0], n->src[1]))
     return r;
   return f(n->src[1], n->src[0]);
@@ -101,18 +102,25 @@ std::optional<ConstValue> kernelize::execAlu(Op op, Scalar dtype, llvm::ArrayRef
   case Op::CMPNE:
     r = B(anyFloat() ? v[0].asDouble() != v[1].asDouble() : v[0].i != v[1].i);
     break;
-  case Op::XOR: case Op::OR: case Op::AND: case Op::SHL: case Op::SHR: {
+  case Op::XOR:
+  case Op::OR:
+  case Op::AND:
+  case Op::SHL:
+  case Op::SHR: {
     if (anyFloat())
       return std::nullopt;
     int64_t a = v[0].i, b = v[1].i;
     bool bothBool = v[0].kind == ConstValue::Bool && v[1].kind == ConstValue::Bool;
-    int64_t x = op == Op::XOR ? a ^ b : op == Op::OR ? a | b : op == Op::AND ? a & b
-              : op == Op::SHL ? (b >= 0 && b < 63 ? wrapMul(a, int64_t(1) << b) : 0)
-                              : (b >= 0 && b < 64 ? a >> b : (a < 0 ? -1 : 0));
+    int64_t x = op == Op::XOR   ? a ^ b
+                : op == Op::OR  ? a | b
+                : op == Op::AND ? a & b
+                : op == Op::SHL ? (b >= 0 && b < 63 ? wrapMul(a, int64_t(1) << b) : 0)
+                                : (b >= 0 && b < 64 ? a >> b : (a < 0 ? -1 : 0));
     r = bothBool && op != Op::SHL && op != Op::SHR ? B(x != 0) : I(x);
     break;
   }
-  case Op::IDIV: case Op::MOD: {
+  case Op::IDIV:
+  case Op::MOD: {
     if (anyFloat())
       return std::nullopt;
     int64_t a = v[0].i, b = v[1].i;
@@ -201,7 +209,8 @@ const Node *splitReduceop(Graph &g, const Node *reduce, const KernelizeOptions &
     return nullptr;
   shape::RealStrides realStrides = x->st()->realStrides(/*ignoreValid=*/true);
   const ReduceArg &ra = reduce->reduce();
-  int64_t limit = std::min<int64_t>(256, (int64_t(1) << std::min<int64_t>(opts.reduceopSplitSize, 62)) / outSize);
+  int64_t limit = std::min<int64_t>(
+      256, (int64_t(1) << std::min<int64_t>(opts.reduceopSplitSize, 62)) / outSize);
   std::optional<std::pair<int64_t, int64_t>> found;
   for (int64_t i : ra.axes) {
     for (int64_t d = limit; d >= 8 && !found; --d)
@@ -261,9 +270,10 @@ std::optional<ConstValue> bitcastConst(const ConstValue &v, Scalar from, Scalar 
     if (v.kind == ConstValue::Float)
       return std::nullopt;
     int64_t i = v.i;
-    bool fits = isUnsigned(from) || from == Scalar::Bool
-                    ? i >= 0 && (n == 8 || i < (int64_t(1) << (8 * n)))
-                    : n == 8 || (i >= -(int64_t(1) << (8 * n - 1)) && i < (int64_t(1) << (8 * n - 1)));
+    bool fits =
+        isUnsigned(from) || from == Scalar::Bool
+            ? i >= 0 && (n == 8 || i < (int64_t(1) << (8 * n)))
+            : n == 8 || (i >= -(int64_t(1) << (8 * n - 1)) && i < (int64_t(1) << (8 * n - 1)));
     if (!fits)
       return std::nullopt;
     bits = n == 8 ? (uint64_t)i : (uint64_t)i & ((uint64_t(1) << (8 * n)) - 1);
@@ -296,7 +306,9 @@ int64_t identityFor(Op op) { return op == Op::MUL ? 1 : 0; }
 
 PatternMatcher kernelize::symRules(Graph &g, const KernelizeOptions &opts) {
   PatternMatcher pm;
-  auto C = [&](const Node *x, double v) { return g.constLike(x, v == (int64_t)v ? ConstValue::ofInt((int64_t)v) : ConstValue::ofFloat(v)); };
+  auto C = [&](const Node *x, double v) {
+    return g.constLike(x, v == (int64_t)v ? ConstValue::ofInt((int64_t)v) : ConstValue::ofFloat(v));
+  };
   // ** symbolic_simple: self folding **
   pm.add(Op::ADD, [](const Node *n) { // x+0 -> x
     return commuted(n, [](const Node *x, const Node *c) { return constIs(c, 0) ? x : nullptr; });
@@ -315,8 +327,9 @@ PatternMatcher kernelize::symRules(Graph &g, const KernelizeOptions &opts) {
     if (constIs(n->src[1], 1)) // x//1 -> x
       return n->src[0];
     if (constIs(n->src[1], -1)) // x//-1 -> -x
-      return isBool(n->src[0]) ? g.alu(Op::CMPNE, {n->src[0], g.constLike(n->src[0], ConstValue::ofBool(true))})
-                               : g.alu(Op::MUL, {n->src[0], C(n->src[0], -1)});
+      return isBool(n->src[0])
+                 ? g.alu(Op::CMPNE, {n->src[0], g.constLike(n->src[0], ConstValue::ofBool(true))})
+                 : g.alu(Op::MUL, {n->src[0], C(n->src[0], -1)});
     return nullptr;
   });
   pm.add(Op::MUL, [&, C](const Node *n) { // x/x -> 1 (x/y is x*RECIP(y))
@@ -425,7 +438,10 @@ PatternMatcher kernelize::symRules(Graph &g, const KernelizeOptions &opts) {
     if (!isConst(c))
       return nullptr;
     double e = cval(c).asDouble();
-    auto pow = [&](const Node *b, double k) { return g.alu(Op::POW, {b, g.constLike(c, k == (int64_t)k ? ConstValue::ofInt((int64_t)k) : ConstValue::ofFloat(k))}); };
+    auto pow = [&](const Node *b, double k) {
+      return g.alu(Op::POW, {b, g.constLike(c, k == (int64_t)k ? ConstValue::ofInt((int64_t)k)
+                                                               : ConstValue::ofFloat(k))});
+    };
     if (e < 0)
       return pow(g.unaryOp(Op::RECIP, x), -e);
     if (e == 0)
@@ -447,7 +463,8 @@ PatternMatcher kernelize::symRules(Graph &g, const KernelizeOptions &opts) {
     if (b == 1)
       return c;
     if (b > 0)
-      return g.unaryOp(Op::EXP2, g.alu(Op::MUL, {x, g.constLike(x, ConstValue::ofFloat(std::log2(b)))}));
+      return g.unaryOp(Op::EXP2,
+                       g.alu(Op::MUL, {x, g.constLike(x, ConstValue::ofFloat(std::log2(b)))}));
     return nullptr;
   });
 
@@ -464,10 +481,11 @@ PatternMatcher kernelize::symRules(Graph &g, const KernelizeOptions &opts) {
     Op op = reduce->reduce().op;
     if (op == Op::MAX) {
       Scalar s = reduce->dtype.scalar;
-      ConstValue lowest = isFloat(s) ? ConstValue::ofFloat(-INFINITY)
+      ConstValue lowest = isFloat(s)          ? ConstValue::ofFloat(-INFINITY)
                           : s == Scalar::Bool ? ConstValue::ofBool(false)
-                          : isUnsigned(s) ? ConstValue::ofInt(0)
-                          : ConstValue::ofInt(-(int64_t(1) << (8 * itemSize(s) - 1)));
+                          : isUnsigned(s)
+                              ? ConstValue::ofInt(0)
+                              : ConstValue::ofInt(-(int64_t(1) << (8 * itemSize(s) - 1)));
       return g.constLike(reduce, lowest);
     }
     return g.constLike(reduce, ConstValue::ofInt(identityFor(op)));

@@ -21,7 +21,8 @@ bool hasMask(const ShapeTracker &st) {
 }
 
 /// Sizes other than 1, with their positions (tinygrad compares these).
-llvm::SmallVector<std::pair<int64_t, int64_t>> nonOnes(llvm::ArrayRef<int64_t> shape, bool withIndex) {
+llvm::SmallVector<std::pair<int64_t, int64_t>> nonOnes(llvm::ArrayRef<int64_t> shape,
+                                                       bool withIndex) {
   llvm::SmallVector<std::pair<int64_t, int64_t>> out;
   for (auto [i, s] : llvm::enumerate(shape))
     if (s != 1)
@@ -63,9 +64,9 @@ std::optional<llvm::SmallVector<Ints>> getContraction(llvm::ArrayRef<int64_t> ol
 }
 
 /// get_contraction_with_reduce.
-std::optional<llvm::SmallVector<Ints>> getContractionWithReduce(llvm::ArrayRef<int64_t> oldShape,
-                                                                llvm::ArrayRef<int64_t> newShape,
-                                                                llvm::ArrayRef<int64_t> reduceAxis) {
+std::optional<llvm::SmallVector<Ints>>
+getContractionWithReduce(llvm::ArrayRef<int64_t> oldShape, llvm::ArrayRef<int64_t> newShape,
+                         llvm::ArrayRef<int64_t> reduceAxis) {
   auto contraction = getContraction(oldShape, newShape);
   if (!contraction)
     return std::nullopt;
@@ -159,7 +160,8 @@ const Node *kernelize::swizzleReduceop(Graph &g, const Node *r, const Node *src,
       order.push_back(i);
   order.append(ra.axes.begin(), ra.axes.end());
   ShapeTracker tmp = input.permute(order);
-  llvm::ArrayRef<int64_t> rshape = tmp.shape().take_back(ra.axes.empty() ? tmp.rank() : ra.axes.size());
+  llvm::ArrayRef<int64_t> rshape =
+      tmp.shape().take_back(ra.axes.empty() ? tmp.rank() : ra.axes.size());
   int64_t prshape = shape::prod(rshape);
   llvm::SmallVector<int64_t> rstrides = ViewAttr::stridesForShape(rshape);
   ShapeTracker nv;
@@ -218,8 +220,9 @@ PatternMatcher kernelize::viewRight(Graph &g) {
            ShapeTracker newSt = ShapeTracker::fromShape(swizzles[0]->base()->shape());
            NodeList newSrc;
            for (const Node *x : root->src)
-             newSrc.push_back(x->base()->shape() == newSt.shape() ? x->base()
-                                                                  : applySwizzle(g, g.view(x, newSt)));
+             newSrc.push_back(x->base()->shape() == newSt.shape()
+                                  ? x->base()
+                                  : applySwizzle(g, g.view(x, newSt)));
            return g.reshape(g.replace(root, newSrc), root->shape());
          });
   pm.add(Op::REDUCE_AXIS, [&](const Node *r2) -> const Node * { // double reduce

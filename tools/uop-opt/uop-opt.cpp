@@ -15,12 +15,14 @@
 #include "uop/Conversion/Passes.h"
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
 #include "uop/Dialect/UOp/Transforms/Passes.h"
+#include "uop/Kernelize/Passes.h"
 #include "uop/Pipelines/Pipelines.h"
 #include "uop/Support/Stack.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::uop::registerUOpPasses();
+  mlir::uop::registerUOpKernelizePasses();
   mlir::uop::registerUOpConversionPasses();
   mlir::uop::registerUOpPipelines();
   mlir::DialectRegistry registry;

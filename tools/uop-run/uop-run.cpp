@@ -19,10 +19,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RunGraph.h"
 #include "uop/Conversion/Passes.h"
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 #include "uop/Dialect/UOp/Transforms/Passes.h"
+#include "uop/Kernelize/Passes.h"
 #include "uop/Pipelines/Pipelines.h"
 #include "uop/Runtime/HostBuffers.h"
 #include "uop/Runtime/Npy.h"
@@ -39,6 +41,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -51,6 +54,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -69,6 +73,11 @@ cl::opt<std::string> buffersFrom(cl::cat(category), "buffers-from",
                                  cl::desc("Corpus JSON whose buffers to use (for a .mlir kernel; "
                                           "without it a uop.kernel's DEFINE_GLOBALs say them)"),
                                  cl::value_desc("K.json"));
+cl::opt<std::string> inputsFrom(cl::cat(category), "inputs-from",
+                                cl::desc("A tensor-graph case (CASE/case.json) whose buffers a "
+                                         ".mlir tensor graph or schedule runs on and whose "
+                                         "results it is compared with"),
+                                cl::value_desc("case.json"));
 cl::opt<std::string> inputsFill(cl::cat(category), "inputs",
                                 cl::desc("What a buffer without an input file holds: random[:SEED] "
                                          "(floats in [-1, 1), small ints; seed 0 by default), or "
@@ -324,6 +333,21 @@ int run(MLIRContext &ctx) {
   if (failed(seed))
     return kBadInput;
 
+  // A tensor-graph case (or a module checked against one) is a whole
+  // schedule: RunGraph.cpp.
+  bool isGraph = !inputsFrom.empty();
+  if (isJSON && !isGraph) {
+    if (std::unique_ptr<llvm::MemoryBuffer> text = readFile(inputFile)) {
+      llvm::Expected<llvm::json::Value> v = llvm::json::parse(text->getBuffer());
+      if (v && v->getAsObject() && v->getAsObject()->getArray("graph"))
+        isGraph = true;
+      else if (!v)
+        llvm::consumeError(v.takeError());
+    }
+  }
+  if (isGraph)
+    return uopRunGraph(ctx, {inputFile, inputsFrom, target, chip, checkAccesses, exact, timing});
+
   // Import or parse.
   auto start = Clock::now();
   OwningOpRef<ModuleOp> module;
@@ -509,15 +533,16 @@ int main(int argc, char **argv) {
   // so that --mlir-print-ir-after=uop-lower and the like can name them.
   uop::registerUOpPasses();
   uop::registerUOpConversionPasses();
+  uop::registerUOpKernelizePasses();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
   uop::setUpToolCommandLine({&category});
   cl::ParseCommandLineOptions(argc, argv, "uop-mlir kernel runner\n");
   // Every dialect a module on the way to LLVM can hold, so any stage parses.
   DialectRegistry registry;
-  registry.insert<uop::UOpDialect, func::FuncDialect, scf::SCFDialect, arith::ArithDialect,
-                  math::MathDialect, cf::ControlFlowDialect, LLVM::LLVMDialect, gpu::GPUDialect,
-                  NVVM::NVVMDialect>();
+  registry.insert<uop::UOpDialect, func::FuncDialect, memref::MemRefDialect, scf::SCFDialect,
+                  arith::ArithDialect, math::MathDialect, cf::ControlFlowDialect, LLVM::LLVMDialect,
+                  gpu::GPUDialect, NVVM::NVVMDialect>();
   uop::registerUOpPTXDependencies(registry);
   MLIRContext ctx(registry);
   ctx.loadDialect<uop::UOpDialect>();

@@ -3,12 +3,18 @@
 //   uop-translate --import-tinygrad a/k0.json b/k1.json [-o out.mlir]
 //       one module, one uop.kernel per file (named <case>_k<kernel>)
 //   uop-translate --export-tinygrad k.mlir [-o out.json]
-//       each kernel as {"name", "nodes"}; several kernels give a JSON array
+//       each kernel as {"name", "nodes"}; several kernels give a JSON array;
+//       a kernelized module (uop-kernelize) gives its schedule, in order,
+//       each kernel with "globals" (the buffers bound to its DEFINE_GLOBALs)
 //   uop-translate --export-ptx k.mlir | a/k0.json ... [--chip=sm_80]
 //                 [--ptx-dir=DIR] [-o out.ptx]
 //       runs the uop-to-ptx pipeline and writes the kernels' PTX as one
 //       module ptxas takes as is, each kernel after a `// uop-mlir kernel
 //       NAME grid=X,Y,Z block=X,Y,Z` line, or each to DIR/NAME.ptx
+//   uop-translate --import-tinygrad-graph CASE/case.json [-o out.mlir]
+//       a tensor graph as a func.func of uop ops on tensors
+//   uop-translate --kernelize-tinygrad-graph CASE/case.json
+//       the case's schedule (kernelize in memory) as {"schedule": [...]}
 //   uop-translate --list-tinygrad-ops
 //       every uop op with its tinygrad name and tinygrad's groups (GroupOp)
 //       it is in, from the op definitions: `uop.add ADD ALU Binary ...`
@@ -27,7 +33,9 @@
 #include "uop/Support/Tool.h"
 #include "uop/Target/Tinygrad/TinygradJSON.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
 
@@ -54,6 +62,7 @@ cl::OptionCategory category("uop-translate options");
 enum class Action {
   None,
   ImportTinygrad,
+  ImportTinygradGraph,
   ExportTinygrad,
   ExportPTX,
   KernelizeTinygradGraph,
@@ -64,6 +73,9 @@ cl::opt<Action>
     action(cl::cat(category), cl::desc("Translation:"), cl::init(Action::None),
            cl::values(clEnumValN(Action::ImportTinygrad, "import-tinygrad",
                                  "tinygrad kernel JSON files -> one uop module"),
+                      clEnumValN(Action::ImportTinygradGraph, "import-tinygrad-graph",
+                                 "tinygrad tensor-graph cases (case.json) -> one uop module, "
+                                 "a func.func of tensor ops per case"),
                       clEnumValN(Action::ExportTinygrad, "export-tinygrad",
                                  "uop module -> tinygrad kernel JSON"),
                       clEnumValN(Action::ExportPTX, "export-ptx",
@@ -118,7 +130,8 @@ std::string defaultKernelName(StringRef path) {
   return name;
 }
 
-/// The kernels of tinygrad JSON files, one module; null after a diagnostic.
+/// The kernels (or, with --import-tinygrad-graph, the graphs) of tinygrad
+/// JSON files, one module; null after a diagnostic.
 OwningOpRef<ModuleOp> importJSON(MLIRContext &ctx) {
   ctx.getDiagEngine().registerHandler(
       [](Diagnostic &d) { uop::printLocatedDiagnostic(d, llvm::errs()); });
@@ -131,7 +144,9 @@ OwningOpRef<ModuleOp> importJSON(MLIRContext &ctx) {
       return nullptr;
     }
     StringRef name = path == "-" ? StringRef("<stdin>") : StringRef(path);
-    if (failed(uop::importTinygradKernel(buf->getBuffer(), name, defaultKernelName(path), *module)))
+    auto import = action == Action::ImportTinygradGraph ? uop::importTinygradGraph
+                                                        : uop::importTinygradKernel;
+    if (failed(import(buf->getBuffer(), name, defaultKernelName(path), *module)))
       return nullptr;
   }
   return module;
@@ -232,6 +247,10 @@ int listTinygradOps(MLIRContext &ctx, llvm::raw_ostream &os) {
 }
 
 int exportTinygrad(ModuleOp module, llvm::raw_ostream &os) {
+  // A kernelized module: its schedule, kernels in execution order.
+  for (auto f : module.getOps<func::FuncOp>())
+    if (f->hasAttr("uop.outputs"))
+      return succeeded(uop::exportTinygradSchedule(f, os)) ? 0 : kBadInput;
   SmallVector<uop::KernelOp> kernels(module.getOps<uop::KernelOp>());
   if (kernels.empty()) {
     emitError(module.getLoc()) << "no uop.kernel to export";
@@ -394,7 +413,7 @@ int main(int argc, char **argv) {
     return kBadInput;
   }
   DialectRegistry registry;
-  registry.insert<uop::UOpDialect>();
+  registry.insert<uop::UOpDialect, func::FuncDialect, memref::MemRefDialect>();
   uop::registerUOpPTXDependencies(registry);
   MLIRContext ctx(registry);
   ctx.loadDialect<uop::UOpDialect>();
@@ -407,7 +426,8 @@ int main(int argc, char **argv) {
   }
   // JSON is one line without comments: splitting it, or expected-*
   // comments in it, mean nothing. --export-ptx takes JSON files or .mlir.
-  bool json = action == Action::ImportTinygrad || action == Action::KernelizeTinygradGraph ||
+  bool json = action == Action::ImportTinygrad || action == Action::ImportTinygradGraph ||
+              action == Action::KernelizeTinygradGraph ||
               (action == Action::ExportPTX && llvm::all_of(inputs, [](const std::string &p) {
                  return StringRef(p).ends_with(".json");
                }));
@@ -419,6 +439,7 @@ int main(int argc, char **argv) {
     llvm::raw_ostream &os = output->os();
     switch (action) {
     case Action::ImportTinygrad:
+    case Action::ImportTinygradGraph:
       return importTinygrad(ctx, os);
     case Action::ExportTinygrad:
       return onMLIRInput(ctx, os, "--export-tinygrad", exportTinygrad);

@@ -30,12 +30,14 @@
 namespace mlir::uop::kernelize {
 
 #define UOP_KERNELIZE_OPS(X)                                                                       \
-  X(SINK) X(UNIQUE) X(DEVICE) X(BUFFER) X(BUFFER_VIEW) X(CONST) X(DEFINE_VAR) X(BIND) X(VIEW)      \
-  X(RESHAPE) X(PERMUTE) X(EXPAND) X(PAD) X(SHRINK) X(FLIP) X(REDUCE_AXIS) X(CONTIGUOUS)           \
-  X(CONTIGUOUS_BACKWARD) X(DETACH) X(ASSIGN) X(COPY) X(CAST) X(BITCAST) X(FUSE) X(GBARRIER)       \
-  X(KERNEL) X(DEFINE_GLOBAL) X(LOAD) X(STORE) X(VALID) X(MSELECT) X(MSTACK) X(MULTI) X(EXP2)      \
-  X(LOG2) X(SIN) X(SQRT) X(RECIP) X(NEG) X(ADD) X(MUL) X(IDIV) X(MAX) X(MOD) X(CMPLT) X(CMPNE)    \
-  X(CMPEQ) X(XOR) X(SHL) X(SHR) X(OR) X(AND) X(THREEFRY) X(SUB) X(FDIV) X(POW) X(WHERE) X(MULACC)
+  X(SINK)                                                                                          \
+  X(UNIQUE) X(DEVICE) X(BUFFER) X(BUFFER_VIEW) X(CONST) X(DEFINE_VAR) X(BIND) X(VIEW) X(RESHAPE)   \
+      X(PERMUTE) X(EXPAND) X(PAD) X(SHRINK) X(FLIP) X(REDUCE_AXIS) X(CONTIGUOUS)                   \
+          X(CONTIGUOUS_BACKWARD) X(DETACH) X(ASSIGN) X(COPY) X(CAST) X(BITCAST) X(FUSE)            \
+              X(GBARRIER) X(KERNEL) X(DEFINE_GLOBAL) X(LOAD) X(STORE) X(VALID) X(MSELECT)          \
+                  X(MSTACK) X(MULTI) X(EXP2) X(LOG2) X(SIN) X(SQRT) X(RECIP) X(NEG) X(ADD) X(MUL)  \
+                      X(IDIV) X(MAX) X(MOD) X(CMPLT) X(CMPNE) X(CMPEQ) X(XOR) X(SHL) X(SHR) X(OR)  \
+                          X(AND) X(THREEFRY) X(SUB) X(FDIV) X(POW) X(WHERE) X(MULACC)
 
 enum class Op : uint8_t {
 #define UOP_KERNELIZE_ENUM(name) name,
@@ -60,7 +62,22 @@ inline bool isMeta(Op op) { return op == Op::COPY || op == Op::BUFFER_VIEW; }
 /// ALWAYS_CONTIGUOUS in tinygrad's grouper.
 bool isAlwaysContiguous(Op op);
 
-enum class Scalar : uint8_t { Void, Bool, I8, U8, I16, U16, I32, U32, I64, U64, F16, BF16, F32, F64 };
+enum class Scalar : uint8_t {
+  Void,
+  Bool,
+  I8,
+  U8,
+  I16,
+  U16,
+  I32,
+  U32,
+  I64,
+  U64,
+  F16,
+  BF16,
+  F32,
+  F64
+};
 
 /// A tinygrad dtype: a scalar, or a pointer to `ptrSize` scalars (the
 /// DEFINE_GLOBALs of a kernel AST).
@@ -146,8 +163,8 @@ struct Node {
   /// UOp.buf_uop: the BUFFER an ASSIGN (or BUFFER) writes.
   const Node *bufUop() const;
   /// UOp.toposort with an optional gate (children only past nodes it accepts).
-  llvm::SmallVector<const Node *> toposort(
-      const std::function<bool(const Node *)> &gate = nullptr) const;
+  llvm::SmallVector<const Node *>
+  toposort(const std::function<bool(const Node *)> &gate = nullptr) const;
 
 private:
   friend class Graph;
@@ -173,14 +190,20 @@ public:
     return get(n->op, n->dtype, src, n->arg, n->tag);
   }
   const Node *withTag(const Node *n, int tag) { return get(n->op, n->dtype, n->src, n->arg, tag); }
-  const Node *withArg(const Node *n, Arg arg) { return get(n->op, n->dtype, n->src, std::move(arg), n->tag); }
+  const Node *withArg(const Node *n, Arg arg) {
+    return get(n->op, n->dtype, n->src, std::move(arg), n->tag);
+  }
 
   // Constructors with tinygrad's names and semantics (uop/ops.py).
   const Node *view(const Node *x, const shape::ShapeTracker &st);
   /// _mop: the movement op, or `x` itself when it changes nothing.
   const Node *mop(Op op, const Node *x, Arg arg);
-  const Node *reshape(const Node *x, llvm::ArrayRef<int64_t> shape) { return mop(Op::RESHAPE, x, Ints(shape)); }
-  const Node *permute(const Node *x, llvm::ArrayRef<int64_t> order) { return mop(Op::PERMUTE, x, Ints(order)); }
+  const Node *reshape(const Node *x, llvm::ArrayRef<int64_t> shape) {
+    return mop(Op::RESHAPE, x, Ints(shape));
+  }
+  const Node *permute(const Node *x, llvm::ArrayRef<int64_t> order) {
+    return mop(Op::PERMUTE, x, Ints(order));
+  }
   const Node *shrink(const Node *x, llvm::ArrayRef<std::pair<int64_t, int64_t>> arg) {
     return mop(Op::SHRINK, x, Pairs(arg));
   }

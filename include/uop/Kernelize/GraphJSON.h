@@ -23,10 +23,14 @@ struct GraphCase {
   /// Graph BUFFERs to their number in the case.
   llvm::DenseMap<const Node *, int64_t> bufferNumbers;
   int64_t numBuffers = 0;
+  /// The graph's nodes in file order (several may be the same node).
+  std::vector<const Node *> nodes;
 };
 
-/// Reads a case.json (its "graph" and "flags"). Errors name the node.
-llvm::Expected<GraphCase> readGraphCase(Graph &g, llvm::StringRef json);
+/// Reads a case.json (its "graph" and "flags"). On an error in a node,
+/// `badNode` (if given) is its index.
+llvm::Expected<GraphCase> readGraphCase(Graph &g, llvm::StringRef json,
+                                        std::optional<size_t> *badNode = nullptr);
 
 /// A kernel AST in the kernel corpus's node format.
 llvm::json::Array astToJSON(const Node *ast);

@@ -19,14 +19,14 @@ namespace mlir::uop::kernelize {
 
 /// tinygrad's environment flags that change kernelize.
 struct KernelizeOptions {
-  bool fuseArange = false;         // FUSE_ARANGE
-  bool fuseConvBw = false;         // FUSE_CONV_BW
-  bool dontRealizeExpand = false;  // DONT_REALIZE_EXPAND
-  bool dontGroupReduces = false;   // DONT_GROUP_REDUCES
-  bool splitReduceop = true;       // SPLIT_REDUCEOP
+  bool fuseArange = false;                // FUSE_ARANGE
+  bool fuseConvBw = false;                // FUSE_CONV_BW
+  bool dontRealizeExpand = false;         // DONT_REALIZE_EXPAND
+  bool dontGroupReduces = false;          // DONT_GROUP_REDUCES
+  bool splitReduceop = true;              // SPLIT_REDUCEOP
   int64_t reduceopSplitThreshold = 32768; // REDUCEOP_SPLIT_THRESHOLD
-  int64_t reduceopSplitSize = 22;  // REDUCEOP_SPLIT_SIZE
-  int64_t maxKernelBuffers = 0;    // MAX_KERNEL_BUFFERS (0: no limit)
+  int64_t reduceopSplitSize = 22;         // REDUCEOP_SPLIT_SIZE
+  int64_t maxKernelBuffers = 0;           // MAX_KERNEL_BUFFERS (0: no limit)
 };
 
 /// get_kernelize_map: every node of `sink`'s graph to its image in the

@@ -58,7 +58,8 @@ private:
 /// One RewriteContext: its memo survives across roots (graph_rewrite_map).
 class Rewriter {
 public:
-  Rewriter(Graph &g, const PatternMatcher *pm, const PatternMatcher *bpm) : g(g), pm(pm), bpm(bpm) {}
+  Rewriter(Graph &g, const PatternMatcher *pm, const PatternMatcher *bpm)
+      : g(g), pm(pm), bpm(bpm) {}
   const Node *rewrite(const Node *root);
 
 private:
@@ -67,7 +68,8 @@ private:
   llvm::DenseMap<const Node *, const Node *> replace;
 };
 
-const Node *graphRewrite(Graph &g, const Node *sink, const PatternMatcher &pm, bool bottomUp = false);
+const Node *graphRewrite(Graph &g, const Node *sink, const PatternMatcher &pm,
+                         bool bottomUp = false);
 
 using NodeMap = llvm::DenseMap<const Node *, const Node *>;
 /// graph_rewrite_map: every node of `sink`'s toposort to its rewrite, then

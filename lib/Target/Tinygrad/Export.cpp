@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "uop/Target/Tinygrad/TinygradJSON.h"
 
 #include "DTypes.h"
@@ -154,8 +156,11 @@ LogicalResult mlir::uop::exportTinygradKernel(KernelOp kernel, llvm::raw_ostream
         })
         .Case([&](ReduceAxisOp r) {
           name = "REDUCE_AXIS";
-          arg = json::Object{{"op", StringRef(stringifyReduceKind(r.getKind())).upper()},
-                             {"axes", intsJSON(r.getAxes())}};
+          json::Object o{{"op", StringRef(stringifyReduceKind(r.getKind())).upper()},
+                         {"axes", intsJSON(r.getAxes())}};
+          if (r.getFuse())
+            o["fuse"] = true;
+          arg = std::move(o);
         })
         .Default([&](Operation *o) {
           name = tinygrad::genericOpName(o).str();
@@ -172,5 +177,58 @@ LogicalResult mlir::uop::exportTinygradKernel(KernelOp kernel, llvm::raw_ostream
     nodes.push_back(json::Array{name, dtypeJSON(type), std::move(arg), std::move(srcs)});
   }
   os << json::Value(json::Object{{"name", kernel.getSymName()}, {"nodes", std::move(nodes)}});
+  return success();
+}
+
+/// The buffer number of a schedule's buffer: its argument's or allocation's
+/// uop.unique.
+static std::optional<int64_t> bufferNumber(Value v) {
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    auto f = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+    if (auto u = f ? f.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "uop.unique") : nullptr)
+      return u.getInt();
+    return std::nullopt;
+  }
+  if (auto u =
+          v.getDefiningOp() ? v.getDefiningOp()->getAttrOfType<IntegerAttr>("uop.unique") : nullptr)
+    return u.getInt();
+  return std::nullopt;
+}
+
+LogicalResult mlir::uop::exportTinygradSchedule(func::FuncOp schedule, llvm::raw_ostream &os) {
+  auto module = schedule->getParentOfType<ModuleOp>();
+  json::Array items;
+  for (Operation &op : schedule.getBody().front()) {
+    if (isa<memref::AllocOp, memref::DeallocOp, func::ReturnOp>(op))
+      continue;
+    json::Array globals;
+    for (Value b : op.getOperands()) {
+      std::optional<int64_t> n = bufferNumber(b);
+      if (!n)
+        return op.emitError() << "a buffer without a uop.unique number";
+      globals.push_back(*n);
+    }
+    if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+      std::swap(globals[0], globals[1]); // tinygrad binds the destination first
+      items.push_back(json::Object{{"kind", "copy"}, {"globals", std::move(globals)}});
+      continue;
+    }
+    auto exec = dyn_cast<ExecOp>(op);
+    auto kernel = exec ? module.lookupSymbol<KernelOp>(exec.getKernel()) : nullptr;
+    if (!kernel)
+      return op.emitError() << "not part of a schedule (uop.exec of a uop.kernel, memref.copy)";
+    std::string text;
+    llvm::raw_string_ostream ss(text);
+    if (failed(exportTinygradKernel(kernel, ss)))
+      return failure();
+    llvm::Expected<json::Value> k = json::parse(text);
+    if (!k)
+      return op.emitError() << "kernel export: " << llvm::toString(k.takeError());
+    json::Object *o = k->getAsObject();
+    (*o)["kind"] = "kernel";
+    (*o)["globals"] = std::move(globals);
+    items.push_back(std::move(*k));
+  }
+  os << json::Value(std::move(items)) << "\n";
   return success();
 }

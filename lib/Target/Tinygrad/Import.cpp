@@ -36,54 +36,6 @@ std::string jsonText(const json::Value &v) {
   return s;
 }
 
-/// Line and column (1-based) of byte offsets in a text, found from its
-/// line starts (a node's location in logarithmic time: a kernel has a
-/// location per node, often all on one line).
-class LineTable {
-public:
-  explicit LineTable(StringRef text) {
-    for (size_t i = text.find('\n'); i != StringRef::npos; i = text.find('\n', i + 1))
-      newlines.push_back(i);
-  }
-  std::pair<unsigned, unsigned> lineCol(size_t offset) const {
-    auto it = llvm::lower_bound(newlines, offset); // newlines before offset
-    size_t line = it - newlines.begin();
-    size_t start = line == 0 ? 0 : newlines[line - 1] + 1;
-    return {unsigned(line + 1), unsigned(offset - start + 1)};
-  }
-
-private:
-  std::vector<size_t> newlines;
-};
-
-/// Byte offsets of the elements of the top-level "nodes" array, found by a
-/// scan that tracks strings and nesting (llvm::json keeps no positions).
-SmallVector<size_t> scanNodeOffsets(StringRef text) {
-  SmallVector<size_t> offsets;
-  size_t key = text.find("\"nodes\"");
-  if (key == StringRef::npos)
-    return offsets;
-  size_t i = text.find('[', key);
-  if (i == StringRef::npos)
-    return offsets;
-  int depth = 0;
-  bool expectElement = true;
-  tinygrad::scanOutsideStrings(text, i, [&](size_t at, char c) {
-    if (depth == 1 && expectElement && !llvm::isSpace(c) && c != ']') {
-      offsets.push_back(at);
-      expectElement = false;
-    }
-    if (c == '[' || c == '{')
-      ++depth;
-    else if (c == ']' || c == '}')
-      return --depth != 0;
-    else if (c == ',' && depth == 1)
-      expectElement = true;
-    return true;
-  });
-  return offsets;
-}
-
 class KernelImporter {
 public:
   KernelImporter(ModuleOp module, StringRef text, StringRef filename)
@@ -120,7 +72,7 @@ private:
   OpBuilder b;
   ModuleOp module;
   StringRef text, filename;
-  LineTable lines;
+  tinygrad::LineTable lines;
   SmallVector<size_t> offsets;
   SmallVector<Value> values; // the value of each node (null for SINK)
   SmallVector<int64_t> depths; // the longest chain of sources below each node
@@ -166,7 +118,7 @@ LogicalResult KernelImporter::run(StringRef defaultName) {
     return emitError(fileLoc(1, 1)) << "expected an object with a \"nodes\" array";
   if (nodes->empty())
     return emitError(fileLoc(1, 1)) << "the kernel has no nodes";
-  offsets = scanNodeOffsets(text);
+  offsets = tinygrad::scanArrayOffsets(text, "nodes");
 
   std::string name = tinygrad::kernelName(*obj);
   if (name.empty())
@@ -356,7 +308,10 @@ FailureOr<Value> KernelImporter::buildOp(size_t i, StringRef op, Type type, cons
         return LogicalResult(nodeError(i, op) << "axes must be integers");
       ax.push_back(*x.getAsInteger());
     }
-    return Value(ReduceAxisOp::create(b, loc, type, *kind, srcs[0], ax));
+    auto r = ReduceAxisOp::create(b, loc, type, *kind, srcs[0], ax);
+    if (a->getBoolean("fuse").value_or(false))
+      r.setFuse(true);
+    return Value(r);
   }
   return LogicalResult(nodeError(i, op) << "unknown op (the importer reads kernel ASTs: "
                                         << "SINK, STORE, LOAD, VIEW, VALID, DEFINE_GLOBAL, CONST, "

@@ -10,9 +10,12 @@
 #define UOP_LIB_TARGET_TINYGRAD_JSONDEPTH_H
 
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace mlir::uop::tinygrad {
 
@@ -34,6 +37,23 @@ void scanOutsideStrings(llvm::StringRef text, size_t from,
 /// The byte offset of the first '[' or '{' nested deeper than `maxDepth`
 /// (strings skipped), or std::nullopt.
 std::optional<size_t> findTooDeep(llvm::StringRef text, unsigned maxDepth = kMaxJSONDepth);
+
+/// Line and column (1-based) of byte offsets in a text, found from its
+/// line starts (a node's location in logarithmic time: a kernel has a
+/// location per node, often all on one line).
+class LineTable {
+public:
+  explicit LineTable(llvm::StringRef text);
+  std::pair<unsigned, unsigned> lineCol(size_t offset) const;
+
+private:
+  std::vector<size_t> newlines;
+};
+
+/// Byte offsets of the elements of the array under the first `"key"` of
+/// the text (a kernel's "nodes", a graph case's "graph"), found by a scan
+/// that tracks strings and nesting (llvm::json keeps no positions).
+llvm::SmallVector<size_t> scanArrayOffsets(llvm::StringRef text, llvm::StringRef key);
 
 } // namespace mlir::uop::tinygrad
 

@@ -47,5 +47,5 @@ module attributes {uop.sim_shared = array<i64: 256>} {}
 
 // -----
 
-// expected-error @+1 {{unknown uop attribute 'uop.chip' (uop.target, uop.launch, uop.variables, uop.opts, uop.kernel_info, uop.sites, uop.sim_shared)}}
+// expected-error @+1 {{unknown uop attribute 'uop.chip' (uop.target, uop.launch, uop.variables, uop.opts, uop.kernel_info, uop.sites, uop.sim_shared, uop.device, uop.outputs)}}
 module attributes {uop.chip = "sm_80"} {}

@@ -282,5 +282,34 @@ func.func @tensor_graph() -> tensor<4x2xf32> {
   %a = uop.assign %c, %cp : tensor<4x2xf32>, tensor<4x2xf32>
   // CHECK: uop.assign %[[C]], %{{.*}} after %{{.*}} : tensor<4x2xf32> : tensor<4x2xf32>, tensor<4x2xf32>
   %a2 = uop.assign %c, %cp after %a : tensor<4x2xf32> : tensor<4x2xf32>, tensor<4x2xf32>
+  // CHECK: uop.detach %[[C]] : tensor<4x2xf32>
+  %d = uop.detach %c : tensor<4x2xf32>
+  // CHECK: uop.contiguous_backward %[[C]] : tensor<4x2xf32>
+  %cb = uop.contiguous_backward %c : tensor<4x2xf32>
+  // A tensor constant says its device (tinygrad's CONST(VIEW(DEVICE))).
+  // CHECK: uop.const dense<2.000000e+00> : tensor<f32> {uop.device = "CPU"}
+  %two = uop.const dense<2.0> : tensor<f32> {uop.device = "CPU"}
+  // kernelize's fuse mark on a reduce.
+  // CHECK: uop.reduce_axis add %[[C]] [1] fuse : tensor<4x2xf32>
+  %rf = uop.reduce_axis add %c [1] fuse : tensor<4x2xf32>
   return %a2 : tensor<4x2xf32>
+}
+
+// A schedule (uop-kernelize's output): kernels run on memref buffers.
+uop.kernel @fill {
+  %0 = uop.define_global 0 : !uop.ptr<f32, 4>
+  %1 = uop.view %0 [#uop.view<shape = [4], strides = [1]>] : !uop.ptr<f32, 4>
+  %2 = uop.view [#uop.view<shape = [4], strides = [0]>] : !uop.void
+  %3 = uop.shaped_const %2, 1.000000e+00 : f32
+  %4 = uop.store %1, %3 : !uop.ptr<f32, 4>
+  uop.sink %4
+}
+// CHECK-LABEL: func.func @schedule
+// CHECK-SAME: {uop.device = "CPU", uop.unique = 0 : i64}
+// CHECK-SAME: uop.outputs = [{st = #uop.st<[#uop.view<shape = [4], strides = [1]>]>, unique = 0 : i64}]
+func.func @schedule(%out: memref<4xf32> {uop.device = "CPU", uop.unique = 0 : i64})
+    attributes {uop.outputs = [{st = #uop.st<[#uop.view<shape = [4], strides = [1]>]>, unique = 0 : i64}]} {
+  // CHECK: uop.exec @fill(%{{.*}}) : memref<4xf32>
+  uop.exec @fill(%out) : memref<4xf32>
+  return
 }

@@ -15,6 +15,9 @@
 
 namespace mlir {
 class Diagnostic;
+namespace func {
+class FuncOp;
+} // namespace func
 } // namespace mlir
 
 namespace mlir::uop {
@@ -31,10 +34,24 @@ void printLocatedDiagnostic(Diagnostic &d, llvm::raw_ostream &os);
 LogicalResult importTinygradKernel(StringRef json, StringRef filename, StringRef defaultName,
                                    ModuleOp module);
 
+/// Parses a tensor-graph case (../shared/graphs format: "graph", a SINK of
+/// tensor UOps) and appends a func.func of uop tensor ops returning the
+/// SINK's sources, named from the case's "case" field, else `defaultName`.
+/// Every op is located at its graph node in `filename`; the function is
+/// verified before returning.
+LogicalResult importTinygradGraph(StringRef json, StringRef filename, StringRef defaultName,
+                                  ModuleOp module);
+
 /// Writes a kernel AST as {"name": ..., "nodes": [...]}. Float constants are
 /// written as the double nearest their dtype's value; an op outside the
 /// kernel-AST level is an error at that op.
 LogicalResult exportTinygradKernel(KernelOp kernel, llvm::raw_ostream &os);
+
+/// Writes a schedule (uop-kernelize's function of uop.exec and memref.copy)
+/// as a JSON array in execution order: each kernel as exportTinygradKernel
+/// writes it plus "kind": "kernel" and "globals" (the buffer number bound to
+/// each DEFINE_GLOBAL), each copy as {"kind": "copy", "globals": [dst, src]}.
+LogicalResult exportTinygradSchedule(func::FuncOp schedule, llvm::raw_ostream &os);
 
 /// One entry of a corpus kernel's "buffers": the DEFINE_GLOBAL index, dtype
 /// and element count, and the raw little-endian files holding the contents

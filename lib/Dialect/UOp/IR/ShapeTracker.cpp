@@ -609,6 +609,24 @@ std::optional<ShapeTracker> ShapeTracker::invert(ArrayRef<int64_t> outShape) con
   return inverted.reshape(outShape);
 }
 
+std::optional<int64_t> ShapeTracker::flatIndex(ArrayRef<int64_t> idx) const {
+  Shape at(idx.begin(), idx.end());
+  for (size_t k = views.size(); k-- > 0;) {
+    const View &v = views[k];
+    int64_t flat = v.offset;
+    for (size_t d = 0; d < v.shape.size(); ++d) {
+      if (v.mask && (at[d] < (*v.mask)[d].first || at[d] >= (*v.mask)[d].second))
+        return std::nullopt;
+      flat += at[d] * v.strides[d];
+    }
+    if (k == 0)
+      return flat;
+    // The flat index of this view is a position in the view below.
+    at = unravel(views[k - 1].shape, flat);
+  }
+  return std::nullopt;
+}
+
 llvm::hash_code shape::hash_value(const View &v) {
   llvm::hash_code h = llvm::hash_combine(llvm::hash_combine_range(v.shape.begin(), v.shape.end()),
                                          llvm::hash_combine_range(v.strides.begin(), v.strides.end()),

@@ -6,6 +6,7 @@
 #include "uop/Dialect/UOp/IR/UOpTypes.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::uop;
@@ -95,7 +96,48 @@ LogicalResult UOpDialect::verifyOperationAttribute(Operation *op, NamedAttribute
                       cast<DenseI64ArrayAttr>(value).size() % 2 == 0,
                   "an array<i64: bytes, alignment, ...> on a symbol table (builtin.module, "
                   "gpu.module)");
+  if (name == DeviceAttrHelper::getNameStr())
+    return expect(isa<ConstOp>(op) && isa<TensorType>(op->getResult(0).getType()) &&
+                      isa<StringAttr>(value),
+                  "a device string on a uop.const of a tensor");
+  if (name == UniqueAttrHelper::getNameStr())
+    return expect((op->getName().getStringRef() == "memref.alloc" ||
+                   op->getName().getStringRef() == "memref.view") &&
+                      isa<IntegerAttr>(value) && cast<IntegerAttr>(value).getInt() >= 0,
+                  "a non-negative buffer number on a memref.alloc (or memref.view) of a "
+                  "schedule");
+  if (name == OutputsAttrHelper::getNameStr()) {
+    auto outputs = dyn_cast<ArrayAttr>(value);
+    bool ok = isa<FunctionOpInterface>(op) && outputs && llvm::all_of(outputs, [](Attribute a) {
+                auto d = dyn_cast<DictionaryAttr>(a);
+                if (!d)
+                  return false;
+                if (d.size() == 1)
+                  return isa_and_nonnull<DenseElementsAttr>(d.get("value"));
+                return d.size() == 2 && isa_and_nonnull<IntegerAttr>(d.get("unique")) &&
+                       isa_and_nonnull<ShapeTrackerAttr>(d.get("st"));
+              });
+    return expect(ok, "an array on a function of {unique = N, st = #uop.st<...>} or "
+                      "{value = dense<...>}, one per result of the tensor graph");
+  }
   return op->emitError() << "unknown uop attribute '" << name
                          << "' (uop.target, uop.launch, uop.variables, uop.opts, uop.kernel_info, "
-                            "uop.sites, uop.sim_shared)";
+                            "uop.sites, uop.sim_shared, uop.device, uop.outputs)";
+}
+
+// The argument attributes of a schedule (uop-kernelize): each buffer's
+// number and device.
+LogicalResult UOpDialect::verifyRegionArgAttribute(Operation *op, unsigned region, unsigned arg,
+                                                   NamedAttribute attr) {
+  StringRef name = attr.getName().strref();
+  if (name == UniqueAttrHelper::getNameStr() &&
+      (!isa<IntegerAttr>(attr.getValue()) || cast<IntegerAttr>(attr.getValue()).getInt() < 0))
+    return op->emitError() << "'" << name << "' of argument " << arg
+                           << " must be a non-negative integer (the buffer's number)";
+  if (name == DeviceAttrHelper::getNameStr() && !isa<StringAttr>(attr.getValue()))
+    return op->emitError() << "'" << name << "' of argument " << arg << " must be a device string";
+  if (name != UniqueAttrHelper::getNameStr() && name != DeviceAttrHelper::getNameStr())
+    return op->emitError() << "unknown uop argument attribute '" << name
+                           << "' (uop.unique, uop.device)";
+  return success();
 }

@@ -101,3 +101,32 @@ LogicalResult KernelOp::verifyRegions() {
   FailureOr<AstShapes> shapes = AstShapes::infer(body);
   return success(succeeded(shapes) && succeeded(checkDims(body, *shapes)));
 }
+
+//===----------------------------------------------------------------------===//
+// ExecOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ExecOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto kernel = symbolTable.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
+  if (!kernel)
+    return emitOpError() << "'" << getKernel() << "' is not a uop.kernel";
+  // The kernel's buffer parameters, by DEFINE_GLOBAL index.
+  llvm::SmallDenseMap<int64_t, PtrType> params;
+  kernel.getBodyBlock().walk(
+      [&](DefineGlobalOp g) { params[g.getIndex()] = cast<PtrType>(g.getType()); });
+  if (params.size() != getBuffers().size())
+    return emitOpError() << "binds " << getBuffers().size() << " buffers, but '" << getKernel()
+                         << "' has " << params.size();
+  for (auto [i, buf] : llvm::enumerate(getBuffers())) {
+    auto it = params.find(i);
+    if (it == params.end())
+      return emitOpError() << "'" << getKernel() << "' has no DEFINE_GLOBAL " << i;
+    auto type = cast<MemRefType>(buf.getType());
+    PtrType ptr = it->second;
+    if (type.getRank() != 1 || type.getElementType() != ptr.getElementType() ||
+        (ptr.getSize() != PtrType::kUnknownSize && type.getNumElements() != ptr.getSize()))
+      return emitOpError() << "buffer " << i << " is " << type << ", but '" << getKernel()
+                           << "' takes " << ptr;
+  }
+  return success();
+}

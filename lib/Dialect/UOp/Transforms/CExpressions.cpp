@@ -58,6 +58,10 @@ template <typename OpTy> LogicalResult stripParens(OpTy op, PatternRewriter &rw)
   Type t = op.getType();
   Value left = OpTy::create(rw, op.getLoc(), t, op.getLhs(), inner.getLhs());
   rw.replaceOpWithNewOp<OpTy>(op, t, left, inner.getRhs());
+  // Erased now, not left dead for later: `left` may strip inner's lhs in
+  // turn only once it is that value's one use (a chain of n adds then takes
+  // one driver iteration, not n).
+  rw.eraseOp(inner);
   return success();
 }
 
@@ -73,8 +77,11 @@ struct UOpCExpressionsPass : mlir::uop::impl::UOpCExpressionsBase<UOpCExpression
     rendering.add(stripParens<AddOp>);
     rendering.add(stripParens<MulOp>);
     if (failed(applyPatternsGreedily(getOperation(), std::move(uopRewrites), config)) ||
-        failed(applyPatternsGreedily(getOperation(), std::move(rendering), config)))
+        failed(applyPatternsGreedily(getOperation(), std::move(rendering), config))) {
+      // Silent failure would leave the kernel half rewritten with no word why.
+      getOperation()->emitError() << "uop-c-expressions: the rewrites did not converge";
       return signalPassFailure();
+    }
   }
 };
 

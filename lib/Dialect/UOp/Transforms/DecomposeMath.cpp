@@ -99,8 +99,11 @@ struct UOpDecomposeMathPass : mlir::uop::impl::UOpDecomposeMathBase<UOpDecompose
     patterns.add<DecomposePow, DecomposeThreefry>(ctx);
     // The ops the patterns make are rewritten again (xpow's EXP2 and LOG2).
     GreedyRewriteConfig config = targetRewriteConfig();
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns), config)))
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns), config))) {
+      // Silent failure would leave the kernel half rewritten with no word why.
+      getOperation()->emitError() << "uop-decompose-math: the rewrites did not converge";
       return signalPassFailure();
+    }
   }
 };
 

@@ -421,6 +421,11 @@ private:
           return Value();
         l = l * axes.getSize(i) + *value;
       }
+    // The vector may depend on other upcast axes too (a WMMA with no reduce
+    // left around it, whose B reads along an UPCAST): those take this copy's
+    // constants as well.
+    for (Value &v : vectors)
+      v = substitute(v, subst);
     return laneAt(u, vectors, l);
   }
 

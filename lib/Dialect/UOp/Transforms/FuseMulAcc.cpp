@@ -102,8 +102,11 @@ struct UOpFuseMulAccPass : mlir::uop::impl::UOpFuseMulAccBase<UOpFuseMulAccPass>
     RewritePatternSet patterns(ctx);
     patterns.add<FuseAdd, FuseSub>(ctx, target);
     GreedyRewriteConfig config = targetRewriteConfig();
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns), config)))
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns), config))) {
+      // Silent failure would leave the kernel half rewritten with no word why.
+      getOperation()->emitError() << "uop-fuse-mulacc: the rewrites did not converge";
       return signalPassFailure();
+    }
   }
 };
 

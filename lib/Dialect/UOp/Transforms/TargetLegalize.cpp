@@ -136,8 +136,11 @@ struct UOpTargetLegalizePass : mlir::uop::impl::UOpTargetLegalizeBase<UOpTargetL
     patterns.add<BoolCompare<CmpNeOp>, BoolCompare<CmpLtOp>, BoolCompare<CmpEqOp>,
                  UnsignedShiftAmount<ShlOp>, UnsignedShiftAmount<ShrOp>, ExactHalfProduct>(ctx);
     patterns.add<HalfInF32>(ctx, target);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) {
+      // Silent failure would leave the kernel half rewritten with no word why.
+      getOperation()->emitError() << "uop-target-legalize: the rewrites did not converge";
       return signalPassFailure();
+    }
   }
 };
 

@@ -97,6 +97,10 @@ struct ShapeTracker {
   /// ShapeTracker.invert into `outShape`, or std::nullopt.
   std::optional<ShapeTracker> invert(llvm::ArrayRef<int64_t> outShape) const;
   bool contiguous() const { return views.size() == 1 && views[0].contiguous; }
+  /// The flat index into the base buffer of the element at `idx` (one
+  /// index per dimension of the shape), or std::nullopt where a mask hides
+  /// it (the element is then 0).
+  std::optional<int64_t> flatIndex(llvm::ArrayRef<int64_t> idx) const;
   int64_t size() const { return views.back().size(); }
 
   /// Upper bound on the buffer size this ShapeTracker reaches.

@@ -65,9 +65,19 @@ def UOp_Dialect : Dialect {
     "::mlir::ArrayAttr":$sites,
     // the module or gpu.module convert-nvvm-to-sim rewrote: (bytes,
     // alignment) of each shared-memory array.
-    "::mlir::DenseI64ArrayAttr":$sim_shared
+    "::mlir::DenseI64ArrayAttr":$sim_shared,
+    // uop.const of a tensor (tensor graph): the device the constant is on
+    // (tinygrad's CONST(VIEW(DEVICE))); on a schedule's argument, the
+    // buffer's device.
+    "::mlir::StringAttr":$device,
+    // an argument of a schedule (uop-kernelize): the buffer's number.
+    "::mlir::IntegerAttr":$unique,
+    // a schedule (uop-kernelize): where each result of the tensor graph is,
+    // {unique, st} (a view of a buffer) or {value} (a constant).
+    "::mlir::ArrayAttr":$outputs
   );
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerTypes();
     void registerAttributes();

@@ -97,6 +97,23 @@ def UOp_SinkOp : UOp_Op<"sink", [Terminator, HasParent<"KernelOp">, Pure]> {
   let assemblyFormat = "($srcs^)? attr-dict";
 }
 
+def UOp_ExecOp : Op<UOp_Dialect, "exec", [MemoryEffects<[MemRead, MemWrite]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "run a kernel on buffers (one item of a schedule)";
+  let description = [{
+    tinygrad's ExecItem: runs the `uop.kernel` named by `kernel` with buffer
+    i bound to its DEFINE_GLOBAL i. `uop-kernelize` writes a schedule as a
+    function of these, in tinygrad's order, on memrefs (the buffers): each
+    memref has the element type and size of the kernel's pointer.
+
+    ```mlir
+    uop.exec @k0(%out, %a, %b) : memref<16xf32>, memref<16xf32>, memref<16xf32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$kernel, Variadic<AnyStaticShapeMemRef>:$buffers);
+  let assemblyFormat = "$kernel `(` $buffers `)` attr-dict `:` type($buffers)";
+}
+
 //===----------------------------------------------------------------------===//
 // Buffers and defines
 //===----------------------------------------------------------------------===//
@@ -472,6 +489,34 @@ def UOp_ContiguousOp : UOp_Op<"contiguous", [Pure, SameOperandsAndResultType]> {
   let assemblyFormat = "$src attr-dict `:` type($result)";
 }
 
+def UOp_DetachOp : UOp_Op<"detach", [Pure, SameOperandsAndResultType]> {
+  let summary = "DETACH (tensor graph): the value, cut off from gradients";
+  let description = [{
+    For autograd only; kernelize drops it.
+
+    ```mlir
+    %d = uop.detach %x : tensor<4x4xf32>
+    ```
+  }];
+  let arguments = (ins UOp_Tensor:$src);
+  let results = (outs UOp_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($result)";
+}
+
+def UOp_ContiguousBackwardOp : UOp_Op<"contiguous_backward", [Pure, SameOperandsAndResultType]> {
+  let summary = "CONTIGUOUS_BACKWARD (tensor graph): contiguous only in the backward pass";
+  let description = [{
+    For autograd only; kernelize drops it.
+
+    ```mlir
+    %c = uop.contiguous_backward %x : tensor<4x4xf32>
+    ```
+  }];
+  let arguments = (ins UOp_Tensor:$src);
+  let results = (outs UOp_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($result)";
+}
+
 def UOp_CopyOp : UOp_Op<"copy", [Pure, SameOperandsAndResultType]> {
   let summary = "COPY (tensor graph): the value on another device";
   let description = [{
@@ -729,7 +774,9 @@ def UOp_ReduceAxisOp : UOp_Op<"reduce_axis", [Pure,
     InferTypeOpAdaptor]> {
   let summary = "REDUCE_AXIS: reduce the given axes of the shape with ADD, MUL or MAX";
   let description = [{
-    tinygrad's REDUCE_AXIS (arg: (op, axes)). In a kernel AST the axes index
+    tinygrad's REDUCE_AXIS (arg: (op, axes), and True as a third entry: `fuse`,
+    kernelize's mark of a reduce fused into its consumer, as with
+    FUSE_ARANGE; it changes nothing below kernelize). In a kernel AST the axes index
     the shape flowing in from the VIEWs, and the reduced axes become 1; on a
     tensor the result type has them as 1.
 
@@ -738,9 +785,10 @@ def UOp_ReduceAxisOp : UOp_Op<"reduce_axis", [Pure,
     %t = uop.reduce_axis max %y [1] : tensor<4x8xf32>
     ```
   }];
-  let arguments = (ins UOp_ReduceKind:$kind, UOp_Value:$src, DenseI64ArrayAttr:$axes);
+  let arguments = (ins UOp_ReduceKind:$kind, UOp_Value:$src, DenseI64ArrayAttr:$axes,
+                       UnitAttr:$fuse);
   let results = (outs UOp_Value:$result);
-  let assemblyFormat = "$kind $src $axes attr-dict `:` type($src)";
+  let assemblyFormat = "$kind $src $axes (`fuse` $fuse^)? attr-dict `:` type($src)";
   let hasVerifier = 1;
 }
 

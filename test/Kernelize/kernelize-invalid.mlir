@@ -1,0 +1,32 @@
+// RUN: uop-opt --uop-kernelize --split-input-file --verify-diagnostics %s
+
+// A tensor constant says which device it is on.
+func.func @no_device() -> tensor<4xf32> {
+  // expected-error @+1 {{kernelize: a tensor constant needs a uop.device attribute}}
+  %c = uop.const dense<1.0> : tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+
+// -----
+
+// A kernel op is not a tensor-graph op.
+func.func @kernel_op() -> tensor<4xf32> {
+  %b = uop.buffer "CPU" unique 0 : tensor<4xf32>
+  // expected-error @+1 {{kernelize: 'uop.define_global' is not a tensor-graph op}}
+  %g = uop.define_global 0 : !uop.ptr<f32, 4>
+  return %b : tensor<4xf32>
+}
+
+// -----
+
+// tinygrad refuses an augmented assign that reads its target through a
+// non-contiguous view (a += a.T).
+// expected-error @+1 {{kernelize: self operand of augmented assign must be contiguous}}
+func.func @assign_transposed() -> tensor<4x4xf32> {
+  %b = uop.buffer "CPU" unique 0 : tensor<16xf32>
+  %v = uop.reshape %b : tensor<16xf32> -> tensor<4x4xf32>
+  %t = uop.permute %v [1, 0] : tensor<4x4xf32> -> tensor<4x4xf32>
+  %s = uop.add %v, %t : tensor<4x4xf32>
+  %a = uop.assign %v, %s : tensor<4x4xf32>, tensor<4x4xf32>
+  return %a : tensor<4x4xf32>
+}
