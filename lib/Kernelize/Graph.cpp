@@ -14,7 +14,6 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/bit.h"
 #include <cmath>
-#include <unordered_map>
 
 using namespace mlir::uop;
 using namespace mlir::uop::kernelize;
@@ -149,8 +148,8 @@ llvm::hash_code hashArg(const Arg &arg) {
                                     a.kind == ConstValue::Float && !std::isnan(a.f) && a.f != 0
                                         ? llvm::hash_code(llvm::bit_cast<uint64_t>(a.f))
                                         : llvm::hash_code(0));
-        else if constexpr (std::is_same_v<T, ShapeTracker>)
-          return shape::hash_value(a);
+        else if constexpr (std::is_same_v<T, STRef>)
+          return llvm::hash_value(a);
         else if constexpr (std::is_same_v<T, Ints>)
           return llvm::hash_combine_range(a.begin(), a.end());
         else if constexpr (std::is_same_v<T, Pairs>) {
@@ -171,8 +170,12 @@ llvm::hash_code hashArg(const Arg &arg) {
 
 struct Graph::Impl {
   llvm::SpecificBumpPtrAllocator<Node> nodes;
-  std::unordered_multimap<size_t, Node *> table;
+  // Hash -> the first node with it; nodes of one hash chain through
+  // Node::nextInBucket (no allocation per node).
+  llvm::DenseMap<size_t, Node *> table;
   llvm::StringMap<std::unique_ptr<std::string>> devices;
+  llvm::SpecificBumpPtrAllocator<ShapeTracker> trackers;
+  llvm::DenseMap<size_t, llvm::SmallVector<const ShapeTracker *, 1>> trackerTable;
 };
 
 Graph::Graph() : impl(std::make_unique<Impl>()) {}
@@ -182,22 +185,32 @@ const Node *Graph::get(Op op, DType dtype, llvm::ArrayRef<const Node *> src, Arg
   size_t h =
       llvm::hash_combine(op, dtype.scalar, dtype.ptrSize,
                          llvm::hash_combine_range(src.begin(), src.end()), hashArg(arg), tag);
-  auto [lo, hi] = impl->table.equal_range(h);
-  for (auto it = lo; it != hi; ++it) {
-    const Node *n = it->second;
+  Node *&head = impl->table[h];
+  for (const Node *n = head; n; n = n->nextInBucket)
     if (n->op == op && n->dtype == dtype && n->tag == tag && llvm::ArrayRef(n->src) == src &&
         n->arg == arg)
       return n;
-  }
   Node *n = new (impl->nodes.Allocate()) Node();
   n->op = op;
   n->dtype = dtype;
   n->src.assign(src.begin(), src.end());
   n->arg = std::move(arg);
   n->tag = tag;
-  impl->table.emplace(h, n);
+  n->graph = this;
+  n->nextInBucket = head;
+  head = n;
   ++numInterned;
   return n;
+}
+
+STRef Graph::intern(const ShapeTracker &st) {
+  auto &bucket = impl->trackerTable[shape::hash_value(st)];
+  for (const ShapeTracker *t : bucket)
+    if (*t == st)
+      return t;
+  const ShapeTracker *t = new (impl->trackers.Allocate()) ShapeTracker(st);
+  bucket.push_back(t);
+  return t;
 }
 
 const std::string *Graph::internDevice(llvm::StringRef device) {
@@ -295,10 +308,11 @@ std::optional<ShapeTracker> computeST(const Node *n) {
 
 const ShapeTracker *Node::st() const {
   if (!stDone) {
-    stCache = computeST(this);
+    if (std::optional<ShapeTracker> s = computeST(this))
+      stCache = graph->intern(*s);
     stDone = true;
   }
-  return stCache ? &*stCache : nullptr;
+  return stCache;
 }
 
 int64_t Node::size() const {
@@ -343,7 +357,7 @@ const Node *Node::bufUop() const {
 llvm::SmallVector<const Node *>
 Node::toposort(const std::function<bool(const Node *)> &gate) const {
   llvm::SmallVector<const Node *> ret;
-  llvm::DenseSet<const Node *> done;
+  llvm::SmallDenseSet<const Node *, 32> done;
   llvm::SmallVector<std::pair<const Node *, bool>, 64> stack{{this, false}};
   while (!stack.empty()) {
     auto [node, visited] = stack.pop_back_val();
@@ -368,7 +382,7 @@ Node::toposort(const std::function<bool(const Node *)> &gate) const {
 //===----------------------------------------------------------------------===//
 
 const Node *Graph::view(const Node *x, const ShapeTracker &st) {
-  return get(Op::VIEW, x->dtype, {x}, st);
+  return get(Op::VIEW, x->dtype, {x}, intern(st));
 }
 
 const Node *Graph::mop(Op op, const Node *x, Arg arg) {
@@ -385,7 +399,7 @@ const Node *Graph::constant(DType dtype, ConstValue value, const std::string *de
   if (shape) {
     ShapeTracker st =
         ShapeTracker::fromShape({}).reshape(shape::Shape(shape->size(), 1)).expand(*shape);
-    ret = replace(ret, {get(Op::VIEW, {}, {}, st)});
+    ret = replace(ret, {get(Op::VIEW, {}, {}, intern(st))});
   }
   if (device) {
     const Node *dev = get(Op::DEVICE, {}, {}, *device);
@@ -454,13 +468,17 @@ const Node *Graph::newBuffer(const std::string &device, int64_t size, DType dtyp
 
 const Node *Graph::substitute(const Node *root,
                               const llvm::DenseMap<const Node *, const Node *> &map) {
-  bool any = llvm::any_of(map, [](auto &kv) { return kv.first != kv.second; });
-  if (!any)
+  if (llvm::none_of(map, [](auto &kv) { return kv.first != kv.second; }))
     return root;
-  PatternMatcher pm;
-  pm.add(allOps(), [&](const Node *x) -> const Node * {
-    auto it = map.find(x);
-    return it == map.end() ? nullptr : it->second;
-  });
-  return graphRewrite(*this, root, pm, /*bottomUp=*/true);
+  static const PatternMatcher rules = [] {
+    PatternMatcher pm;
+    pm.add(allOps(), [](RewriteCtx &ctx, const Node *x) -> const Node * {
+      const auto &m = ctx.get<const llvm::DenseMap<const Node *, const Node *>>();
+      auto it = m.find(x);
+      return it == m.end() ? nullptr : it->second;
+    });
+    return pm;
+  }();
+  RewriteCtx ctx{*this, nullptr, nullptr, const_cast<void *>(static_cast<const void *>(&map))};
+  return graphRewrite(ctx, root, rules, /*bottomUp=*/true);
 }

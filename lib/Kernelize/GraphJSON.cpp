@@ -257,7 +257,7 @@ struct Reader {
       llvm::Expected<ShapeTracker> st = shapeTracker(argJ);
       if (!st)
         return st.takeError();
-      arg = *st;
+      arg = g.intern(*st);
       break;
     }
     case Op::RESHAPE:

@@ -54,14 +54,19 @@ const Node *appendToKernel(Graph &g, const Node *x) {
   return g.replace(x, newSrc);
 }
 
-PatternMatcher addGbarrier(Graph &g, const NodeSet &realizes) {
-  PatternMatcher pm;
-  pm.add(allOpsExcept({Op::GBARRIER, Op::ASSIGN}), [&](const Node *x) -> const Node * {
-    if (!realizes.contains(x) || x->tag != 0)
-      return nullptr;
-    return g.gbarrier(g.withTag(x, 1));
-  });
-  return pm;
+/// add_gbarrier; ctx.user is the grouper's NodeSet.
+const PatternMatcher &addGbarrier() {
+  static const PatternMatcher rules = [] {
+    PatternMatcher pm;
+    pm.add(allOpsExcept({Op::GBARRIER, Op::ASSIGN}),
+           [](RewriteCtx &ctx, const Node *x) -> const Node * {
+             if (!ctx.get<NodeSet>().contains(x) || x->tag != 0)
+               return nullptr;
+             return ctx.g.gbarrier(ctx.g.withTag(x, 1));
+           });
+    return pm;
+  }();
+  return rules;
 }
 
 /// limit_bufs: realize sources before an op reads too many buffers.
@@ -82,32 +87,38 @@ const Node *limitBufs(Graph &g, const Node *root, int64_t maxBufs) {
   return g.replace(root, src);
 }
 
-PatternMatcher finalizeGbarrier(Graph &g, const KernelizeOptions &opts) {
+/// finalize_gbarrier + remove_tags (ctx.opts: MAX_KERNEL_BUFFERS).
+PatternMatcher buildFinalizeGbarrier() {
   PatternMatcher pm;
-  if (opts.maxKernelBuffers) {
-    OpSet binaryOrTernary;
-    for (size_t i = 0; i <= (size_t)Op::MULACC; ++i)
-      if (isBinary((Op)i) || isTernary((Op)i))
-        binaryOrTernary.set(i);
-    pm.add(binaryOrTernary,
-           [&g, max = opts.maxKernelBuffers](const Node *root) { return limitBufs(g, root, max); });
-  }
-  pm.add(ops({Op::GBARRIER, Op::CONTIGUOUS}), [](const Node *x) -> const Node * { // merge
-    return x->src[0]->op == Op::GBARRIER ? x->src[0] : nullptr;
+  OpSet binaryOrTernary;
+  for (size_t i = 0; i <= (size_t)Op::MULACC; ++i)
+    if (isBinary((Op)i) || isTernary((Op)i))
+      binaryOrTernary.set(i);
+  pm.add(binaryOrTernary, [](RewriteCtx &ctx, const Node *root) -> const Node * {
+    int64_t max = ctx.opts ? ctx.opts->maxKernelBuffers : 0;
+    return max ? limitBufs(ctx.g, root, max) : nullptr;
   });
-  pm.add(Op::GBARRIER, [&](const Node *x) -> const Node * { // contiguous before the barrier
+  pm.add(ops({Op::GBARRIER, Op::CONTIGUOUS}),
+         [](RewriteCtx &ctx, const Node *x) -> const Node * { // merge
+           return x->src[0]->op == Op::GBARRIER ? x->src[0] : nullptr;
+         });
+  pm.add(Op::GBARRIER, [](RewriteCtx &ctx, const Node *x) -> const Node * {
+    Graph &g = ctx.g; // contiguous before the barrier
     return x->src[0]->op == Op::VIEW ? g.gbarrier(g.contiguous(x->src[0])) : nullptr;
   });
-  pm.add(Op::GBARRIER, [](const Node *x) -> const Node * { // constants need no barrier
-    return x->src[0]->op == Op::CONST ? x->src[0] : nullptr;
-  });
-  pm.add(Op::VIEW, [&](const Node *v) -> const Node * { // simplify views
+  pm.add(Op::GBARRIER,
+         [](RewriteCtx &ctx, const Node *x) -> const Node * { // constants need no barrier
+           return x->src[0]->op == Op::CONST ? x->src[0] : nullptr;
+         });
+  pm.add(Op::VIEW, [](RewriteCtx &ctx, const Node *v) -> const Node * {
+    Graph &g = ctx.g; // simplify views
     if (v->src.size() != 1)
       return nullptr;
     ShapeTracker st = v->viewArg().simplify();
     return st != v->viewArg() ? g.view(v->src[0], st) : nullptr;
   });
-  pm.add(allOps(), [&](const Node *x) -> const Node * { // remove_tags
+  pm.add(allOps(), [](RewriteCtx &ctx, const Node *x) -> const Node * {
+    Graph &g = ctx.g; // remove_tags
     return x->tag ? g.withTag(x, 0) : nullptr;
   });
   return pm;
@@ -115,13 +126,25 @@ PatternMatcher finalizeGbarrier(Graph &g, const KernelizeOptions &opts) {
 
 } // namespace
 
-PatternMatcher kernelize::createKernels(Graph &g) {
+const PatternMatcher &kernelize::createKernels() {
+  static const PatternMatcher rules = buildCreateKernels();
+  return rules;
+}
+
+PatternMatcher kernelize::buildCreateKernels() {
   PatternMatcher pm;
-  pm.add(Op::ASSIGN, [&](const Node *x) -> const Node * {
+  pm.add(Op::ASSIGN, [](RewriteCtx &ctx, const Node *x) -> const Node * {
+    Graph &g = ctx.g;
     return x->src[1]->op != Op::KERNEL ? createKernel(g, x, x->src[0]) : nullptr;
   });
-  pm.add(Op::GBARRIER, [&](const Node *x) { return createKernel(g, x->src[0], nullptr); });
-  pm.add(Op::KERNEL, [&](const Node *x) { return appendToKernel(g, x); });
+  pm.add(Op::GBARRIER, [](RewriteCtx &ctx, const Node *x) -> const Node * {
+    Graph &g = ctx.g;
+    return createKernel(g, x->src[0], nullptr);
+  });
+  pm.add(Op::KERNEL, [](RewriteCtx &ctx, const Node *x) -> const Node * {
+    Graph &g = ctx.g;
+    return appendToKernel(g, x);
+  });
   return pm;
 }
 
@@ -131,31 +154,40 @@ PatternMatcher kernelize::createKernels(Graph &g) {
 
 namespace {
 
-PatternMatcher replaceGlobals() {
-  PatternMatcher pm;
-  pm.add(Op::ASSIGN, [](const Node *a) -> const Node * {
-    return a->src.size() >= 2 && a->src[0]->op == Op::BUFFER && a->src[1]->op == Op::KERNEL
-               ? a->src[0]
-               : nullptr;
-  });
-  return pm;
+const PatternMatcher &replaceGlobals() {
+  static const PatternMatcher rules = [] {
+    PatternMatcher pm;
+    pm.add(Op::ASSIGN, [](RewriteCtx &, const Node *a) -> const Node * {
+      return a->src.size() >= 2 && a->src[0]->op == Op::BUFFER && a->src[1]->op == Op::KERNEL
+                 ? a->src[0]
+                 : nullptr;
+    });
+    return pm;
+  }();
+  return rules;
 }
 
 DType ptrOf(const Node *x, int64_t size) { return DType::ptr(x->dtype.scalar, size); }
 
-PatternMatcher addBufferOps(Graph &g, const NodeList &bufs) {
+/// add_buffer_ops; ctx.user is the kernel's buffers (KERNEL's sources'
+/// buf_uops), whose positions number the DEFINE_GLOBALs.
+PatternMatcher buildAddBufferOps() {
   PatternMatcher pm;
-  pm.add(Op::BUFFER, [&](const Node *x) -> const Node * { // LOAD
+  pm.add(Op::BUFFER, [](RewriteCtx &ctx, const Node *x) -> const Node * { // LOAD
+    Graph &g = ctx.g;
+    const NodeList &bufs = ctx.get<NodeList>();
     int64_t index = llvm::find(bufs, x) - bufs.begin();
     const Node *glbl = g.get(Op::DEFINE_GLOBAL, ptrOf(x, x->size()), {}, index);
     return g.get(Op::LOAD, x->dtype.base(), {g.view(glbl, *x->st())});
   });
-  pm.add(Op::SINK, [](const Node *s) -> const Node * { // a COPY kernel is the COPY
+  pm.add(Op::SINK, [](RewriteCtx &, const Node *s) -> const Node * { // a COPY kernel is the COPY
     return s->src.size() == 1 && isMeta(s->src[0]->op) ? s->src[0] : nullptr;
   });
-  pm.add(Op::SINK, [&](const Node *sink) -> const Node * { // STORE
+  pm.add(Op::SINK, [](RewriteCtx &ctx, const Node *sink) -> const Node * { // STORE
     if (llvm::any_of(sink->src, [](const Node *s) { return s->op == Op::STORE; }))
       return nullptr;
+    Graph &g = ctx.g;
+    const NodeList &bufs = ctx.get<NodeList>();
     NodeList stores;
     for (auto [i, x] : llvm::enumerate(sink->src)) {
       const Node *s = x->base();
@@ -164,12 +196,13 @@ PatternMatcher addBufferOps(Graph &g, const NodeList &bufs) {
     }
     return g.sink(stores);
   });
-  pm.add(Op::ASSIGN, [](const Node *x) { return x->src[1]; });
-  pm.add(Op::VIEW, [&](const Node *self) -> const Node * { // VALID
+  pm.add(Op::ASSIGN, [](RewriteCtx &, const Node *x) -> const Node * { return x->src[1]; });
+  pm.add(Op::VIEW, [](RewriteCtx &ctx, const Node *self) -> const Node * { // VALID
     if (self->src.size() != 1 || self->src[0]->op != Op::CONST)
       return nullptr;
+    Graph &g = ctx.g;
     const Node *valid =
-        g.get(Op::VALID, {Scalar::Bool, -1}, {g.get(Op::VIEW, {}, {}, self->viewArg())});
+        g.get(Op::VALID, {Scalar::Bool, -1}, {g.get(Op::VIEW, {}, {}, &self->viewArg())});
     const Node *c = g.constLike(self, self->base()->as<ConstValue>());
     return g.alu(Op::WHERE, {valid, c, g.constLike(c, ConstValue::ofInt(0))});
   });
@@ -193,43 +226,55 @@ bool loadIsSafe(const Node *glbl, const ShapeTracker &st) {
   return false;
 }
 
-PatternMatcher fixKernelOps(Graph &g, std::string &error) {
+/// fix_kernel_ops (errors in ctx.error).
+PatternMatcher buildFixKernelOps() {
   PatternMatcher pm;
-  pm.add(ops({Op::CONTIGUOUS, Op::MSELECT}), [](const Node *x) { return x->src[0]; });
-  pm.add(Op::VIEW, [&](const Node *view) -> const Node * {
+  pm.add(ops({Op::CONTIGUOUS, Op::MSELECT}),
+         [](RewriteCtx &, const Node *x) -> const Node * { return x->src[0]; });
+  pm.add(Op::VIEW, [](RewriteCtx &ctx, const Node *view) -> const Node * {
     if (view->src.size() != 1 || view->src[0]->op != Op::DEVICE)
       return nullptr;
-    return g.replace(view, {});
+    return ctx.g.replace(view, {});
   });
-  pm.add(Op::LOAD, [&](const Node *load) -> const Node * {
+  pm.add(Op::LOAD, [](RewriteCtx &ctx, const Node *load) -> const Node * {
     const Node *view = load->src[0];
     if (view->op == Op::VIEW && view->src.size() == 1 && view->src[0]->op == Op::DEFINE_GLOBAL &&
-        !loadIsSafe(view->src[0], view->viewArg()) && error.empty())
-      error = "self operand of augmented assign must be contiguous (help: a += a.T -> "
-              "a += a.T.contiguous())";
+        !loadIsSafe(view->src[0], view->viewArg()) && ctx.error && ctx.error->empty())
+      *ctx.error = "self operand of augmented assign must be contiguous (help: a += a.T -> "
+                   "a += a.T.contiguous())";
     return nullptr;
   });
   return pm;
 }
 
-const Node *fixKernelAst(Graph &g, const Node *k, std::string &error) {
+/// view_left + add_buffer_ops + fix_kernel_ops, fix_kernel_ast's last rewrite.
+const PatternMatcher &bufferOps() {
+  static const PatternMatcher rules = [] {
+    PatternMatcher pm = viewLeft();
+    pm.append(buildAddBufferOps()).append(buildFixKernelOps());
+    return pm;
+  }();
+  return rules;
+}
+
+const Node *fixKernelAst(RewriteCtx &ctx, const Node *k) {
+  Graph &g = ctx.g;
   const Node *ast = k->as<KernelArg>().ast;
   if (isMeta(ast->op) || llvm::all_of(ast->src, [](const Node *s) { return s->op == Op::STORE; }))
     return nullptr;
   ast = graphRewrite(g, ast, replaceGlobals(), /*bottomUp=*/true);
-  ast = graphRewrite(g, graphRewrite(g, ast, viewLeft(g)), viewRight(g));
+  ast = graphRewrite(g, graphRewrite(g, ast, viewLeft()), viewRight());
   NodeList bufs;
   for (const Node *s : k->src)
     bufs.push_back(s->op == Op::ASSIGN ? s->bufUop() : s);
-  PatternMatcher pm = viewLeft(g);
-  pm.append(addBufferOps(g, bufs)).append(fixKernelOps(g, error));
-  ast = graphRewrite(g, ast, pm, /*bottomUp=*/true);
+  RewriteCtx inner{g, ctx.opts, ctx.error, &bufs};
+  ast = graphRewrite(inner, ast, bufferOps(), /*bottomUp=*/true);
   if (ast->op == Op::SINK) {
     const std::string *dev = nullptr;
     for (const Node *s : k->src) {
       const std::string *d = s->device();
-      if (dev && d && *d != *dev && error.empty())
-        error = "all buffers of a kernel must be on the same device";
+      if (dev && d && *d != *dev && ctx.error && ctx.error->empty())
+        *ctx.error = "all buffers of a kernel must be on the same device";
       dev = d ? d : dev;
     }
   }
@@ -238,10 +283,27 @@ const Node *fixKernelAst(Graph &g, const Node *k, std::string &error) {
 
 } // namespace
 
-PatternMatcher kernelize::createAst(Graph &g, std::string &error) {
-  PatternMatcher pm;
-  pm.add(Op::KERNEL, [&](const Node *k) { return fixKernelAst(g, k, error); });
-  return pm;
+const PatternMatcher &kernelize::createAst() {
+  static const PatternMatcher rules = [] {
+    PatternMatcher pm;
+    pm.add(Op::KERNEL, fixKernelAst);
+    return pm;
+  }();
+  return rules;
+}
+
+/// UOp.substitute's rule: ctx.user is the NodeMap.
+static const PatternMatcher &substituteRules() {
+  static const PatternMatcher rules = [] {
+    PatternMatcher pm;
+    pm.add(allOps(), [](RewriteCtx &ctx, const Node *x) -> const Node * {
+      const NodeMap &map = ctx.get<NodeMap>();
+      auto it = map.find(x);
+      return it == map.end() ? nullptr : it->second;
+    });
+    return pm;
+  }();
+  return rules;
 }
 
 //===----------------------------------------------------------------------===//
@@ -251,22 +313,25 @@ PatternMatcher kernelize::createAst(Graph &g, std::string &error) {
 std::optional<NodeMap> kernelize::getKernelizeMap(Graph &g, const Node *sink,
                                                   const KernelizeOptions &opts,
                                                   std::string &error) {
-  // merge_views + simplify
+  // merge_views + simplify (multi_pm has nothing to do without MULTI)
+  static const PatternMatcher simplify = [] {
+    PatternMatcher pm = doFuse();
+    pm.append(mergeViews()).append(symRules()).append(replaceContiguous());
+    return pm;
+  }();
   NodeMap contiguousCtx;
-  PatternMatcher simplify = doFuse(g, opts);
-  simplify.append(mergeViews(g))
-      .append(symRules(g, opts))
-      .append(replaceContiguous(g, contiguousCtx));
-  NodeMap tensorMap = graphRewriteMap(g, sink, simplify);
+  RewriteCtx ctx{g, &opts, &error, &contiguousCtx};
+  NodeMap tensorMap = graphRewriteMap(ctx, sink, simplify);
 
   // GBARRIERs where the grouper realizes
   NodeSet realizes = groupRealizes(g, tensorMap[sink], opts);
-  tensorMap =
-      graphRewriteMap(g, tensorMap[sink], addGbarrier(g, realizes), /*bottomUp=*/true, &tensorMap);
-  tensorMap = graphRewriteMap(g, tensorMap[sink], finalizeGbarrier(g, opts), false, &tensorMap);
+  ctx.user = &realizes;
+  tensorMap = graphRewriteMap(ctx, tensorMap[sink], addGbarrier(), /*bottomUp=*/true, &tensorMap);
+  static const PatternMatcher finalize = buildFinalizeGbarrier();
+  tensorMap = graphRewriteMap(ctx, tensorMap[sink], finalize, false, &tensorMap);
 
   // group into kernels
-  tensorMap = graphRewriteMap(g, tensorMap[sink], createKernels(g), false, &tensorMap);
+  tensorMap = graphRewriteMap(ctx, tensorMap[sink], createKernels(), false, &tensorMap);
 
   // A kernel that reads a buffer assigned later makes that assign wait for it.
   llvm::DenseMap<const Node *, const Node *> kernelAssign;
@@ -294,17 +359,14 @@ std::optional<NodeMap> kernelize::getKernelizeMap(Graph &g, const Node *sink,
     }
   }
   if (!assignRep.empty()) {
-    PatternMatcher sub;
-    sub.add(allOps(), [&](const Node *x) -> const Node * {
-      auto it = assignRep.find(x);
-      return it == assignRep.end() ? nullptr : it->second;
-    });
-    tensorMap = graphRewriteMap(g, tensorMap[sink], sub, /*bottomUp=*/true, &tensorMap);
+    ctx.user = &assignRep;
+    tensorMap =
+        graphRewriteMap(ctx, tensorMap[sink], substituteRules(), /*bottomUp=*/true, &tensorMap);
   }
 
   // the ASTs
-  tensorMap =
-      graphRewriteMap(g, tensorMap[sink], createAst(g, error), /*bottomUp=*/true, &tensorMap);
+  ctx.user = nullptr;
+  tensorMap = graphRewriteMap(ctx, tensorMap[sink], createAst(), /*bottomUp=*/true, &tensorMap);
   if (!error.empty())
     return std::nullopt;
   return tensorMap;

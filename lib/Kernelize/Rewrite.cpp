@@ -35,19 +35,16 @@ OpSet kernelize::aluOps() { return opsWhere(isALU); }
 OpSet kernelize::unaryOps() { return opsWhere(isUnary); }
 OpSet kernelize::movementOps() { return opsWhere(isMovement); }
 
-const Node *PatternMatcher::rewrite(const Node *n) const {
-  for (const Rule &r : rules) {
-    if (!r.ops.test((size_t)n->op))
-      continue;
-    if (const Node *out = r.fn(n); out && out != n)
+const Node *PatternMatcher::rewrite(RewriteCtx &ctx, const Node *n) const {
+  for (uint16_t i : byOp[(size_t)n->op])
+    if (const Node *out = rules[i].fn(ctx, n); out && out != n)
       return out;
-  }
   return nullptr;
 }
 
-const Node *PatternMatcher::fixedPoint(const Node *n) const {
+const Node *PatternMatcher::fixedPoint(RewriteCtx &ctx, const Node *n) const {
   for (unsigned i = 0;; ++i) {
-    const Node *next = rewrite(n);
+    const Node *next = rewrite(ctx, n);
     if (!next)
       return n;
     if (i > 100000)
@@ -72,7 +69,7 @@ const Node *Rewriter::rewrite(const Node *root) {
     if (e.stage == 0) {
       const Node *newN = e.newN;
       if (bpm)
-        newN = bpm->fixedPoint(newN);
+        newN = bpm->fixedPoint(ctx, newN);
       stack.push_back({e.n, 1, newN});
       for (const Node *x : llvm::reverse(newN->src))
         stack.push_back({x, 0, x});
@@ -85,12 +82,12 @@ const Node *Rewriter::rewrite(const Node *root) {
       }
       const Node *next;
       if (same) {
-        if (!pm || !(next = pm->rewrite(e.newN))) {
+        if (!pm || !(next = pm->rewrite(ctx, e.newN))) {
           replace[e.n] = e.newN;
           continue;
         }
       } else {
-        next = g.replace(e.newN, newSrc);
+        next = ctx.g.replace(e.newN, newSrc);
       }
       stack.push_back({e.n, 2, next});
       stack.push_back({next, 0, next});
@@ -101,22 +98,26 @@ const Node *Rewriter::rewrite(const Node *root) {
   return replace.lookup(root);
 }
 
-const Node *kernelize::graphRewrite(Graph &g, const Node *sink, const PatternMatcher &pm,
+const Node *kernelize::graphRewrite(RewriteCtx &ctx, const Node *sink, const PatternMatcher &pm,
                                     bool bottomUp) {
-  Rewriter r(g, bottomUp ? nullptr : &pm, bottomUp ? &pm : nullptr);
+  Rewriter r(ctx, bottomUp ? nullptr : &pm, bottomUp ? &pm : nullptr);
   return r.rewrite(sink);
 }
 
-NodeMap kernelize::graphRewriteMap(Graph &g, const Node *sink, const PatternMatcher &pm,
+NodeMap kernelize::graphRewriteMap(RewriteCtx &ctx, const Node *sink, const PatternMatcher &pm,
                                    bool bottomUp, const NodeMap *inputMap) {
-  Rewriter r(g, bottomUp ? nullptr : &pm, bottomUp ? &pm : nullptr);
+  Rewriter r(ctx, bottomUp ? nullptr : &pm, bottomUp ? &pm : nullptr);
+  llvm::SmallVector<const Node *> topo = sink->toposort();
+  r.reserve(2 * topo.size());
   NodeMap out;
-  for (const Node *k : sink->toposort())
+  out.reserve(topo.size() + (inputMap ? inputMap->size() : 0));
+  for (const Node *k : topo)
     out[k] = r.rewrite(k);
   if (inputMap)
     for (auto [k, v] : *inputMap) {
       auto it = out.find(v);
-      out[k] = it == out.end() ? v : it->second;
+      const Node *image = it == out.end() ? v : it->second;
+      out[k] = image;
     }
   return out;
 }

@@ -23,18 +23,22 @@ using NodeSet = llvm::SetVector<const Node *>;
 /// nullopt where tinygrad does not fold.
 std::optional<ConstValue> execAlu(Op op, Scalar dtype, llvm::ArrayRef<ConstValue> operands);
 
-/// symbolic_simple + sym: the tensor-graph simplifications.
-PatternMatcher symRules(Graph &g, const KernelizeOptions &opts);
+// The rule sets, each built once (their rules take a RewriteCtx).
+
+/// symbolic_simple + sym: the tensor-graph simplifications (ctx.opts: the
+/// flags).
+const PatternMatcher &symRules();
 /// merge_views.
-PatternMatcher mergeViews(Graph &g);
-/// replace_contiguous, with its context (base -> contiguous view of it).
-PatternMatcher replaceContiguous(Graph &g, NodeMap &ctx);
-/// do_fuse (FUSE and fuse_arange) with pm_fuse inside.
-PatternMatcher doFuse(Graph &g, const KernelizeOptions &opts);
+const PatternMatcher &mergeViews();
+PatternMatcher buildMergeViews();
+/// replace_contiguous; ctx.user is its NodeMap (base -> contiguous view).
+const PatternMatcher &replaceContiguous();
+/// do_fuse (FUSE, and fuse_arange when ctx.opts->fuseArange).
+const PatternMatcher &doFuse();
 /// view_left (merge_views + pushing views before elementwise ops).
-PatternMatcher viewLeft(Graph &g);
+const PatternMatcher &viewLeft();
 /// view_right (merge_views + pushing views after reduce/elementwise ops).
-PatternMatcher viewRight(Graph &g);
+const PatternMatcher &viewRight();
 /// apply_swizzle.
 const Node *applySwizzle(Graph &g, const Node *u);
 /// swizzle_reduceop.
@@ -43,9 +47,10 @@ const Node *swizzleReduceop(Graph &g, const Node *r, const Node *src, const Node
 /// group_realizes: the nodes that become kernel outputs.
 NodeSet groupRealizes(Graph &g, const Node *sink, const KernelizeOptions &opts);
 
-/// create_kernels, the ASSIGN dependency fix and create_ast.
-PatternMatcher createKernels(Graph &g);
-PatternMatcher createAst(Graph &g, std::string &error);
+/// create_kernels and create_ast (errors in ctx.error).
+const PatternMatcher &createKernels();
+PatternMatcher buildCreateKernels();
+const PatternMatcher &createAst();
 
 } // namespace mlir::uop::kernelize
 

@@ -304,40 +304,44 @@ int64_t identityFor(Op op) { return op == Op::MUL ? 1 : 0; }
 
 } // namespace
 
-PatternMatcher kernelize::symRules(Graph &g, const KernelizeOptions &opts) {
+/// x.const_like(v) for a number tinygrad writes as a Python literal.
+static const Node *constNum(Graph &g, const Node *x, double v) {
+  return g.constLike(x, v == (int64_t)v ? ConstValue::ofInt((int64_t)v) : ConstValue::ofFloat(v));
+}
+
+static PatternMatcher buildSymRules() {
   PatternMatcher pm;
-  auto C = [&](const Node *x, double v) {
-    return g.constLike(x, v == (int64_t)v ? ConstValue::ofInt((int64_t)v) : ConstValue::ofFloat(v));
-  };
   // ** symbolic_simple: self folding **
-  pm.add(Op::ADD, [](const Node *n) { // x+0 -> x
+  pm.add(Op::ADD, [](RewriteCtx &ctx, const Node *n) -> const Node * { // x+0 -> x
     return commuted(n, [](const Node *x, const Node *c) { return constIs(c, 0) ? x : nullptr; });
   });
-  pm.add(Op::MUL, [](const Node *n) { // x*1 -> x
+  pm.add(Op::MUL, [](RewriteCtx &ctx, const Node *n) -> const Node * { // x*1 -> x
     return commuted(n, [](const Node *x, const Node *c) { return constIs(c, 1) ? x : nullptr; });
   });
-  pm.add(Op::XOR, [](const Node *n) { // x^0 -> x (ints)
+  pm.add(Op::XOR, [](RewriteCtx &ctx, const Node *n) -> const Node * { // x^0 -> x (ints)
     return commuted(n, [](const Node *x, const Node *c) {
       return isIntDtype(x) && constIs(c, 0) ? x : nullptr;
     });
   });
-  pm.add(Op::IDIV, [&, C](const Node *n) -> const Node * {
+  pm.add(Op::IDIV, [](RewriteCtx &ctx, const Node *n) -> const Node * {
+    Graph &g = ctx.g;
     if (n->src[0] == n->src[1]) // x//x -> 1
-      return C(n->src[0], 1);
+      return constNum(g, n->src[0], 1);
     if (constIs(n->src[1], 1)) // x//1 -> x
       return n->src[0];
     if (constIs(n->src[1], -1)) // x//-1 -> -x
       return isBool(n->src[0])
                  ? g.alu(Op::CMPNE, {n->src[0], g.constLike(n->src[0], ConstValue::ofBool(true))})
-                 : g.alu(Op::MUL, {n->src[0], C(n->src[0], -1)});
+                 : g.alu(Op::MUL, {n->src[0], constNum(g, n->src[0], -1)});
     return nullptr;
   });
-  pm.add(Op::MUL, [&, C](const Node *n) { // x/x -> 1 (x/y is x*RECIP(y))
+  pm.add(Op::MUL, [](RewriteCtx &ctx, const Node *n) -> const Node * {
+    Graph &g = ctx.g; // x/x -> 1 (x/y is x*RECIP(y))
     return commuted(n, [&](const Node *x, const Node *r) -> const Node * {
-      return r->op == Op::RECIP && r->src[0] == x ? C(x, 1) : nullptr;
+      return r->op == Op::RECIP && r->src[0] == x ? constNum(g, x, 1) : nullptr;
     });
   });
-  pm.add(Op::MUL, [](const Node *n) { // (x*x2)/x2 -> x
+  pm.add(Op::MUL, [](RewriteCtx &ctx, const Node *n) -> const Node * { // (x*x2)/x2 -> x
     return commuted(n, [](const Node *m, const Node *r) -> const Node * {
       if (m->op != Op::MUL || r->op != Op::RECIP)
         return nullptr;
@@ -345,27 +349,27 @@ PatternMatcher kernelize::symRules(Graph &g, const KernelizeOptions &opts) {
       return m->src[1] == x2 ? m->src[0] : m->src[0] == x2 ? m->src[1] : nullptr;
     });
   });
-  pm.add(Op::MOD, [](const Node *n) -> const Node * { // (x%y)%y -> x%y
+  pm.add(Op::MOD, [](RewriteCtx &ctx, const Node *n) -> const Node * { // (x%y)%y -> x%y
     return n->src[0]->op == Op::MOD && n->src[0]->src[1] == n->src[1] ? n->src[0] : nullptr;
   });
-  pm.add(Op::AND, [](const Node *n) {
+  pm.add(Op::AND, [](RewriteCtx &ctx, const Node *n) -> const Node * {
     return commuted(n, [](const Node *x, const Node *c) -> const Node * {
       if (!isBool(x) || !isConst(c))
         return nullptr;
       return truthy(cval(c)) ? x : c;
     });
   });
-  pm.add(Op::OR, [](const Node *n) {
+  pm.add(Op::OR, [](RewriteCtx &ctx, const Node *n) -> const Node * {
     return commuted(n, [](const Node *x, const Node *c) -> const Node * {
       if (!isBool(x) || !isConst(c))
         return nullptr;
       return truthy(cval(c)) ? c : x;
     });
   });
-  pm.add(ops({Op::OR, Op::AND, Op::MAX}), [](const Node *n) -> const Node * {
+  pm.add(ops({Op::OR, Op::AND, Op::MAX}), [](RewriteCtx &ctx, const Node *n) -> const Node * {
     return n->src[0] == n->src[1] ? n->src[0] : nullptr;
   });
-  pm.add(Op::CMPNE, [](const Node *n) -> const Node * { // not(not(x)) -> x
+  pm.add(Op::CMPNE, [](RewriteCtx &ctx, const Node *n) -> const Node * { // not(not(x)) -> x
     const Node *inner = n->src[0];
     if (!constIs(n->src[1], 1) || !isBool(n->src[1]) || inner->op != Op::CMPNE)
       return nullptr;
@@ -373,26 +377,31 @@ PatternMatcher kernelize::symRules(Graph &g, const KernelizeOptions &opts) {
       return nullptr;
     return inner->src[0];
   });
-  pm.add(Op::WHERE, [](const Node *n) -> const Node * { // where(x, True, False) -> x
-    if (!isBool(n->src[0]) || !isBool(n->src[1]) || !isBool(n->src[2]))
-      return nullptr;
-    return constIs(n->src[1], 1) && constIs(n->src[2], 0) ? n->src[0] : nullptr;
-  });
+  pm.add(Op::WHERE,
+         [](RewriteCtx &ctx, const Node *n) -> const Node * { // where(x, True, False) -> x
+           if (!isBool(n->src[0]) || !isBool(n->src[1]) || !isBool(n->src[2]))
+             return nullptr;
+           return constIs(n->src[1], 1) && constIs(n->src[2], 0) ? n->src[0] : nullptr;
+         });
   // ** zero folding **
-  pm.add(Op::CMPLT, [&](const Node *n) -> const Node * {
+  pm.add(Op::CMPLT, [](RewriteCtx &ctx, const Node *n) -> const Node * {
+    Graph &g = ctx.g;
     if (n->src[0] != n->src[1])
       return nullptr;
     return g.cast(g.constLike(n->src[0], ConstValue::ofBool(false)), {Scalar::Bool, -1});
   });
-  pm.add(Op::MOD, [&, C](const Node *n) -> const Node * {
-    return n->src[0] == n->src[1] ? C(n->src[0], 0) : nullptr;
+  pm.add(Op::MOD, [](RewriteCtx &ctx, const Node *n) -> const Node * {
+    Graph &g = ctx.g;
+    return n->src[0] == n->src[1] ? constNum(g, n->src[0], 0) : nullptr;
   });
-  pm.add(Op::CMPNE, [&](const Node *n) -> const Node * {
+  pm.add(Op::CMPNE, [](RewriteCtx &ctx, const Node *n) -> const Node * {
+    Graph &g = ctx.g;
     if (n->src[0] != n->src[1] || !isIntDtype(n->src[0]))
       return nullptr;
     return g.cast(g.constLike(n->src[0], ConstValue::ofBool(false)), {Scalar::Bool, -1});
   });
-  pm.add(Op::MUL, [&](const Node *n) { // x*0 -> 0
+  pm.add(Op::MUL, [](RewriteCtx &ctx, const Node *n) -> const Node * {
+    Graph &g = ctx.g; // x*0 -> 0
     return commuted(n, [&](const Node *x, const Node *c) -> const Node * {
       if (!constIs(c, 0))
         return nullptr;
@@ -402,7 +411,8 @@ PatternMatcher kernelize::symRules(Graph &g, const KernelizeOptions &opts) {
     });
   });
   // ** constant folding **
-  pm.add(aluOps() & ~ops({Op::THREEFRY}), [&](const Node *n) -> const Node * {
+  pm.add(aluOps() & ~ops({Op::THREEFRY}), [](RewriteCtx &ctx, const Node *n) -> const Node * {
+    Graph &g = ctx.g;
     llvm::SmallVector<ConstValue, 3> vals;
     for (const Node *s : n->src) {
       if (!isConst(s))
@@ -413,19 +423,22 @@ PatternMatcher kernelize::symRules(Graph &g, const KernelizeOptions &opts) {
     return v ? g.constLike(n, *v) : nullptr;
   });
   // bool MUL is AND, ADD/MAX is OR
-  pm.add(ops({Op::MUL, Op::ADD, Op::MAX}), [&](const Node *n) -> const Node * {
+  pm.add(ops({Op::MUL, Op::ADD, Op::MAX}), [](RewriteCtx &ctx, const Node *n) -> const Node * {
+    Graph &g = ctx.g;
     if (!isBool(n->src[0]) || !isBool(n->src[1]))
       return nullptr;
     return g.alu(n->op == Op::MUL ? Op::AND : Op::OR, {n->src[0], n->src[1]});
   });
   // ** cast/bitcast **
-  pm.add(Op::CAST, [&](const Node *n) -> const Node * {
+  pm.add(Op::CAST, [](RewriteCtx &ctx, const Node *n) -> const Node * {
+    Graph &g = ctx.g;
     return isConst(n->src[0]) ? g.constLike(n, cval(n->src[0])) : nullptr;
   });
-  pm.add(ops({Op::CAST, Op::BITCAST}), [](const Node *n) -> const Node * {
+  pm.add(ops({Op::CAST, Op::BITCAST}), [](RewriteCtx &ctx, const Node *n) -> const Node * {
     return n->dtype == n->src[0]->dtype ? n->src[0] : nullptr;
   });
-  pm.add(Op::BITCAST, [&](const Node *root) -> const Node * { // fold_bitcast
+  pm.add(Op::BITCAST, [](RewriteCtx &ctx, const Node *root) -> const Node * {
+    Graph &g = ctx.g; // fold_bitcast
     const Node *c = root->src[0];
     if (!isConst(c))
       return nullptr;
@@ -433,7 +446,8 @@ PatternMatcher kernelize::symRules(Graph &g, const KernelizeOptions &opts) {
     return v ? g.constLike(root, *v) : nullptr;
   });
   // ** pow **
-  pm.add(Op::POW, [&, C](const Node *n) -> const Node * { // simplify_pow
+  pm.add(Op::POW, [](RewriteCtx &ctx, const Node *n) -> const Node * {
+    Graph &g = ctx.g; // simplify_pow
     const Node *x = n->src[0], *c = n->src[1];
     if (!isConst(c))
       return nullptr;
@@ -445,17 +459,19 @@ PatternMatcher kernelize::symRules(Graph &g, const KernelizeOptions &opts) {
     if (e < 0)
       return pow(g.unaryOp(Op::RECIP, x), -e);
     if (e == 0)
-      return C(x, 1);
+      return constNum(g, x, 1);
     if ((double)(int64_t)(e - 0.5) + 0.5 == e)
       return g.alu(Op::MUL, {pow(x, e - 0.5), g.unaryOp(Op::SQRT, x)});
     if ((double)(int64_t)e == e) {
       const Node *y = pow(x, std::floor(e / 2));
       const Node *yy = g.alu(Op::MUL, {y, y});
-      return (int64_t)e % 2 == 1 ? g.alu(Op::MUL, {yy, x}) : g.alu(Op::MUL, {yy, C(yy, 1)});
+      return (int64_t)e % 2 == 1 ? g.alu(Op::MUL, {yy, x})
+                                 : g.alu(Op::MUL, {yy, constNum(g, yy, 1)});
     }
     return nullptr;
   });
-  pm.add(Op::POW, [&](const Node *n) -> const Node * { // positive const ** x
+  pm.add(Op::POW, [](RewriteCtx &ctx, const Node *n) -> const Node * {
+    Graph &g = ctx.g; // positive const ** x
     const Node *c = n->src[0], *x = n->src[1];
     if (!isConst(c))
       return nullptr;
@@ -469,13 +485,16 @@ PatternMatcher kernelize::symRules(Graph &g, const KernelizeOptions &opts) {
   });
 
   // ** sym **
-  pm.add(allOpsExcept({Op::SINK}), [&](const Node *root) -> const Node * { // size 0 is zero
+  pm.add(allOpsExcept({Op::SINK}), [](RewriteCtx &ctx, const Node *root) -> const Node * {
+    Graph &g = ctx.g; // size 0 is zero
     if (!root->base()->st() || root->size() != 0)
       return nullptr;
     return g.constLike(root, ConstValue::ofInt(0));
   });
-  pm.add(ops({Op::DETACH, Op::CONTIGUOUS_BACKWARD}), [](const Node *x) { return x->src[0]; });
-  pm.add(Op::REDUCE_AXIS, [&](const Node *reduce) -> const Node * { // reduce of size 0
+  pm.add(ops({Op::DETACH, Op::CONTIGUOUS_BACKWARD}),
+         [](RewriteCtx &ctx, const Node *x) -> const Node * { return x->src[0]; });
+  pm.add(Op::REDUCE_AXIS, [](RewriteCtx &ctx, const Node *reduce) -> const Node * {
+    Graph &g = ctx.g; // reduce of size 0
     if (reduce->src[0]->size() != 0 || reduce->size() == 0)
       return nullptr;
     Op op = reduce->reduce().op;
@@ -490,53 +509,65 @@ PatternMatcher kernelize::symRules(Graph &g, const KernelizeOptions &opts) {
     }
     return g.constLike(reduce, ConstValue::ofInt(identityFor(op)));
   });
-  pm.add(Op::REDUCE_AXIS, [&](const Node *r) { return simplifyStride0Reduce(g, r); });
-  pm.add(Op::REDUCE_AXIS, [&, opts](const Node *r) { return splitReduceop(g, r, opts); });
-  pm.add(Op::COPY, [&](const Node *root) -> const Node * { // COPY(CONST)
+  pm.add(Op::REDUCE_AXIS, [](RewriteCtx &ctx, const Node *r) -> const Node * {
+    Graph &g = ctx.g;
+    return simplifyStride0Reduce(g, r);
+  });
+  pm.add(Op::REDUCE_AXIS, [](RewriteCtx &ctx, const Node *r) -> const Node * {
+    return ctx.opts ? splitReduceop(ctx.g, r, *ctx.opts) : nullptr;
+  });
+  pm.add(Op::COPY, [](RewriteCtx &ctx, const Node *root) -> const Node * {
+    Graph &g = ctx.g; // COPY(CONST)
     if (!isConst(root->src[0]) || root->src[1]->op != Op::DEVICE)
       return nullptr;
     return g.constLike(root, cval(root->src[0]));
   });
-  pm.add(Op::COPY, [](const Node *c) -> const Node * { // same-device COPY
+  pm.add(Op::COPY, [](RewriteCtx &ctx, const Node *c) -> const Node * { // same-device COPY
     if (c->src[1]->op != Op::DEVICE)
       return nullptr;
     const std::string *a = c->device(), *b = c->src[0]->device();
     return a && b && *a == *b ? c->src[0] : nullptr;
   });
-  pm.add(Op::COPY, [&](const Node *copy) -> const Node * {
+  pm.add(Op::COPY, [](RewriteCtx &ctx, const Node *copy) -> const Node * {
+    Graph &g = ctx.g;
     const Node *view = copy->src[0];
     if (view->op != Op::VIEW || view->src.size() != 1 || copy->src[1]->op != Op::DEVICE)
       return nullptr;
     return copyReorderView(g, copy, view, view->src[0]);
   });
-  pm.add(Op::CAST, [&](const Node *c) -> const Node * { // CAST before masking constants
+  pm.add(Op::CAST, [](RewriteCtx &ctx, const Node *c) -> const Node * {
+    Graph &g = ctx.g; // CAST before masking constants
     const Node *v = c->src[0];
     if (v->op != Op::VIEW || v->src.size() != 1 || !isConst(v->src[0]))
       return nullptr;
     return g.view(g.cast(v->src[0], c->dtype), v->viewArg());
   });
-  pm.add(Op::CONTIGUOUS, [](const Node *root) -> const Node * { // view of a whole buffer
-    const Node *view = root->src[0];
-    if (view->op != Op::VIEW || view->src.size() != 1 || view->src[0]->op != Op::BUFFER)
-      return nullptr;
-    return view->st()->contiguous() && view->size() == view->src[0]->size() ? view : nullptr;
-  });
-  pm.add(Op::CONTIGUOUS, [](const Node *root) -> const Node * {
+  pm.add(Op::CONTIGUOUS,
+         [](RewriteCtx &ctx, const Node *root) -> const Node * { // view of a whole buffer
+           const Node *view = root->src[0];
+           if (view->op != Op::VIEW || view->src.size() != 1 || view->src[0]->op != Op::BUFFER)
+             return nullptr;
+           return view->st()->contiguous() && view->size() == view->src[0]->size() ? view : nullptr;
+         });
+  pm.add(Op::CONTIGUOUS, [](RewriteCtx &ctx, const Node *root) -> const Node * {
     Op s = root->src[0]->op;
     return s == Op::CONTIGUOUS || s == Op::BUFFER || s == Op::COPY || s == Op::ASSIGN ? root->src[0]
                                                                                       : nullptr;
   });
-  pm.add(Op::ASSIGN, [&](const Node *a) -> const Node * { // double ASSIGN
+  pm.add(Op::ASSIGN, [](RewriteCtx &ctx, const Node *a) -> const Node * {
+    Graph &g = ctx.g; // double ASSIGN
     const Node *t = a->src[0], *inner = a->src[1];
     if (inner->op != Op::ASSIGN || inner->src[0] != t)
       return nullptr;
     return g.assign(t, g.contiguous(inner->src[1]));
   });
-  pm.add(Op::ASSIGN, [&](const Node *a) -> const Node * { // ASSIGN to unrealized
+  pm.add(Op::ASSIGN, [](RewriteCtx &ctx, const Node *a) -> const Node * {
+    Graph &g = ctx.g; // ASSIGN to unrealized
     Op b = a->src[0]->base()->op;
     return b != Op::BUFFER && b != Op::BUFFER_VIEW ? g.contiguous(a->src[1]) : nullptr;
   });
-  pm.add(Op::CAST, [&](const Node *cast) -> const Node * { // CAST to smaller before EXPAND
+  pm.add(Op::CAST, [](RewriteCtx &ctx, const Node *cast) -> const Node * {
+    Graph &g = ctx.g; // CAST to smaller before EXPAND
     const Node *vm = cast->src[0];
     if (vm->op != Op::VIEW || vm->src.size() != 1)
       return nullptr;
@@ -545,7 +576,8 @@ PatternMatcher kernelize::symRules(Graph &g, const KernelizeOptions &opts) {
       return nullptr;
     return g.view(g.cast(vm->base(), cast->dtype), vm->viewArg());
   });
-  pm.add(unaryOps(), [&](const Node *alu) -> const Node * { // unary before EXPAND
+  pm.add(unaryOps(), [](RewriteCtx &ctx, const Node *alu) -> const Node * {
+    Graph &g = ctx.g; // unary before EXPAND
     const Node *v = alu->src[0];
     if (v->op != Op::VIEW || v->src.size() != 1 || isAlwaysContiguous(v->src[0]->op))
       return nullptr;
@@ -556,27 +588,42 @@ PatternMatcher kernelize::symRules(Graph &g, const KernelizeOptions &opts) {
   return pm;
 }
 
+const PatternMatcher &kernelize::symRules() {
+  static const PatternMatcher pm = buildSymRules();
+  return pm;
+}
+
 //===----------------------------------------------------------------------===//
 // merge_views, replace_contiguous
 //===----------------------------------------------------------------------===//
 
-PatternMatcher kernelize::mergeViews(Graph &g) {
+const PatternMatcher &kernelize::mergeViews() {
+  static const PatternMatcher pm = buildMergeViews();
+  return pm;
+}
+
+PatternMatcher kernelize::buildMergeViews() {
   PatternMatcher pm;
-  pm.add(Op::VIEW, [&](const Node *v2) -> const Node * { // merge adjacent views
+  pm.add(Op::VIEW, [](RewriteCtx &ctx, const Node *v2) -> const Node * {
+    Graph &g = ctx.g; // merge adjacent views
     if (v2->src.size() != 1 || v2->src[0]->op != Op::VIEW)
       return nullptr;
     const Node *v1 = v2->src[0];
-    return g.withArg(v1, v1->viewArg().compose(v2->viewArg()));
+    return g.withArg(v1, g.intern(v1->viewArg().compose(v2->viewArg())));
   });
-  pm.add(movementOps(), [&](const Node *mop) { return g.view(mop->src[0]->base(), *mop->st()); });
-  pm.add(Op::VIEW, [](const Node *view) -> const Node * { // NOOP view
+  pm.add(movementOps(), [](RewriteCtx &ctx, const Node *mop) -> const Node * {
+    Graph &g = ctx.g;
+    return g.view(mop->src[0]->base(), *mop->st());
+  });
+  pm.add(Op::VIEW, [](RewriteCtx &ctx, const Node *view) -> const Node * { // NOOP view
     if (view->src.size() != 1)
       return nullptr;
     const Node *x = view->src[0];
     const ShapeTracker *xs = x->st();
     return xs && view->st()->contiguous() && view->shape() == xs->shape() ? x : nullptr;
   });
-  pm.add(Op::VIEW, [&](const Node *view) -> const Node * { // fully masked view
+  pm.add(Op::VIEW, [](RewriteCtx &ctx, const Node *view) -> const Node * {
+    Graph &g = ctx.g; // fully masked view
     if (view->src.size() != 1 || view->src[0]->op == Op::DEFINE_GLOBAL)
       return nullptr;
     const auto &mask = view->viewArg().views.back().mask;
@@ -584,7 +631,8 @@ PatternMatcher kernelize::mergeViews(Graph &g) {
       return nullptr;
     return g.constLike(view, ConstValue::ofInt(0));
   });
-  pm.add(Op::VIEW, [&](const Node *view) -> const Node * { // unmasked VIEW on CONST
+  pm.add(Op::VIEW, [](RewriteCtx &ctx, const Node *view) -> const Node * {
+    Graph &g = ctx.g; // unmasked VIEW on CONST
     if (view->src.size() != 1)
       return nullptr;
     const Node *x = view->src[0];
@@ -593,30 +641,38 @@ PatternMatcher kernelize::mergeViews(Graph &g) {
     ShapeTracker st = x->st()->compose(view->viewArg());
     if (llvm::any_of(st.views, [](const shape::View &v) { return v.mask.has_value(); }))
       return nullptr;
-    return g.replace(x, {g.withArg(x->src[0], st)});
+    return g.replace(x, {g.withArg(x->src[0], g.intern(st))});
   });
   return pm;
 }
 
-PatternMatcher kernelize::replaceContiguous(Graph &g, NodeMap &ctx) {
+static PatternMatcher buildReplaceContiguous() {
   PatternMatcher pm;
-  pm.add(Op::CONTIGUOUS, [&](const Node *contig) -> const Node * {
+  pm.add(Op::CONTIGUOUS, [](RewriteCtx &ctx, const Node *contig) -> const Node * {
+    Graph &g = ctx.g;
     const Node *src = contig->src[0];
     if (src->op != Op::VIEW)
       return nullptr;
     if (std::optional<ShapeTracker> sti = src->st()->invert(src->base()->shape()))
-      ctx[src->base()] = g.view(contig, *sti);
+      ctx.get<NodeMap>()[src->base()] = g.view(contig, *sti);
     return nullptr;
   });
-  pm.add(aluOps(), [&](const Node *alu) -> const Node * {
+  pm.add(aluOps(), [](RewriteCtx &ctx, const Node *alu) -> const Node * {
+    Graph &g = ctx.g;
     NodeList newSrc;
     bool changed = false;
+    NodeMap &found = ctx.get<NodeMap>();
     for (const Node *s : alu->src) {
-      auto it = ctx.find(s);
-      newSrc.push_back(it == ctx.end() ? s : it->second);
+      auto it = found.find(s);
+      newSrc.push_back(it == found.end() ? s : it->second);
       changed |= newSrc.back() != s;
     }
     return changed ? g.replace(alu, newSrc) : nullptr;
   });
+  return pm;
+}
+
+const PatternMatcher &kernelize::replaceContiguous() {
+  static const PatternMatcher pm = buildReplaceContiguous();
   return pm;
 }

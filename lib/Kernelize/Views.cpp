@@ -119,31 +119,36 @@ const Node *reducePushAddOnes(Graph &g, const Node *src, const Node *r, const No
 
 } // namespace
 
-PatternMatcher kernelize::viewLeft(Graph &g) {
-  PatternMatcher pm = mergeViews(g);
-  pm.add(Op::VIEW, [&](const Node *view) -> const Node * { // view before elementwise ops
-    if (view->src.size() != 1)
-      return nullptr;
-    const Node *e = view->src[0];
-    if (!isALU(e->op) && e->op != Op::CAST && e->op != Op::BITCAST && e->op != Op::BIND &&
-        e->op != Op::LOAD && e->op != Op::STORE && e->op != Op::VALID)
-      return nullptr;
-    NodeList src;
-    for (const Node *s : e->src)
-      src.push_back(g.view(s, view->viewArg()));
-    return g.replace(e, src);
-  });
-  pm.add(Op::VIEW, [&](const Node *view) -> const Node * {
-    if (view->src.size() != 1 || view->src[0]->op != Op::REDUCE_AXIS)
-      return nullptr;
-    const Node *r = view->src[0];
-    return reducePushAddOnes(g, r->src[0], r, view);
-  });
-  return pm;
+const PatternMatcher &kernelize::viewLeft() {
+  static const PatternMatcher rules = [] {
+    PatternMatcher pm = buildMergeViews();
+    pm.add(Op::VIEW, [](RewriteCtx &ctx, const Node *view) -> const Node * {
+      Graph &g = ctx.g; // view before elementwise ops
+      if (view->src.size() != 1)
+        return nullptr;
+      const Node *e = view->src[0];
+      if (!isALU(e->op) && e->op != Op::CAST && e->op != Op::BITCAST && e->op != Op::BIND &&
+          e->op != Op::LOAD && e->op != Op::STORE && e->op != Op::VALID)
+        return nullptr;
+      NodeList src;
+      for (const Node *s : e->src)
+        src.push_back(g.view(s, view->viewArg()));
+      return g.replace(e, src);
+    });
+    pm.add(Op::VIEW, [](RewriteCtx &ctx, const Node *view) -> const Node * {
+      Graph &g = ctx.g;
+      if (view->src.size() != 1 || view->src[0]->op != Op::REDUCE_AXIS)
+        return nullptr;
+      const Node *r = view->src[0];
+      return reducePushAddOnes(g, r->src[0], r, view);
+    });
+    return pm;
+  }();
+  return rules;
 }
 
 const Node *kernelize::applySwizzle(Graph &g, const Node *u) {
-  return graphRewrite(g, u, viewLeft(g));
+  return graphRewrite(g, u, viewLeft());
 }
 
 const Node *kernelize::swizzleReduceop(Graph &g, const Node *r, const Node *src, const Node *view,
@@ -188,52 +193,59 @@ const Node *kernelize::swizzleReduceop(Graph &g, const Node *r, const Node *src,
   return g.reshape(red, view->shape());
 }
 
-PatternMatcher kernelize::viewRight(Graph &g) {
-  PatternMatcher pm = mergeViews(g);
-  pm.add(Op::VIEW, [&](const Node *view) -> const Node * { // through a reduce
-    if (view->src.size() != 1 || view->src[0]->op != Op::REDUCE_AXIS)
-      return nullptr;
-    const Node *r = view->src[0];
-    return swizzleReduceop(g, r, r->src[0], view, /*fuse=*/false);
-  });
-  pm.add(Op::REDUCE_AXIS, [&](const Node *r) -> const Node * { // reduceop_view_right
-    const Node *v = r->src[0];
-    if (v->op != Op::VIEW || v->src.size() != 1 || isAlwaysContiguous(v->src[0]->op))
-      return nullptr;
-    const Node *src = v->src[0];
-    if (!v->viewArg().contiguous() || v->size() != src->size())
-      return nullptr; // tinygrad asserts
-    Ints axes;
-    for (size_t i = 0; i < std::min(src->shape().size(), r->shape().size()); ++i)
-      if (src->shape()[i] != r->shape()[i])
-        axes.push_back(i);
-    return g.reshape(g.r(src, r->reduce().op, axes), r->shape());
-  });
-  pm.add(allOpsExcept({Op::SINK, Op::GBARRIER, Op::REDUCE_AXIS}),
-         [&](const Node *root) -> const Node * { // elementwise_view_right
-           NodeList swizzles;
-           for (const Node *x : root->src)
-             if (x->op == Op::VIEW && !isAlwaysContiguous(x->base()->op))
-               swizzles.push_back(x);
-           if (swizzles.empty())
-             return nullptr;
-           ShapeTracker newSt = ShapeTracker::fromShape(swizzles[0]->base()->shape());
-           NodeList newSrc;
-           for (const Node *x : root->src)
-             newSrc.push_back(x->base()->shape() == newSt.shape()
-                                  ? x->base()
-                                  : applySwizzle(g, g.view(x, newSt)));
-           return g.reshape(g.replace(root, newSrc), root->shape());
-         });
-  pm.add(Op::REDUCE_AXIS, [&](const Node *r2) -> const Node * { // double reduce
-    const Node *r1 = r2->src[0];
-    if (r1->op != Op::REDUCE_AXIS || r1->reduce().op != r2->reduce().op)
-      return nullptr;
-    Ints axes = r2->reduce().axes;
-    axes.append(r1->reduce().axes.begin(), r1->reduce().axes.end());
-    return g.withArg(r1, ReduceArg{r1->reduce().op, axes, false});
-  });
-  return pm;
+const PatternMatcher &kernelize::viewRight() {
+  static const PatternMatcher rules = [] {
+    PatternMatcher pm = buildMergeViews();
+    pm.add(Op::VIEW, [](RewriteCtx &ctx, const Node *view) -> const Node * {
+      Graph &g = ctx.g; // through a reduce
+      if (view->src.size() != 1 || view->src[0]->op != Op::REDUCE_AXIS)
+        return nullptr;
+      const Node *r = view->src[0];
+      return swizzleReduceop(g, r, r->src[0], view, /*fuse=*/false);
+    });
+    pm.add(Op::REDUCE_AXIS, [](RewriteCtx &ctx, const Node *r) -> const Node * {
+      Graph &g = ctx.g; // reduceop_view_right
+      const Node *v = r->src[0];
+      if (v->op != Op::VIEW || v->src.size() != 1 || isAlwaysContiguous(v->src[0]->op))
+        return nullptr;
+      const Node *src = v->src[0];
+      if (!v->viewArg().contiguous() || v->size() != src->size())
+        return nullptr; // tinygrad asserts
+      Ints axes;
+      for (size_t i = 0; i < std::min(src->shape().size(), r->shape().size()); ++i)
+        if (src->shape()[i] != r->shape()[i])
+          axes.push_back(i);
+      return g.reshape(g.r(src, r->reduce().op, axes), r->shape());
+    });
+    pm.add(allOpsExcept({Op::SINK, Op::GBARRIER, Op::REDUCE_AXIS}),
+           [](RewriteCtx &ctx, const Node *root) -> const Node * {
+             Graph &g = ctx.g; // elementwise_view_right
+             NodeList swizzles;
+             for (const Node *x : root->src)
+               if (x->op == Op::VIEW && !isAlwaysContiguous(x->base()->op))
+                 swizzles.push_back(x);
+             if (swizzles.empty())
+               return nullptr;
+             ShapeTracker newSt = ShapeTracker::fromShape(swizzles[0]->base()->shape());
+             NodeList newSrc;
+             for (const Node *x : root->src)
+               newSrc.push_back(x->base()->shape() == newSt.shape()
+                                    ? x->base()
+                                    : applySwizzle(g, g.view(x, newSt)));
+             return g.reshape(g.replace(root, newSrc), root->shape());
+           });
+    pm.add(Op::REDUCE_AXIS, [](RewriteCtx &ctx, const Node *r2) -> const Node * {
+      Graph &g = ctx.g; // double reduce
+      const Node *r1 = r2->src[0];
+      if (r1->op != Op::REDUCE_AXIS || r1->reduce().op != r2->reduce().op)
+        return nullptr;
+      Ints axes = r2->reduce().axes;
+      axes.append(r1->reduce().axes.begin(), r1->reduce().axes.end());
+      return g.withArg(r1, ReduceArg{r1->reduce().op, axes, false});
+    });
+    return pm;
+  }();
+  return rules;
 }
 
 //===----------------------------------------------------------------------===//
@@ -242,12 +254,13 @@ PatternMatcher kernelize::viewRight(Graph &g) {
 
 namespace {
 
-PatternMatcher pmFuse(Graph &g) {
+PatternMatcher buildPmFuse() {
   PatternMatcher pm;
-  pm.add(Op::FUSE, [](const Node *f) -> const Node * { // FUSE on CONTIGUOUS
+  pm.add(Op::FUSE, [](RewriteCtx &ctx, const Node *f) -> const Node * { // FUSE on CONTIGUOUS
     return f->src[0]->op == Op::CONTIGUOUS ? f->src[0] : nullptr;
   });
-  pm.add(Op::FUSE, [&](const Node *f) -> const Node * { // swizzle the reduce
+  pm.add(Op::FUSE, [](RewriteCtx &ctx, const Node *f) -> const Node * {
+    Graph &g = ctx.g; // swizzle the reduce
     const Node *view = f->src[0];
     if (view->op != Op::VIEW || view->src.size() != 1)
       return nullptr;
@@ -257,7 +270,8 @@ PatternMatcher pmFuse(Graph &g) {
     const Node *ret = swizzleReduceop(g, r, r->src[0], view, /*fuse=*/true);
     return ret ? g.cast(ret, view->dtype) : nullptr;
   });
-  pm.add(Op::FUSE, [&](const Node *f) -> const Node * { // mark the reduce
+  pm.add(Op::FUSE, [](RewriteCtx &ctx, const Node *f) -> const Node * {
+    Graph &g = ctx.g; // mark the reduce
     const Node *r = f->src[0];
     if (r->op != Op::REDUCE_AXIS || r->reduce().fuse)
       return nullptr;
@@ -265,14 +279,16 @@ PatternMatcher pmFuse(Graph &g) {
     arg.fuse = true;
     return g.get(Op::REDUCE_AXIS, r->dtype, {g.fuse(r->src[0])}, arg, r->tag);
   });
-  pm.add(Op::FUSE, [&](const Node *f) -> const Node * { // unsafe pad: realize
+  pm.add(Op::FUSE, [](RewriteCtx &ctx, const Node *f) -> const Node * {
+    Graph &g = ctx.g; // unsafe pad: realize
     const Node *view = f->src[0];
     if (view->op != Op::VIEW || view->src.size() != 1 || !isUnsafePad(view->src[0]->op) ||
         !hasMask(view->viewArg()))
       return nullptr;
     return g.view(g.contiguous(view->src[0]), view->viewArg());
   });
-  pm.add(Op::FUSE, [&](const Node *f) -> const Node * { // elementwise
+  pm.add(Op::FUSE, [](RewriteCtx &ctx, const Node *f) -> const Node * {
+    Graph &g = ctx.g; // elementwise
     const Node *view = f->src[0];
     if (view->op != Op::VIEW || view->src.size() != 1)
       return nullptr;
@@ -284,7 +300,8 @@ PatternMatcher pmFuse(Graph &g) {
       src.push_back(g.fuse(applySwizzle(g, g.view(x, view->viewArg()))));
     return g.replace(alu, src);
   });
-  pm.add(Op::FUSE, [&](const Node *f) -> const Node * { // push FUSE to the sources
+  pm.add(Op::FUSE, [](RewriteCtx &ctx, const Node *f) -> const Node * {
+    Graph &g = ctx.g; // push FUSE to the sources
     const Node *x = f->src[0];
     NodeList src;
     for (const Node *y : x->src)
@@ -300,12 +317,13 @@ const Node *doFusion(Graph &g, const Node *x) {
   x->toposort([&](const Node *u) {
     if (u->op != Op::CONTIGUOUS)
       return true;
-    const Node *stand = g.replace(u, {g.get(Op::VIEW, {}, {}, *u->st())});
+    const Node *stand = g.replace(u, {g.get(Op::VIEW, {}, {}, u->st())});
     found[u] = stand;
     back[stand] = u;
     return false;
   });
-  const Node *out = graphRewrite(g, g.substitute(x, found), pmFuse(g));
+  static const PatternMatcher pmFuse = buildPmFuse();
+  const Node *out = graphRewrite(g, g.substitute(x, found), pmFuse);
   return g.substitute(out, back);
 }
 
@@ -368,10 +386,15 @@ const Node *fuseArange(Graph &g, const Node *root) {
 
 } // namespace
 
-PatternMatcher kernelize::doFuse(Graph &g, const KernelizeOptions &opts) {
-  PatternMatcher pm;
-  pm.add(Op::FUSE, [&](const Node *x) { return doFusion(g, x); });
-  if (opts.fuseArange)
-    pm.add(Op::REDUCE_AXIS, [&](const Node *root) { return fuseArange(g, root); });
-  return pm;
+const PatternMatcher &kernelize::doFuse() {
+  static const PatternMatcher rules = [] {
+    PatternMatcher pm;
+    pm.add(Op::FUSE,
+           [](RewriteCtx &ctx, const Node *x) -> const Node * { return doFusion(ctx.g, x); });
+    pm.add(Op::REDUCE_AXIS, [](RewriteCtx &ctx, const Node *root) -> const Node * {
+      return ctx.opts && ctx.opts->fuseArange ? fuseArange(ctx.g, root) : nullptr;
+    });
+    return pm;
+  }();
+  return rules;
 }

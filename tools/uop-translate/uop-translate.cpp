@@ -39,6 +39,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
 
+#include <chrono>
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -47,6 +49,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
@@ -109,6 +112,9 @@ cl::opt<bool> splitInputFile(cl::cat(category), "split-input-file",
 cl::opt<bool> verifyDiagnostics(cl::cat(category), "verify-diagnostics",
                                 cl::desc(".mlir input: check that the diagnostics are the ones "
                                          "its expected-error/warning/note comments name"));
+cl::opt<bool> timing(cl::cat(category), "timing",
+                     cl::desc("--kernelize-tinygrad-graph: print each case's kernelize and "
+                              "schedule milliseconds on stderr"));
 cl::opt<std::string> outputFile(cl::cat(category), "o", cl::desc("Output file (default: stdout)"),
                                 cl::value_desc("file"), cl::init("-"));
 
@@ -349,40 +355,44 @@ int exportPTX(ModuleOp module, llvm::raw_ostream &os) {
   os << joined.text();
   return 0;
 }
-/// --kernelize-tinygrad-graph: a graph case's schedule, {"schedule": [...]}
-/// in the case format.
+/// --kernelize-tinygrad-graph: each graph case's schedule, {"schedule": [...]}
+/// in the case format, one line per case; with --timing, the milliseconds of
+/// kernelize and schedule alone (not reading the case) on stderr.
 int kernelizeTinygradGraph(llvm::raw_ostream &os) {
   namespace kz = uop::kernelize;
-  if (inputs.size() != 1) {
-    llvm::errs() << "error: --kernelize-tinygrad-graph takes one case.json\n";
-    return kBadInput;
+  for (const std::string &path : inputs) {
+    std::string err;
+    std::unique_ptr<llvm::MemoryBuffer> buf = openInputFile(path, &err);
+    if (!buf) {
+      llvm::errs() << path << ": error: " << err << "\n";
+      return kBadInput;
+    }
+    kz::Graph g;
+    llvm::Expected<kz::GraphCase> gc = kz::readGraphCase(g, buf->getBuffer());
+    if (!gc) {
+      llvm::errs() << path << ": error: " << llvm::toString(gc.takeError()) << "\n";
+      return kBadInput;
+    }
+    auto start = std::chrono::steady_clock::now();
+    std::optional<kz::NodeMap> map = kz::getKernelizeMap(g, gc->sink, gc->options, err);
+    std::optional<std::vector<kz::ScheduleItem>> schedule;
+    if (map) {
+      kz::NodeList outs;
+      for (const kz::Node *s : gc->sink->src)
+        outs.push_back(map->lookup(s));
+      schedule = kz::createSchedule(g.sink(outs), err);
+    }
+    double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (!schedule) {
+      llvm::errs() << path << ": error: " << err << "\n";
+      return kFailed;
+    }
+    if (timing)
+      llvm::errs() << llvm::formatv("{0}: kernelize+schedule {1:f3} ms\n", path, ms);
+    os << llvm::json::Value(llvm::json::Object{{"schedule", kz::scheduleToJSON(*schedule, *gc)}})
+       << "\n";
   }
-  std::string err;
-  std::unique_ptr<llvm::MemoryBuffer> buf = openInputFile(inputs[0], &err);
-  if (!buf) {
-    llvm::errs() << inputs[0] << ": error: " << err << "\n";
-    return kBadInput;
-  }
-  kz::Graph g;
-  llvm::Expected<kz::GraphCase> gc = kz::readGraphCase(g, buf->getBuffer());
-  if (!gc) {
-    llvm::errs() << inputs[0] << ": error: " << llvm::toString(gc.takeError()) << "\n";
-    return kBadInput;
-  }
-  std::optional<kz::NodeMap> map = kz::getKernelizeMap(g, gc->sink, gc->options, err);
-  std::optional<std::vector<kz::ScheduleItem>> schedule;
-  if (map) {
-    kz::NodeList outs;
-    for (const kz::Node *s : gc->sink->src)
-      outs.push_back(map->lookup(s));
-    schedule = kz::createSchedule(g.sink(outs), err);
-  }
-  if (!schedule) {
-    llvm::errs() << inputs[0] << ": error: " << err << "\n";
-    return kFailed;
-  }
-  os << llvm::json::Value(llvm::json::Object{{"schedule", kz::scheduleToJSON(*schedule, *gc)}})
-     << "\n";
   return 0;
 }
 } // namespace

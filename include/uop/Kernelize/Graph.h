@@ -26,18 +26,21 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 namespace mlir::uop::kernelize {
 
 #define UOP_KERNELIZE_OPS(X)                                                                       \
   X(SINK)                                                                                          \
-  X(UNIQUE) X(DEVICE) X(BUFFER) X(BUFFER_VIEW) X(CONST) X(DEFINE_VAR) X(BIND) X(VIEW) X(RESHAPE)   \
-      X(PERMUTE) X(EXPAND) X(PAD) X(SHRINK) X(FLIP) X(REDUCE_AXIS) X(CONTIGUOUS)                   \
-          X(CONTIGUOUS_BACKWARD) X(DETACH) X(ASSIGN) X(COPY) X(CAST) X(BITCAST) X(FUSE)            \
-              X(GBARRIER) X(KERNEL) X(DEFINE_GLOBAL) X(LOAD) X(STORE) X(VALID) X(MSELECT)          \
-                  X(MSTACK) X(MULTI) X(EXP2) X(LOG2) X(SIN) X(SQRT) X(RECIP) X(NEG) X(ADD) X(MUL)  \
-                      X(IDIV) X(MAX) X(MOD) X(CMPLT) X(CMPNE) X(CMPEQ) X(XOR) X(SHL) X(SHR) X(OR)  \
-                          X(AND) X(THREEFRY) X(SUB) X(FDIV) X(POW) X(WHERE) X(MULACC)
+  X(UNIQUE)                                                                                        \
+  X(DEVICE)                                                                                        \
+  X(BUFFER) X(BUFFER_VIEW) X(CONST) X(DEFINE_VAR) X(BIND) X(VIEW) X(RESHAPE) X(PERMUTE) X(EXPAND)  \
+      X(PAD) X(SHRINK) X(FLIP) X(REDUCE_AXIS) X(CONTIGUOUS) X(CONTIGUOUS_BACKWARD) X(DETACH)       \
+          X(ASSIGN) X(COPY) X(CAST) X(BITCAST) X(FUSE) X(GBARRIER) X(KERNEL) X(DEFINE_GLOBAL)      \
+              X(LOAD) X(STORE) X(VALID) X(MSELECT) X(MSTACK) X(MULTI) X(EXP2) X(LOG2) X(SIN)       \
+                  X(SQRT) X(RECIP) X(NEG) X(ADD) X(MUL) X(IDIV) X(MAX) X(MOD) X(CMPLT) X(CMPNE)    \
+                      X(CMPEQ) X(XOR) X(SHL) X(SHR) X(OR) X(AND) X(THREEFRY) X(SUB) X(FDIV) X(POW) \
+                          X(WHERE) X(MULACC)
 
 enum class Op : uint8_t {
 #define UOP_KERNELIZE_ENUM(name) name,
@@ -113,6 +116,7 @@ struct ConstValue {
 };
 
 struct Node;
+class Graph;
 
 /// REDUCE_AXIS's arg: (op, axes) and the optional fuse marker.
 struct ReduceArg {
@@ -132,8 +136,11 @@ struct KernelArg {
 
 using Pairs = llvm::SmallVector<std::pair<int64_t, int64_t>, 4>;
 using Ints = llvm::SmallVector<int64_t, 4>;
-using Arg = std::variant<std::monostate, int64_t, std::string, ConstValue, shape::ShapeTracker,
-                         Ints, Pairs, ReduceArg, KernelArg>;
+/// A ShapeTracker interned by its Graph (Graph::intern): equal trackers are
+/// one pointer, so a node stays small and compares its arg by address.
+using STRef = const shape::ShapeTracker *;
+using Arg = std::variant<std::monostate, int64_t, std::string, ConstValue, STRef, Ints, Pairs,
+                         ReduceArg, KernelArg>;
 
 /// One interned UOp. Never built directly: Graph::get returns the unique
 /// node for (op, dtype, src, arg, tag).
@@ -149,7 +156,7 @@ struct Node {
   const Ints &ints() const { return std::get<Ints>(arg); }
   const Pairs &pairs() const { return std::get<Pairs>(arg); }
   const ReduceArg &reduce() const { return std::get<ReduceArg>(arg); }
-  const shape::ShapeTracker &viewArg() const { return std::get<shape::ShapeTracker>(arg); }
+  const shape::ShapeTracker &viewArg() const { return *std::get<STRef>(arg); }
 
   /// UOp.st: the ShapeTracker of a node with a shape (nullptr: none).
   const shape::ShapeTracker *st() const;
@@ -168,10 +175,12 @@ struct Node {
 
 private:
   friend class Graph;
+  Graph *graph = nullptr; // the graph that interned it
   mutable bool stDone = false;
-  mutable std::optional<shape::ShapeTracker> stCache;
+  mutable STRef stCache = nullptr;
   mutable bool deviceDone = false;
   mutable const std::string *deviceCache = nullptr;
+  const Node *nextInBucket = nullptr; // Graph's interning table
 };
 
 using NodeList = llvm::SmallVector<const Node *, 4>;
@@ -235,6 +244,8 @@ public:
   const Node *substitute(const Node *root, const llvm::DenseMap<const Node *, const Node *> &map);
 
   const std::string *internDevice(llvm::StringRef device);
+  /// The one copy of `st` this graph keeps.
+  STRef intern(const shape::ShapeTracker &st);
   int64_t nextUnique() { return uniqueCounter++; }
   void setNextUnique(int64_t n) { uniqueCounter = n; }
   size_t numNodes() const { return numInterned; }

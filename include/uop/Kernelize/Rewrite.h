@@ -12,8 +12,10 @@
 
 #include "uop/Kernelize/Graph.h"
 
+#include <array>
 #include <bitset>
 #include <initializer_list>
+#include <string>
 #include <vector>
 
 namespace mlir::uop::kernelize {
@@ -27,25 +29,44 @@ OpSet aluOps();
 OpSet unaryOps();
 OpSet movementOps();
 
+struct KernelizeOptions;
+
+/// What a rule may use besides the node: the graph to build in, tinygrad's
+/// flags, where to report an error tinygrad would raise, and the rule set's
+/// own context (tinygrad's `ctx`), whose type the rule set knows.
+struct RewriteCtx {
+  Graph &g;
+  const KernelizeOptions *opts = nullptr;
+  std::string *error = nullptr;
+  void *user = nullptr;
+  template <typename T> T &get() const { return *static_cast<T *>(user); }
+};
+
 /// A rule returns the replacement, or nullptr (or the node itself) for none.
-using RuleFn = std::function<const Node *(const Node *)>;
+/// Rules are plain functions, so a rule set is built once, as tinygrad's
+/// module-level PatternMatchers are.
+using RuleFn = const Node *(*)(RewriteCtx &, const Node *);
 
 class PatternMatcher {
 public:
   PatternMatcher &add(OpSet ops, RuleFn fn) {
     rules.push_back({ops, std::move(fn)});
+    for (size_t op = 0; op < byOp.size(); ++op)
+      if (ops.test(op))
+        byOp[op].push_back(rules.size() - 1);
     return *this;
   }
   PatternMatcher &add(Op op, RuleFn fn) { return add(ops({op}), std::move(fn)); }
   /// pm1 + pm2: the rules of both, in order.
   PatternMatcher &append(const PatternMatcher &other) {
-    rules.insert(rules.end(), other.rules.begin(), other.rules.end());
+    for (const Rule &r : other.rules)
+      add(r.ops, r.fn);
     return *this;
   }
   /// The first rule that rewrites `n`, or nullptr.
-  const Node *rewrite(const Node *n) const;
+  const Node *rewrite(RewriteCtx &ctx, const Node *n) const;
   /// Rewrite until no rule fires.
-  const Node *fixedPoint(const Node *n) const;
+  const Node *fixedPoint(RewriteCtx &ctx, const Node *n) const;
 
 private:
   struct Rule {
@@ -53,29 +74,39 @@ private:
     RuleFn fn;
   };
   std::vector<Rule> rules;
+  // The rules that apply to each op, in order (tinygrad's pdict).
+  std::array<llvm::SmallVector<uint16_t, 8>, 64> byOp;
 };
 
 /// One RewriteContext: its memo survives across roots (graph_rewrite_map).
 class Rewriter {
 public:
-  Rewriter(Graph &g, const PatternMatcher *pm, const PatternMatcher *bpm)
-      : g(g), pm(pm), bpm(bpm) {}
+  Rewriter(RewriteCtx &ctx, const PatternMatcher *pm, const PatternMatcher *bpm)
+      : ctx(ctx), pm(pm), bpm(bpm) {}
   const Node *rewrite(const Node *root);
+  void reserve(size_t n) { replace.reserve(n); }
 
 private:
-  Graph &g;
+  RewriteCtx &ctx;
   const PatternMatcher *pm, *bpm;
-  llvm::DenseMap<const Node *, const Node *> replace;
+  // Most rewrites (a view pushed through a few ops) touch a handful of nodes.
+  llvm::SmallDenseMap<const Node *, const Node *, 16> replace;
 };
 
-const Node *graphRewrite(Graph &g, const Node *sink, const PatternMatcher &pm,
+const Node *graphRewrite(RewriteCtx &ctx, const Node *sink, const PatternMatcher &pm,
                          bool bottomUp = false);
+/// graph_rewrite with no context but the graph.
+inline const Node *graphRewrite(Graph &g, const Node *sink, const PatternMatcher &pm,
+                                bool bottomUp = false) {
+  RewriteCtx ctx{g};
+  return graphRewrite(ctx, sink, pm, bottomUp);
+}
 
 using NodeMap = llvm::DenseMap<const Node *, const Node *>;
 /// graph_rewrite_map: every node of `sink`'s toposort to its rewrite, then
 /// `inputMap`'s keys to their values' images.
-NodeMap graphRewriteMap(Graph &g, const Node *sink, const PatternMatcher &pm, bool bottomUp = false,
-                        const NodeMap *inputMap = nullptr);
+NodeMap graphRewriteMap(RewriteCtx &ctx, const Node *sink, const PatternMatcher &pm,
+                        bool bottomUp = false, const NodeMap *inputMap = nullptr);
 
 } // namespace mlir::uop::kernelize
 
