@@ -8,7 +8,9 @@
 # the GPU code on the best target there is (a CUDA GPU through the driver,
 # else the SIMT simulator: uop-run --target=auto) against tinygrad's outputs,
 # export the AST back to JSON, and show that a broken variant is rejected
-# with a location.
+# with a location. Then a whole program: tinygrad's tensor graph for
+# attention (../shared/graphs) kernelized into tinygrad's kernels and
+# schedule, run on the best target and compared with tinygrad's results.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${UOP_BUILD_DIR:-$root/build}"
@@ -57,5 +59,16 @@ sed 's/\[5, 6, 7\]/[5, 6, 8]/' "$build/conv2d.mlir" > "$build/conv2d-bad.mlir"
 if "$opt" "$build/conv2d-bad.mlir" > /dev/null; then
   echo "error: the invalid kernel was accepted" >&2
   exit 1
+fi
+graph="$root/../shared/graphs/hw_attention/case.json"
+if [ -f "$graph" ]; then
+  echo "== a whole program: tinygrad's tensor graph for attention, kernelized as tinygrad does (uop-kernelize)"
+  "$translate" --import-tinygrad-graph "$graph" -o "$build/attention-graph.mlir"
+  "$opt" --uop-kernelize --uop-plan-buffers "$build/attention-graph.mlir" -o "$build/attention.mlir"
+  sed -n '/func.func @hw_attention/,/^  }/p' "$build/attention.mlir"
+  echo "== ... its 5 kernels compiled and the schedule run on the best target, compared with tinygrad's results"
+  "$run" "$graph" --target=auto --timing
+else
+  echo "== $graph not found: the whole-program step needs ../shared/graphs"
 fi
 echo "== done"

@@ -81,6 +81,31 @@ MLIR_CAPI_EXPORTED MlirLogicalResult uopKernelRun(UopKernel kernel, intptr_t num
                                                   intptr_t numVars, const int64_t *vars,
                                                   double *ms);
 
+/// A schedule (the function `uop-kernelize` makes of a tensor graph) whose
+/// kernels are the module's uop.kernels.
+///
+/// Its interface as JSON through `callback`: {"arguments": [{"unique",
+/// "dtype", "size"}], "outputs": [{"shape", "dtype"}], "kernels": N}.
+MLIR_CAPI_EXPORTED MlirLogicalResult uopScheduleDescribe(MlirModule module, MlirStringRef name,
+                                                         MlirStringCallback callback,
+                                                         void *userData);
+
+/// Runs schedule `name` on `runner`: argument i is `buffers[i]` (`sizes[i]`
+/// bytes, exactly its memref's), holding its input, updated in place. Each
+/// kernel is compiled once per call. Errors are diagnostics.
+MLIR_CAPI_EXPORTED MlirLogicalResult uopScheduleRun(UopRunner runner, MlirModule module,
+                                                    MlirStringRef name, intptr_t numBuffers,
+                                                    void *const *buffers, const uint64_t *sizes);
+
+/// Result `index` of the tensor graph, read from the schedule's argument
+/// buffers (after uopScheduleRun) into `out` (`outBytes`, the result's shape
+/// row-major times its element size).
+MLIR_CAPI_EXPORTED MlirLogicalResult uopScheduleReadOutput(MlirModule module, MlirStringRef name,
+                                                           intptr_t index, intptr_t numBuffers,
+                                                           void *const *buffers,
+                                                           const uint64_t *sizes, void *out,
+                                                           uint64_t outBytes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -31,6 +31,22 @@ MLIR_CAPI_EXPORTED MlirLogicalResult uopExportTinygradKernel(MlirModule module, 
                                                              MlirStringCallback callback,
                                                              void *userData);
 
+/// Imports a tensor-graph case (the ../shared/graphs format: "graph", the
+/// SINK of tensor UOps) as a func.func of uop tensor ops appended to
+/// `module`, named after the case's "case" field, else `defaultName`. Run the
+/// `uop-kernelize` pass on it (uopRunPassPipeline) for kernels and a schedule.
+MLIR_CAPI_EXPORTED MlirLogicalResult uopImportTinygradGraph(MlirModule module, MlirStringRef json,
+                                                            MlirStringRef filename,
+                                                            MlirStringRef defaultName);
+
+/// Writes schedule `name` of `module` (the function uop-kernelize made) as
+/// tinygrad's schedule JSON through `callback`: its kernels in order, each
+/// with the buffer numbers bound to its DEFINE_GLOBALs.
+MLIR_CAPI_EXPORTED MlirLogicalResult uopExportTinygradSchedule(MlirModule module,
+                                                               MlirStringRef name,
+                                                               MlirStringCallback callback,
+                                                               void *userData);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,10 +5,11 @@
 #include "uop/Conversion/Passes.h"
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
 #include "uop/Dialect/UOp/Transforms/Passes.h"
+#include "uop/Kernelize/Passes.h"
 #include "uop/Pipelines/Pipelines.h"
 #include "uop/Runtime/Runner.h"
-#include "uop/Target/Tinygrad/TinygradJSON.h"
 #include "uop/Support/Version.h"
+#include "uop/Target/Tinygrad/TinygradJSON.h"
 
 #include "mlir/CAPI/Diagnostics.h"
 #include "mlir/CAPI/IR.h"
@@ -24,7 +25,7 @@ using namespace mlir;
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(UOp, uop, mlir::uop::UOpDialect)
 
 void uopRegisterRequiredDialects(MlirDialectRegistry registry) {
-  unwrap(registry)->insert<uop::UOpDialect>();
+  unwrap(registry)->insert<uop::UOpDialect, func::FuncDialect, memref::MemRefDialect>();
   uop::registerUOpPTXDependencies(*unwrap(registry));
 }
 
@@ -36,12 +37,13 @@ void uopRegisterAllPasses() {
     uop::registerUOpPasses();
     uop::registerUOpConversionPasses();
     uop::registerUOpPipelines();
+    uop::registerUOpKernelizePasses();
   });
 }
 
 MlirContext uopContextCreate() {
   DialectRegistry registry;
-  registry.insert<uop::UOpDialect>();
+  registry.insert<uop::UOpDialect, func::FuncDialect, memref::MemRefDialect>();
   uop::registerUOpPTXDependencies(registry);
   auto *ctx = new MLIRContext(registry);
   ctx->loadDialect<uop::UOpDialect>();

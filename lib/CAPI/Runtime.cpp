@@ -6,6 +6,11 @@
 
 #include "uop/Pipelines/Pipelines.h"
 #include "uop/Runtime/Runner.h"
+#include "uop/Runtime/Schedule.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <cstring>
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
@@ -116,5 +121,70 @@ MlirLogicalResult uopKernelRun(UopKernel kernel, intptr_t numBuffers, void *cons
     return mlirLogicalResultFailure();
   if (ms)
     *ms = k->kernel->getTimes().runMs;
+  return mlirLogicalResultSuccess();
+}
+
+namespace {
+FailureOr<func::FuncOp> lookupSchedule(MlirModule module, MlirStringRef name) {
+  ModuleOp m = unwrap(module);
+  auto f = m.lookupSymbol<func::FuncOp>(unwrap(name));
+  if (!f || !f->hasAttr("uop.outputs"))
+    return emitError(m.getLoc()) << "no schedule named '" << unwrap(name)
+                                 << "' (run uop-kernelize on a tensor graph first)";
+  return f;
+}
+
+SmallVector<MutableArrayRef<uint8_t>> bufferViews(intptr_t n, void *const *buffers,
+                                                  const uint64_t *sizes) {
+  SmallVector<MutableArrayRef<uint8_t>> views;
+  for (intptr_t i = 0; i < n; ++i)
+    views.emplace_back(static_cast<uint8_t *>(buffers[i]), sizes[i]);
+  return views;
+}
+} // namespace
+
+MlirLogicalResult uopScheduleDescribe(MlirModule module, MlirStringRef name,
+                                      MlirStringCallback callback, void *userData) {
+  FailureOr<func::FuncOp> f = lookupSchedule(module, name);
+  if (failed(f))
+    return mlirLogicalResultFailure();
+  FailureOr<std::string> text = uop::describeSchedule(*f);
+  if (failed(text))
+    return mlirLogicalResultFailure();
+  callback(mlirStringRefCreate(text->data(), text->size()), userData);
+  return mlirLogicalResultSuccess();
+}
+
+MlirLogicalResult uopScheduleRun(UopRunner runner, MlirModule module, MlirStringRef name,
+                                 intptr_t numBuffers, void *const *buffers, const uint64_t *sizes) {
+  FailureOr<func::FuncOp> f = lookupSchedule(module, name);
+  if (failed(f))
+    return mlirLogicalResultFailure();
+  if (numBuffers < 0 || (numBuffers > 0 && (!buffers || !sizes)))
+    return wrap(emitError(f->getLoc()) << "uopScheduleRun: no buffers given");
+  if (numBuffers != (intptr_t)f->getNumArguments())
+    return wrap(emitError(f->getLoc())
+                << "the schedule takes " << f->getNumArguments() << " buffers, got " << numBuffers);
+  SmallVector<MutableArrayRef<uint8_t>> views = bufferViews(numBuffers, buffers, sizes);
+  return wrap(
+      uop::capi::onToolStack([&] { return uop::runSchedule(*f, *unwrap(runner)->runner, views); }));
+}
+
+MlirLogicalResult uopScheduleReadOutput(MlirModule module, MlirStringRef name, intptr_t index,
+                                        intptr_t numBuffers, void *const *buffers,
+                                        const uint64_t *sizes, void *out, uint64_t outBytes) {
+  FailureOr<func::FuncOp> f = lookupSchedule(module, name);
+  if (failed(f))
+    return mlirLogicalResultFailure();
+  if (index < 0 || numBuffers < 0 || (numBuffers > 0 && (!buffers || !sizes)) || !out)
+    return wrap(emitError(f->getLoc()) << "uopScheduleReadOutput: bad arguments");
+  FailureOr<uop::ScheduleBuffer> got =
+      uop::scheduleOutput(*f, index, bufferViews(numBuffers, buffers, sizes));
+  if (failed(got))
+    return mlirLogicalResultFailure();
+  if (got->bytes.size() != outBytes)
+    return wrap(emitError(f->getLoc()) << "output " << index << " has " << got->bytes.size()
+                                       << " bytes, the buffer given " << outBytes);
+  std::memcpy(out, got->bytes.data(), outBytes);
   return mlirLogicalResultSuccess();
 }

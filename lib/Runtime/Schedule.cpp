@@ -3,6 +3,7 @@
 #include "uop/Runtime/Schedule.h"
 #include "uop/Dialect/UOp/IR/ShapeTracker.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
+#include "uop/Dialect/UOp/IR/UOpTypes.h"
 #include "uop/Runtime/HostBuffers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -10,6 +11,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
 
 #include <cstring>
 
@@ -32,7 +34,8 @@ FailureOr<std::vector<ScheduleBuffer>> mlir::uop::scheduleArguments(func::FuncOp
 }
 
 LogicalResult mlir::uop::runSchedule(func::FuncOp schedule, Runner &runner,
-                                     std::vector<ScheduleBuffer> &args, ScheduleRunStats *stats) {
+                                     ArrayRef<MutableArrayRef<uint8_t>> args,
+                                     ScheduleRunStats *stats) {
   auto module = schedule->getParentOfType<ModuleOp>();
   ScheduleRunStats local;
   ScheduleRunStats &st = stats ? *stats : local;
@@ -44,8 +47,15 @@ LogicalResult mlir::uop::runSchedule(func::FuncOp schedule, Runner &runner,
   if (args.size() != schedule.getNumArguments())
     return schedule.emitError() << "the schedule takes " << schedule.getNumArguments()
                                 << " buffers, got " << args.size();
-  for (auto [i, a] : llvm::enumerate(args))
-    memory[schedule.getArgument(i)] = a.bytes;
+  for (auto [i, a] : llvm::enumerate(args)) {
+    auto type = cast<MemRefType>(schedule.getArgument(i).getType());
+    int64_t bytes =
+        type.hasStaticShape() ? type.getNumElements() * elementBytes(type.getElementType()) : -1;
+    if ((int64_t)a.size() != bytes)
+      return schedule.emitError() << "argument " << i << " is " << type << ": " << bytes
+                                  << " bytes, got " << a.size();
+    memory[schedule.getArgument(i)] = a;
+  }
   llvm::StringMap<std::unique_ptr<CompiledKernel>> compiled;
   int64_t live = 0;
   for (Operation &op : schedule.getBody().front()) {
@@ -136,7 +146,7 @@ LogicalResult mlir::uop::runSchedule(func::FuncOp schedule, Runner &runner,
 }
 
 FailureOr<ScheduleBuffer> mlir::uop::scheduleOutput(func::FuncOp schedule, size_t i,
-                                                    ArrayRef<ScheduleBuffer> args) {
+                                                    ArrayRef<MutableArrayRef<uint8_t>> args) {
   auto outputs = schedule->getAttrOfType<ArrayAttr>("uop.outputs");
   if (!outputs || i >= outputs.size())
     return schedule.emitError() << "the schedule has no uop.outputs entry " << i;
@@ -159,24 +169,29 @@ FailureOr<ScheduleBuffer> mlir::uop::scheduleOutput(func::FuncOp schedule, size_
   }
   int64_t unique = entry.getAs<IntegerAttr>("unique").getInt();
   shape::ShapeTracker st = shape::ShapeTracker::fromAttr(entry.getAs<ShapeTrackerAttr>("st"));
-  const ScheduleBuffer *buf = nullptr;
-  for (const ScheduleBuffer &a : args)
-    if (a.unique == unique)
-      buf = &a;
-  if (!buf)
+  std::optional<size_t> arg;
+  for (size_t k = 0; k < schedule.getNumArguments(); ++k)
+    if (auto u = schedule.getArgAttrOfType<IntegerAttr>(k, "uop.unique"); u && u.getInt() == unique)
+      arg = k;
+  if (!arg || *arg >= args.size())
     return schedule.emitError() << "output " << i << " is in buffer " << unique
                                 << ", which is not an argument";
-  int64_t n = st.size(), w = elementBytes(buf->dtype);
-  ScheduleBuffer out{-1, buf->dtype, n, std::vector<uint8_t>(n * w, 0)};
+  auto type = cast<MemRefType>(schedule.getArgument(*arg).getType());
+  Type dtype = type.getElementType();
+  int64_t n = st.size(), w = elementBytes(dtype), size = type.getNumElements();
+  ArrayRef<uint8_t> bytes = args[*arg];
+  if ((int64_t)bytes.size() != size * w)
+    return schedule.emitError() << "argument " << *arg << " has the wrong size";
+  ScheduleBuffer out{-1, dtype, n, std::vector<uint8_t>(n * w, 0)};
   ArrayRef<int64_t> shape = st.shape();
   SmallVector<int64_t> idx(shape.size(), 0);
   for (int64_t k = 0; k < n; ++k) {
     std::optional<int64_t> flat = st.flatIndex(idx);
     if (flat) {
-      if (*flat < 0 || *flat >= buf->size)
+      if (*flat < 0 || *flat >= size)
         return schedule.emitError() << "output " << i << " reads element " << *flat << " of buffer "
-                                    << unique << ", which has " << buf->size;
-      std::memcpy(out.bytes.data() + k * w, buf->bytes.data() + *flat * w, w);
+                                    << unique << ", which has " << size;
+      std::memcpy(out.bytes.data() + k * w, bytes.data() + *flat * w, w);
     }
     for (size_t d = shape.size(); d-- > 0;) {
       if (++idx[d] < shape[d])
@@ -185,4 +200,41 @@ FailureOr<ScheduleBuffer> mlir::uop::scheduleOutput(func::FuncOp schedule, size_
     }
   }
   return out;
+}
+
+FailureOr<std::string> mlir::uop::describeSchedule(func::FuncOp schedule) {
+  auto outputs = schedule->getAttrOfType<ArrayAttr>("uop.outputs");
+  if (!outputs)
+    return schedule.emitError() << "not a schedule (no uop.outputs)";
+  FailureOr<std::vector<ScheduleBuffer>> args = scheduleArguments(schedule);
+  if (failed(args))
+    return failure();
+  llvm::json::Array argsJSON, outsJSON;
+  for (const ScheduleBuffer &a : *args)
+    argsJSON.push_back(llvm::json::Object{
+        {"unique", a.unique}, {"dtype", getTinygradName(a.dtype)}, {"size", a.size}});
+  for (Attribute o : outputs) {
+    auto entry = cast<DictionaryAttr>(o);
+    llvm::json::Array shape;
+    std::string dtype;
+    if (auto value = entry.getAs<DenseElementsAttr>("value")) {
+      auto t = cast<ShapedType>(value.getType());
+      shape = llvm::json::Array(t.getShape());
+      dtype = getTinygradName(t.getElementType());
+    } else {
+      auto st = shape::ShapeTracker::fromAttr(entry.getAs<ShapeTrackerAttr>("st"));
+      shape = llvm::json::Array(st.shape());
+      int64_t unique = entry.getAs<IntegerAttr>("unique").getInt();
+      for (const ScheduleBuffer &a : *args)
+        if (a.unique == unique)
+          dtype = getTinygradName(a.dtype);
+    }
+    outsJSON.push_back(llvm::json::Object{{"shape", std::move(shape)}, {"dtype", dtype}});
+  }
+  int64_t kernels = llvm::range_size(schedule.getBody().getOps<ExecOp>());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::json::Value(llvm::json::Object{
+      {"arguments", std::move(argsJSON)}, {"outputs", std::move(outsJSON)}, {"kernels", kernels}});
+  return text;
 }

@@ -154,6 +154,25 @@ public:
     return names;
   }
 
+  /// The schedules (functions uop-kernelize made, with uop.outputs), in order.
+  std::vector<std::string> schedules() const {
+    std::vector<std::string> names;
+    MlirIdentifier funcOp =
+        mlirIdentifierGet(ctx->get(), mlirStringRefCreateFromCString("func.func"));
+    for (MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(m));
+         !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+      if (!mlirIdentifierEqual(mlirOperationGetName(op), funcOp) ||
+          mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+              op, mlirStringRefCreateFromCString("uop.outputs"))))
+        continue;
+      MlirAttribute sym =
+          mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
+      MlirStringRef s = mlirStringAttrGetValue(sym);
+      names.emplace_back(s.data, s.length);
+    }
+    return names;
+  }
+
   void importTinygrad(const std::string &json, const std::string &filename,
                       const std::string &defaultName) {
     ctx->take();
@@ -172,6 +191,69 @@ public:
     if (mlirLogicalResultIsFailure(uopExportTinygradKernel(m, ref(name), appendTo, &out)))
       ctx->fail("cannot export kernel '" + name + "'");
     return out;
+  }
+
+  void importTinygradGraph(const std::string &json, const std::string &filename,
+                           const std::string &defaultName) {
+    ctx->take();
+    MlirLogicalResult r;
+    {
+      py::gil_scoped_release release;
+      r = uopImportTinygradGraph(m, ref(json), ref(filename), ref(defaultName));
+    }
+    if (mlirLogicalResultIsFailure(r))
+      ctx->fail("cannot import the tinygrad graph " + filename);
+  }
+
+  std::string exportSchedule(const std::string &name) {
+    ctx->take();
+    std::string out;
+    if (mlirLogicalResultIsFailure(uopExportTinygradSchedule(m, ref(name), appendTo, &out)))
+      ctx->fail("cannot export schedule '" + name + "'");
+    return out;
+  }
+
+  std::string describeSchedule(const std::string &name) {
+    ctx->take();
+    std::string out;
+    if (mlirLogicalResultIsFailure(uopScheduleDescribe(m, ref(name), appendTo, &out)))
+      ctx->fail("no schedule '" + name + "'");
+    return out;
+  }
+
+  /// Runs schedule `name` on host memory (argument i: `pointers[i]`,
+  /// `sizes[i]` bytes, updated in place).
+  void runSchedule(const std::string &name, const std::string &target, const std::string &chip,
+                   const std::vector<uintptr_t> &pointers, const std::vector<uint64_t> &sizes) {
+    if (pointers.size() != sizes.size())
+      throw py::value_error("as many sizes as pointers are needed");
+    UopRunner runner = ctx->runner(target, chip);
+    ctx->take();
+    std::vector<void *> buffers;
+    for (uintptr_t p : pointers)
+      buffers.push_back(reinterpret_cast<void *>(p));
+    MlirLogicalResult r;
+    {
+      py::gil_scoped_release release;
+      r = uopScheduleRun(runner, m, ref(name), buffers.size(), buffers.data(), sizes.data());
+    }
+    if (mlirLogicalResultIsFailure(r))
+      ctx->fail("schedule " + name + " failed on " + target);
+  }
+
+  /// Result `index` of the schedule's tensor graph into `out` (`outBytes`).
+  void readOutput(const std::string &name, intptr_t index, const std::vector<uintptr_t> &pointers,
+                  const std::vector<uint64_t> &sizes, uintptr_t out, uint64_t outBytes) {
+    if (pointers.size() != sizes.size())
+      throw py::value_error("as many sizes as pointers are needed");
+    ctx->take();
+    std::vector<void *> buffers;
+    for (uintptr_t p : pointers)
+      buffers.push_back(reinterpret_cast<void *>(p));
+    if (mlirLogicalResultIsFailure(uopScheduleReadOutput(m, ref(name), index, buffers.size(),
+                                                         buffers.data(), sizes.data(),
+                                                         reinterpret_cast<void *>(out), outBytes)))
+      ctx->fail("cannot read output " + std::to_string(index) + " of schedule " + name);
   }
 
   void runPipeline(const std::string &pipeline) {
@@ -374,11 +456,20 @@ PYBIND11_MODULE(_uop_mlir, m) {
       .def("__str__", &Module::str)
       .def("verify", &Module::verify)
       .def_property_readonly("kernels", &Module::kernels)
+      .def_property_readonly("schedules", &Module::schedules)
       .def_readonly("context", &Module::ctx)
       .def("import_tinygrad", &Module::importTinygrad, py::arg("json"), py::arg("filename"),
            py::arg("default_name"))
       .def("export_tinygrad", &Module::exportTinygrad, py::arg("name"))
-      .def("run_pipeline", &Module::runPipeline, py::arg("pipeline"));
+      .def("run_pipeline", &Module::runPipeline, py::arg("pipeline"))
+      .def("import_tinygrad_graph", &Module::importTinygradGraph, py::arg("json"),
+           py::arg("filename"), py::arg("default_name"))
+      .def("export_schedule", &Module::exportSchedule, py::arg("name"))
+      .def("describe_schedule", &Module::describeSchedule, py::arg("name"))
+      .def("run_schedule", &Module::runSchedule, py::arg("name"), py::arg("target"),
+           py::arg("chip"), py::arg("pointers"), py::arg("sizes"))
+      .def("read_output", &Module::readOutput, py::arg("name"), py::arg("index"),
+           py::arg("pointers"), py::arg("sizes"), py::arg("out"), py::arg("out_bytes"));
 
   py::class_<PTXKernel>(m, "PTXKernel")
       .def_property_readonly("name", &PTXKernel::name)

@@ -6,6 +6,13 @@
     out, a, b = add(np.zeros(128, np.float32), np.ones(128, np.float32), np.ones(128, np.float32))
     ptx = uop_mlir.compile(m, target="ptx", chip="sm_80")   # [PTXKernel(name, chip, ptx, grid, block)]
 
+A tensor graph (tinygrad's kernelize input) becomes kernels and a schedule, and
+runs whole:
+
+    m = uop_mlir.import_tinygrad_graph(open("case.json").read())
+    schedule = uop_mlir.kernelize(m)                        # tinygrad's kernels, in its order
+    results = schedule.run({0: a, 1: b}, target="sim")      # the graph's results
+
 Every failure raises uop_mlir.Error, whose `diagnostics` are MLIR's, with
 their locations (docs/python.md).
 """
@@ -14,9 +21,12 @@ import json as _json
 import numpy as _np
 
 from . import _uop_mlir as _native
+from . import graphs as _graphs
+from .graphs import Schedule
 
-__all__ = ["Error", "Context", "Module", "Kernel", "PTXKernel", "parse", "import_tinygrad",
-           "compile", "default_context", "__version__"]
+__all__ = ["Error", "Context", "Module", "Kernel", "PTXKernel", "Schedule", "parse",
+           "import_tinygrad", "import_tinygrad_graph", "kernelize", "compile", "default_context",
+           "__version__"]
 
 __version__ = _native.version()
 Context = _native.Context
@@ -61,6 +71,27 @@ def import_tinygrad(kernel, name="kernel", filename="<json>", context=None, modu
         module = Module.empty(context or default_context())
     module.import_tinygrad(text, filename, name)
     return module
+
+
+def import_tinygrad_graph(case, name="graph", filename="<json>", context=None, module=None):
+    """Imports a tinygrad tensor graph (a ../shared/graphs case: a str or the decoded dict)
+    as a func.func of uop tensor ops appended to `module` (a new module if None), which
+    is returned. The function is named from the case's "case" field, else `name`."""
+    if module is None:
+        module = Module.empty(context or default_context())
+    return _graphs.import_tinygrad_graph(case, module, name, filename)
+
+
+def kernelize(module, *, plan_buffers=True, in_place=True, **flags):
+    """tinygrad's kernelize and scheduler on every tensor graph of `module`
+    (`uop-kernelize`, then `uop-plan-buffers` unless plan_buffers=False), with tinygrad's
+    flags as keywords (FUSE_ARANGE=1, DONT_GROUP_REDUCES=1, ...). Returns the Schedule
+    (of the only graph), or a list of them; on a copy of `module` if not in_place."""
+    m = module if in_place else module.clone()
+    m.run_pipeline(_graphs.kernelize_pipeline(plan_buffers, **flags))
+    names = m.schedules
+    schedules = [Schedule(m, n) for n in names]
+    return schedules[0] if len(schedules) == 1 else schedules
 
 
 def _quote(value):

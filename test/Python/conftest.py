@@ -15,6 +15,7 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 SHARED = os.path.normpath(os.path.join(ROOT, "..", "shared"))
 TINYGRAD = os.environ.get("TINYGRAD_PATH", os.path.join(SHARED, "tinygrad"))
 CORPUS = os.path.join(SHARED, "corpus")
+GRAPHS = os.path.join(SHARED, "graphs")
 
 # In a sanitized build, the ASan runtime preloaded for this interpreter (lit.cfg.py)
 # goes to the Python programs the tests start (PRELOAD), not to clang or ptxas.
@@ -31,6 +32,13 @@ def corpus():
     if not os.path.isfile(os.path.join(CORPUS, "index.json")):
         pytest.fail(f"the kernel corpus is missing at {CORPUS} (../shared beside the project)")
     return CORPUS
+
+
+@pytest.fixture(scope="session")
+def graphs():
+    if not os.path.isfile(os.path.join(GRAPHS, "index.json")):
+        pytest.fail(f"the graph cases are missing at {GRAPHS} (../shared beside the project)")
+    return GRAPHS
 
 
 @pytest.fixture(scope="session")

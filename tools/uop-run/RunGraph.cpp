@@ -195,7 +195,10 @@ int uopRunGraph(MLIRContext &ctx, const GraphRunOptions &o) {
                          ? "auto: " + (*runner)->describe() + "; running on cuda\n"
                          : "auto: no usable CUDA GPU (" + whyNotCUDA + "); running on sim\n");
   uop::ScheduleRunStats stats;
-  if (failed(uop::runSchedule(schedule, **runner, *args, &stats)))
+  SmallVector<MutableArrayRef<uint8_t>> views;
+  for (uop::ScheduleBuffer &a : *args)
+    views.push_back(a.bytes);
+  if (failed(uop::runSchedule(schedule, **runner, views, &stats)))
     return kFault;
   llvm::outs() << schedule.getName() << " on " << (*runner)->getName() << ": " << stats.kernels
                << " kernels, " << stats.copies << " copies; intermediate buffers " << unplanned
@@ -230,7 +233,7 @@ int uopRunGraph(MLIRContext &ctx, const GraphRunOptions &o) {
     std::optional<StringRef> file = out ? out->getString("file") : std::nullopt;
     if (!file)
       continue;
-    FailureOr<uop::ScheduleBuffer> got = uop::scheduleOutput(schedule, i, *args);
+    FailureOr<uop::ScheduleBuffer> got = uop::scheduleOutput(schedule, i, views);
     if (failed(got) || failed(compare("output " + std::to_string(i), got->dtype, got->bytes,
                                       got->size, inDir(casePath, *file))))
       return kBadInput;

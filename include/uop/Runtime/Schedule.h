@@ -38,18 +38,25 @@ struct ScheduleRunStats {
 FailureOr<std::vector<ScheduleBuffer>> scheduleArguments(func::FuncOp schedule);
 
 /// Runs `schedule` (a function uop-kernelize made; its kernels are the
-/// module's uop.kernels) on `runner`, argument i in `args[i]`. Each kernel is
-/// compiled once, from a copy of it in a module of its own. Errors (a
-/// kernel that does not compile or faults, an op that is not part of a
-/// schedule) are diagnostics at the op.
-LogicalResult runSchedule(func::FuncOp schedule, Runner &runner, std::vector<ScheduleBuffer> &args,
+/// module's uop.kernels) on `runner`, argument i in `args[i]` (exactly its
+/// memref's bytes). Each kernel is compiled once, from a copy of it in a
+/// module of its own. Errors (a kernel that does not compile or faults, an
+/// op that is not part of a schedule, arguments that do not fit) are
+/// diagnostics at the op.
+LogicalResult runSchedule(func::FuncOp schedule, Runner &runner,
+                          ArrayRef<MutableArrayRef<uint8_t>> args,
                           ScheduleRunStats *stats = nullptr);
 
 /// Result i of the tensor graph (uop.outputs[i]) as a row-major array of its
-/// shape: gathered from its buffer through its view (0 where masked), or
-/// the constant repeated.
+/// shape: gathered from its buffer (an argument, by uop.unique) through its
+/// view (0 where masked), or the constant repeated.
 FailureOr<ScheduleBuffer> scheduleOutput(func::FuncOp schedule, size_t i,
-                                         ArrayRef<ScheduleBuffer> args);
+                                         ArrayRef<MutableArrayRef<uint8_t>> args);
+
+/// The schedule's interface as JSON: {"arguments": [{"unique", "dtype",
+/// "size"}], "outputs": [{"shape", "dtype"}], "kernels": N} (dtypes by
+/// tinygrad's names).
+FailureOr<std::string> describeSchedule(func::FuncOp schedule);
 
 } // namespace mlir::uop
 

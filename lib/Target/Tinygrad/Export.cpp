@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "uop/Target/Tinygrad/TinygradJSON.h"
@@ -199,7 +200,9 @@ LogicalResult mlir::uop::exportTinygradSchedule(func::FuncOp schedule, llvm::raw
   auto module = schedule->getParentOfType<ModuleOp>();
   json::Array items;
   for (Operation &op : schedule.getBody().front()) {
-    if (isa<memref::AllocOp, memref::DeallocOp, func::ReturnOp>(op))
+    // Allocation (and uop-plan-buffers' arena views) is not part of tinygrad's schedule.
+    if (isa<memref::AllocOp, memref::ViewOp, memref::DeallocOp, arith::ConstantOp, func::ReturnOp>(
+            op))
       continue;
     json::Array globals;
     for (Value b : op.getOperands()) {
