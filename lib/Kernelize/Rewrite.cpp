@@ -53,6 +53,31 @@ const Node *PatternMatcher::fixedPoint(RewriteCtx &ctx, const Node *n) const {
   }
 }
 
+namespace {
+// The live rewriters of this thread, innermost last, and the next id.
+thread_local llvm::SmallVector<uint64_t, 8> liveRewriters;
+thread_local uint64_t nextRewriterId = 1;
+} // namespace
+
+Rewriter::Rewriter(RewriteCtx &ctx, const PatternMatcher *pm, const PatternMatcher *bpm)
+    : ctx(ctx), pm(pm), bpm(bpm), id(nextRewriterId++) {
+  liveRewriters.push_back(id);
+}
+
+Rewriter::~Rewriter() {
+  assert(liveRewriters.back() == id && "rewriters nest");
+  liveRewriters.pop_back();
+}
+
+void Rewriter::set(const Node *n, const Node *v) {
+  if (n->memoOwner != id && n->memoOwner != 0 && llvm::is_contained(liveRewriters, n->memoOwner)) {
+    overflow[n] = v; // an enclosing rewriter's slot
+    return;
+  }
+  n->memoOwner = id;
+  n->memoValue = v;
+}
+
 const Node *Rewriter::rewrite(const Node *root) {
   struct Entry {
     const Node *n;
@@ -64,7 +89,7 @@ const Node *Rewriter::rewrite(const Node *root) {
     if (stack.size() >= 200000)
       llvm::report_fatal_error("kernelize: infinite loop in graph_rewrite");
     Entry e = stack.pop_back_val();
-    if (replace.count(e.n))
+    if (lookup(e.n))
       continue;
     if (e.stage == 0) {
       const Node *newN = e.newN;
@@ -77,13 +102,13 @@ const Node *Rewriter::rewrite(const Node *root) {
       NodeList newSrc;
       bool same = true;
       for (const Node *x : e.newN->src) {
-        newSrc.push_back(replace.lookup(x));
+        newSrc.push_back(lookup(x));
         same &= newSrc.back() == x;
       }
       const Node *next;
       if (same) {
         if (!pm || !(next = pm->rewrite(ctx, e.newN))) {
-          replace[e.n] = e.newN;
+          set(e.n, e.newN);
           continue;
         }
       } else {
@@ -92,10 +117,10 @@ const Node *Rewriter::rewrite(const Node *root) {
       stack.push_back({e.n, 2, next});
       stack.push_back({next, 0, next});
     } else {
-      replace[e.n] = replace.lookup(e.newN);
+      set(e.n, lookup(e.newN));
     }
   }
-  return replace.lookup(root);
+  return lookup(root);
 }
 
 const Node *kernelize::graphRewrite(RewriteCtx &ctx, const Node *sink, const PatternMatcher &pm,
@@ -108,7 +133,6 @@ NodeMap kernelize::graphRewriteMap(RewriteCtx &ctx, const Node *sink, const Patt
                                    bool bottomUp, const NodeMap *inputMap) {
   Rewriter r(ctx, bottomUp ? nullptr : &pm, bottomUp ? &pm : nullptr);
   llvm::SmallVector<const Node *> topo = sink->toposort();
-  r.reserve(2 * topo.size());
   NodeMap out;
   out.reserve(topo.size() + (inputMap ? inputMap->size() : 0));
   for (const Node *k : topo)

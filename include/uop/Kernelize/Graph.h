@@ -181,6 +181,9 @@ private:
   mutable bool deviceDone = false;
   mutable const std::string *deviceCache = nullptr;
   const Node *nextInBucket = nullptr; // Graph's interning table
+  friend class Rewriter;
+  mutable uint64_t memoOwner = 0; // the Rewriter whose memo slot this is
+  mutable const Node *memoValue = nullptr;
 };
 
 using NodeList = llvm::SmallVector<const Node *, 4>;

@@ -79,18 +79,33 @@ private:
 };
 
 /// One RewriteContext: its memo survives across roots (graph_rewrite_map).
+/// The memo (tinygrad's `replace` dict) lives in the nodes themselves where
+/// it can: a node has one slot, owned by the innermost rewriter that set it
+/// while it is alive (rewriters nest: a rule may rewrite a subgraph); a node
+/// whose slot a live rewriter holds goes to this one's map. A hash lookup
+/// per source per node was a third of kernelize's time.
 class Rewriter {
 public:
-  Rewriter(RewriteCtx &ctx, const PatternMatcher *pm, const PatternMatcher *bpm)
-      : ctx(ctx), pm(pm), bpm(bpm) {}
+  Rewriter(RewriteCtx &ctx, const PatternMatcher *pm, const PatternMatcher *bpm);
+  ~Rewriter();
+  Rewriter(const Rewriter &) = delete;
+  Rewriter &operator=(const Rewriter &) = delete;
   const Node *rewrite(const Node *root);
-  void reserve(size_t n) { replace.reserve(n); }
 
 private:
+  const Node *lookup(const Node *n) const {
+    if (n->memoOwner == id)
+      return n->memoValue;
+    if (overflow.empty())
+      return nullptr;
+    return overflow.lookup(n);
+  }
+  void set(const Node *n, const Node *v);
+
   RewriteCtx &ctx;
   const PatternMatcher *pm, *bpm;
-  // Most rewrites (a view pushed through a few ops) touch a handful of nodes.
-  llvm::SmallDenseMap<const Node *, const Node *, 16> replace;
+  uint64_t id;
+  llvm::DenseMap<const Node *, const Node *> overflow;
 };
 
 const Node *graphRewrite(RewriteCtx &ctx, const Node *sink, const PatternMatcher &pm,
