@@ -1,8 +1,9 @@
 //===- Rules.h - kernelize's rule sets (private) ----------------*- C++ -*-===//
 //
 // tinygrad's kernelize/kernelize.py and grouper.py, one function per rule
-// set. Each returns a PatternMatcher whose rules capture the Graph and their
-// context by reference, as tinygrad's take `ctx`.
+// set. Each returns a PatternMatcher built once, whose rules are plain
+// functions of a RewriteCtx (the graph, the flags, and the set's own context,
+// as tinygrad's rules take `ctx`).
 //
 //===----------------------------------------------------------------------===//
 
