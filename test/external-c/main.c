@@ -10,7 +10,10 @@
 |* symbolic kernel (KV_ROWS.json: out[i] = 2 * sum of row i of a 16x8 cache,  *|
 |* for the first n rows, n a variable in [1, 15]): its PTX's variables and    *|
 |* symbolic launch size, evaluated for values of n, and runs on the simulator *|
-|* with n = 3 and 15. Exit 0 only when every step did what it should.        *|
+|* with n = 3 and 15. Last, a tensor graph (out = (a + b) * 2): imported,    *|
+|* kernelized into tinygrad's kernel and schedule, run on the CPU, its result *|
+|* read back, and the schedule exported. Exit 0 only when every step did what *|
+|* it should.                                                                 *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -201,6 +204,56 @@ static void symbolic(MlirContext ctx, const char *path) {
   free(json);
 }
 
+/* A tensor graph, out = (a + b) * 2 on 4 floats: kernelized (uop-kernelize,
+ * uop-plan-buffers), its schedule described, run on the CPU on caller-owned
+ * buffers, its result read back, and exported as tinygrad's schedule. */
+static void graph(MlirContext ctx) {
+  const char *json =
+      "{\"case\": \"scaled_sum\", \"graph\": ["
+      "[\"UNIQUE\", \"void\", 0, []], [\"DEVICE\", \"void\", \"CPU\", []],"
+      "[\"BUFFER\", \"f32\", {\"num\": 0, \"size\": 4}, [0, 1]],"
+      "[\"UNIQUE\", \"void\", 1, []], [\"BUFFER\", \"f32\", {\"num\": 1, \"size\": 4}, [3, 1]],"
+      "[\"ADD\", \"f32\", null, [2, 4]],"
+      "[\"VIEW\", \"void\", {\"views\": [{\"shape\": [], \"strides\": [], \"offset\": 0, "
+      "\"mask\": null, \"contiguous\": true}]}, [1]],"
+      "[\"CONST\", \"f32\", 2.0, [6]], [\"RESHAPE\", \"f32\", [1], [7]],"
+      "[\"EXPAND\", \"f32\", [4], [8]], [\"MUL\", \"f32\", null, [5, 9]],"
+      "[\"SINK\", \"void\", null, [10]]]}";
+  MlirStringRef name = mlirStringRefCreateFromCString("scaled_sum");
+  MlirModule module = mlirModuleCreateEmpty(mlirLocationUnknownGet(ctx));
+  EXPECT(mlirLogicalResultIsSuccess(uopImportTinygradGraph(
+             module, mlirStringRefCreateFromCString(json),
+             mlirStringRefCreateFromCString("graph.json"), name)),
+         "import the graph");
+  EXPECT(mlirLogicalResultIsSuccess(uopRunPassPipeline(
+             module, mlirStringRefCreateFromCString("builtin.module(uop-kernelize,uop-plan-buffers)"))),
+         "kernelize");
+  printf("graph schedule: ");
+  EXPECT(mlirLogicalResultIsSuccess(uopScheduleDescribe(module, name, printString, stdout)),
+         "describe");
+  printf("\n");
+  /* arguments in buffer order: a (0), b (1), the result (2) */
+  float a[4] = {1, 2, 3, 4}, b[4] = {10, 20, 30, 40}, out[4] = {0}, result[4] = {0};
+  void *buffers[3] = {a, b, out};
+  uint64_t sizes[3] = {sizeof a, sizeof b, sizeof out};
+  UopRunner runner = uopRunnerCreate(ctx, mlirStringRefCreateFromCString("cpu"),
+                                     mlirStringRefCreateFromCString(""));
+  EXPECT(mlirLogicalResultIsSuccess(uopScheduleRun(runner, module, name, 3, buffers, sizes)),
+         "run the schedule");
+  EXPECT(mlirLogicalResultIsSuccess(
+             uopScheduleReadOutput(module, name, 0, 3, buffers, sizes, result, sizeof result)),
+         "read the result");
+  printf("graph on cpu: %g %g %g %g\n", result[0], result[1], result[2], result[3]);
+  EXPECT(result[0] == 22 && result[1] == 44 && result[2] == 66 && result[3] == 88, "graph result");
+  EXPECT(mlirLogicalResultIsFailure(uopScheduleRun(runner, module, name, 2, buffers, sizes)),
+         "too few buffers refused");
+  printf("graph exported: ");
+  EXPECT(mlirLogicalResultIsSuccess(uopExportTinygradSchedule(module, name, printString, stdout)),
+         "export the schedule");
+  uopRunnerDestroy(runner);
+  mlirModuleDestroy(module);
+}
+
 int main(int argc, char **argv) {
   if (argc != 6) {
     fprintf(stderr, "usage: %s KERNEL.json A.bin B.bin EXPECTED.bin KV_ROWS.json\n", argv[0]);
@@ -297,6 +350,7 @@ int main(int argc, char **argv) {
   mlirModuleDestroy(empty);
 
   symbolic(ctx, argv[5]);
+  graph(ctx);
 
   mlirModuleDestroy(module);
   mlirContextDestroy(ctx);
