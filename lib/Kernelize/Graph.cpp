@@ -114,8 +114,17 @@ bool kernelize::isUnsigned(Scalar s) {
 }
 
 ConstValue ConstValue::as(Scalar s) const {
-  if (isInt(s))
-    return ofInt(kind == Float ? (int64_t)std::trunc(f) : i);
+  if (isInt(s)) {
+    if (kind != Float)
+      return ofInt(i);
+    // Python's int() of a float; tinygrad raises on NaN and infinities, which
+    // saturate here (a constant, not undefined behavior).
+    if (std::isnan(f))
+      return ofInt(0);
+    if (f >= 9.2e18 || f <= -9.2e18)
+      return ofInt(f > 0 ? INT64_MAX : INT64_MIN);
+    return ofInt((int64_t)std::trunc(f));
+  }
   if (isFloat(s))
     return ofFloat(asDouble());
   return ofBool(kind == Float ? f != 0 : i != 0);

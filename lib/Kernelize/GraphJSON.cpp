@@ -194,6 +194,132 @@ struct Reader {
     }
   }
 
+  /// What tinygrad's tensor_uop_spec asks of each op's sources, so that
+  /// every later step may take shapes and devices for granted.
+  llvm::Error checkStructure(Op op, DType dt, llvm::ArrayRef<const Node *> src, const Arg &arg) {
+    auto name = opName(op);
+    auto shaped = [&](size_t from, size_t to) -> llvm::Error {
+      const ShapeTracker *first = nullptr;
+      for (size_t k = from; k < to; ++k) {
+        const ShapeTracker *st = src[k]->st();
+        if (!st || src[k]->op == Op::SINK || src[k]->dtype.scalar == Scalar::Void)
+          return fail(name + "'s source " + llvm::Twine(k) + " is not a tensor");
+        if (first && st->shape() != first->shape())
+          return fail(name + "'s sources differ in shape");
+        first = st;
+      }
+      return llvm::Error::success();
+    };
+    auto count = [&](size_t lo, size_t hi) -> llvm::Error {
+      if (src.size() < lo || src.size() > hi)
+        return fail(name + " takes " + (lo == hi ? llvm::Twine(lo) : llvm::Twine(lo) + " or more") +
+                    " sources, not " + llvm::Twine(src.size()));
+      return llvm::Error::success();
+    };
+    bool value = dt.scalar != Scalar::Void;
+    // Ops that pass their source's value on keep its dtype.
+    auto sameAs = [&](size_t k) -> llvm::Error {
+      if (src.size() > k && src[k]->dtype != dt)
+        return fail(name + " of " + scalarName(src[k]->dtype.scalar) + " must be " +
+                    scalarName(src[k]->dtype.scalar) + ", not " + scalarName(dt.scalar));
+      return llvm::Error::success();
+    };
+    if (isMovement(op) || op == Op::REDUCE_AXIS || op == Op::CONTIGUOUS ||
+        op == Op::CONTIGUOUS_BACKWARD || op == Op::DETACH || op == Op::COPY || op == Op::ASSIGN ||
+        (op == Op::VIEW && !src.empty() && src[0]->op != Op::DEVICE))
+      if (llvm::Error e = sameAs(0))
+        return e;
+    if (op == Op::ASSIGN)
+      if (llvm::Error e = sameAs(1))
+        return e;
+    switch (op) {
+    case Op::UNIQUE:
+    case Op::DEVICE:
+      return count(0, 0);
+    case Op::BUFFER:
+      return value ? llvm::Error::success() : fail("a BUFFER needs a dtype");
+    case Op::CONST:
+      if (src.size() != 1 || src[0]->op != Op::VIEW || src[0]->src.size() != 1 ||
+          src[0]->src[0]->op != Op::DEVICE || !value)
+        return fail("a CONST has a dtype and one source, a VIEW of a DEVICE");
+      return llvm::Error::success();
+    case Op::VIEW:
+      if (llvm::Error e = count(1, 1))
+        return e;
+      if (src[0]->op != Op::DEVICE && !src[0]->st())
+        return fail("a VIEW's source must be a tensor or a DEVICE");
+      if (src[0]->op != Op::DEVICE && src[0]->base()->st() &&
+          std::get<STRef>(arg)->realSize() > src[0]->base()->size())
+        return fail("a VIEW reaches past the end of the tensor under it");
+      return llvm::Error::success();
+    case Op::REDUCE_AXIS:
+    case Op::CAST:
+    case Op::BITCAST:
+    case Op::CONTIGUOUS:
+    case Op::CONTIGUOUS_BACKWARD:
+    case Op::DETACH:
+      if (llvm::Error e = count(1, 1))
+        return e;
+      if (llvm::Error e = shaped(0, 1))
+        return e;
+      if (!value)
+        return fail(name + " needs a dtype");
+      if (op == Op::BITCAST && itemSize(dt.scalar) != itemSize(src[0]->dtype.scalar)) {
+        llvm::ArrayRef<int64_t> shape = src[0]->shape();
+        if (shape.empty() || (shape.back() * itemSize(src[0]->dtype.scalar)) % itemSize(dt.scalar))
+          return fail("BITCAST to a dtype whose size does not divide the last dimension's bytes");
+      }
+      return llvm::Error::success();
+    case Op::COPY:
+      if (src.size() != 2 || src[1]->op != Op::DEVICE)
+        return fail("a COPY's sources are the value and a DEVICE");
+      return shaped(0, 1);
+    case Op::ASSIGN:
+      if (llvm::Error e = count(2, SIZE_MAX))
+        return e;
+      if (llvm::Error e = shaped(0, 2))
+        return e;
+      for (const Node *s : src.drop_front(2))
+        if (s->op != Op::ASSIGN)
+          return fail("an ASSIGN's extra sources are ASSIGNs");
+      return llvm::Error::success();
+    case Op::SINK:
+      for (const Node *s : src)
+        if (!s->st() || s->op == Op::SINK || s->dtype.scalar == Scalar::Void)
+          return fail("a SINK's sources are tensors");
+      return llvm::Error::success();
+    default:
+      break;
+    }
+    if (isMovement(op))
+      return llvm::Error::success(); // checkMovement
+    if (isALU(op)) {
+      size_t n = isUnary(op) ? 1 : isBinary(op) ? 2 : 3;
+      if (llvm::Error e = count(n, n))
+        return e;
+      if (!value)
+        return fail(name + " needs a dtype");
+      if (llvm::Error e = shaped(0, n))
+        return e;
+      // The dtypes of tinygrad's spec: one dtype across the operands (the
+      // branches of WHERE, whose condition is bool), bool out of comparisons.
+      bool compare = op == Op::CMPLT || op == Op::CMPNE || op == Op::CMPEQ;
+      size_t first = op == Op::WHERE ? 1 : 0;
+      if (op == Op::WHERE && src[0]->dtype.scalar != Scalar::Bool)
+        return fail("WHERE's condition must be bool");
+      if (op != Op::SHL && op != Op::SHR)
+        for (size_t k = first + 1; k < n; ++k)
+          if (src[k]->dtype != src[first]->dtype)
+            return fail(name + "'s sources differ in dtype");
+      DType out = compare ? DType{Scalar::Bool, -1} : src[first]->dtype;
+      if (dt != out)
+        return fail(name + " of " + scalarName(src[first]->dtype.scalar) + " must be " +
+                    scalarName(out.scalar) + ", not " + scalarName(dt.scalar));
+      return llvm::Error::success();
+    }
+    return fail(name + " is not a tensor-graph op");
+  }
+
   llvm::Error node(const json::Value &v) {
     const json::Array *a = v.getAsArray();
     if (!a || a->size() != 4)
@@ -226,6 +352,8 @@ struct Reader {
         return fail("a BUFFER needs {\"num\", \"size\"} (size at most 2^40)");
       if (src.size() != 2 || src[0]->op != Op::UNIQUE || src[1]->op != Op::DEVICE)
         return fail("a BUFFER's sources are UNIQUE and DEVICE");
+      if (dt->scalar == Scalar::Void)
+        return fail("a BUFFER needs a dtype");
       arg = *size;
       const Node *n = g.get(*op, *dt, src, arg);
       gc.bufferNumbers[n] = *num;
@@ -306,17 +434,8 @@ struct Reader {
       if (llvm::Error e = checkMovement(*op, src[0], arg))
         return e;
     }
-    if (isALU(*op) || *op == Op::CAST || *op == Op::BITCAST || *op == Op::CONTIGUOUS ||
-        *op == Op::ASSIGN) {
-      const ShapeTracker *first = nullptr;
-      for (const Node *s : src) {
-        if (!s->st())
-          continue;
-        if (first && s->st()->shape() != first->shape())
-          return fail(opName(*op) + "'s sources differ in shape");
-        first = s->st();
-      }
-    }
+    if (llvm::Error e = checkStructure(*op, *dt, src, arg))
+      return e;
     nodes.push_back(g.get(*op, *dt, src, arg));
     return llvm::Error::success();
   }

@@ -94,7 +94,8 @@ std::optional<ConstValue> kernelize::execAlu(Op op, Scalar dtype, llvm::ArrayRef
     r = anyFloat() ? F(v[0].asDouble() * v[1].asDouble()) : I(wrapMul(v[0].i, v[1].i));
     break;
   case Op::MAX:
-    r = v[0].asDouble() >= v[1].asDouble() ? v[0] : v[1];
+    // Python's max(a, b): b only if b > a (so a NaN first operand stays).
+    r = v[1].asDouble() > v[0].asDouble() ? v[1] : v[0];
     break;
   case Op::CMPLT:
     r = B(anyFloat() ? v[0].asDouble() < v[1].asDouble() : v[0].i < v[1].i);

@@ -30,3 +30,25 @@ func.func @assign_transposed() -> tensor<4x4xf32> {
   %a = uop.assign %v, %s : tensor<4x4xf32>, tensor<4x4xf32>
   return %a : tensor<4x4xf32>
 }
+
+// -----
+
+// Sizes stay far from int64 overflow.
+func.func @huge() -> tensor<4xf32> {
+  // expected-error @+1 {{kernelize: 'tensor<99999999999999999xf32>' has more than 2^40 elements}}
+  %b = uop.buffer "CPU" unique 0 : tensor<99999999999999999xf32>
+  %v = uop.view %b [#uop.view<shape = [4], strides = [1]>] : tensor<99999999999999999xf32> -> tensor<4xf32>
+  %c = uop.contiguous %v : tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+
+// -----
+
+// A view may not reach past the tensor under it.
+func.func @past_end() -> tensor<8xf32> {
+  %b = uop.buffer "CPU" unique 0 : tensor<4xf32>
+  // expected-error @+1 {{kernelize: the view reaches element 7 of a tensor of 4 elements}}
+  %v = uop.view %b [#uop.view<shape = [8], strides = [1]>] : tensor<4xf32> -> tensor<8xf32>
+  %c = uop.contiguous %v : tensor<8xf32>
+  return %c : tensor<8xf32>
+}

@@ -117,6 +117,12 @@ struct GraphBuilder {
   }
 
   LogicalResult add(Operation *op) {
+    // Sizes stay far from int64 overflow in the view arithmetic, as the JSON
+    // importer's do.
+    for (Type t : op->getResultTypes())
+      if (auto r = dyn_cast<RankedTensorType>(t);
+          r && (!r.hasStaticShape() || r.getNumElements() > (int64_t(1) << 40)))
+        return op->emitError() << "kernelize: " << r << " has more than 2^40 elements";
     Location loc = op->getLoc();
     (void)loc;
     auto set = [&](const Node *n) {
@@ -156,7 +162,12 @@ struct GraphBuilder {
     if (auto v = dyn_cast<ViewOp>(op)) {
       if (!v.getSrc() || !isa<RankedTensorType>(v.getSrc().getType()))
         return v.emitError() << "kernelize: a tensor-graph view must be of a tensor";
-      return set(g.view(node(v.getSrc()), ShapeTracker::fromAttr(v.getSt())));
+      ShapeTracker st = ShapeTracker::fromAttr(v.getSt());
+      const Node *src = node(v.getSrc());
+      if (src->base()->st() && st.realSize() > src->base()->size())
+        return v.emitError() << "kernelize: the view reaches element " << st.realSize() - 1
+                             << " of a tensor of " << src->base()->size() << " elements";
+      return set(g.view(src, st));
     }
     if (isa<ReshapeOp, ExpandOp>(op))
       return set(g.get(isa<ReshapeOp>(op) ? kernelize::Op::RESHAPE : kernelize::Op::EXPAND,
