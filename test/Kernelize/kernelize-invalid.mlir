@@ -52,3 +52,17 @@ func.func @past_end() -> tensor<8xf32> {
   %c = uop.contiguous %v : tensor<8xf32>
   return %c : tensor<8xf32>
 }
+
+// -----
+
+// A unique id names one buffer.
+// expected-error @+1 {{kernelize: two different buffers have unique id 0}}
+func.func @same_unique() -> tensor<8xf32> {
+  %a = uop.buffer "CPU" unique 0 : tensor<4xf32>
+  %b = uop.buffer "CPU" unique 0 : tensor<8xf32>
+  %v = uop.reshape %a : tensor<4xf32> -> tensor<4x1xf32>
+  %e = uop.expand %v : tensor<4x1xf32> -> tensor<4x2xf32>
+  %r = uop.reshape %e : tensor<4x2xf32> -> tensor<8xf32>
+  %s = uop.add %r, %b : tensor<8xf32>
+  return %s : tensor<8xf32>
+}

@@ -115,8 +115,12 @@ LogicalResult KernelizePass::kernelizeFunc(ModuleOp module, func::FuncOp f) {
       graphBuffers.push_back(n);
   llvm::sort(graphBuffers,
              [](auto *a, auto *b) { return a->src[0]->intArg() < b->src[0]->intArg(); });
-  for (const kz::Node *n : graphBuffers)
+  for (auto [i, n] : llvm::enumerate(graphBuffers)) {
+    if (i && graphBuffers[i - 1]->src[0]->intArg() == n->src[0]->intArg())
+      return f.emitError() << "kernelize: two different buffers have unique id "
+                           << n->src[0]->intArg();
     numbers[n] = n->src[0]->intArg();
+  }
   for (const kz::ScheduleItem &item : *schedule)
     for (const kz::Node *b : item.bufs) {
       if (b->op != kz::Op::BUFFER)
