@@ -2,6 +2,7 @@
 
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
+#include "uop/Dialect/UOp/Utils/AffineSum.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -288,19 +289,7 @@ int64_t SymEntryAttr::evaluate(function_ref<int64_t(StringRef)> value) const {
 
 std::optional<std::pair<int64_t, int64_t>>
 SymEntryAttr::bounds(function_ref<std::pair<int64_t, int64_t>(StringRef)> range) const {
-  // Each partial sum of any evaluation lies between the two partial sums
-  // here, so checking these checks every evaluation in the ranges.
-  std::optional<int64_t> lower = getConstant(), upper = getConstant();
-  for (auto [c, var] : llvm::zip(getCoefs(), getVars())) {
-    auto [lo, hi] = range(var.getValue());
-    std::optional<int64_t> small = llvm::checkedMul(c, c > 0 ? lo : hi),
-                           large = llvm::checkedMul(c, c > 0 ? hi : lo);
-    lower = lower && small ? llvm::checkedAdd(*lower, *small) : std::nullopt;
-    upper = upper && large ? llvm::checkedAdd(*upper, *large) : std::nullopt;
-  }
-  if (!lower || !upper)
-    return std::nullopt;
-  return std::make_pair(*lower, *upper);
+  return sym::AffineSum::of(*this).bounds(range);
 }
 
 void SymEntryAttr::printExpr(llvm::raw_ostream &os) const {

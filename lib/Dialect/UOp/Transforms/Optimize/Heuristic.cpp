@@ -59,8 +59,7 @@ bool matvec(OptKernel &k, Applier &apply) {
   if (s0[fr] != 1 || (hasExpandedAxis(st0.shape(), s0) && hasExpandedAxis(st1.shape(), s1)))
     return false;
   for (int64_t g = 0; g < k.globalDims(); ++g) {
-    if (k.fullShape()[fr] % threadsPerRow == 0 &&
-        k.fullShape()[g] % (blocksize * rowsPerThread) == 0) {
+    if (k.divides(fr, threadsPerRow) && k.divides(g, blocksize * rowsPerThread)) {
       apply(OptOp::GROUP, 0, threadsPerRow);
       apply(OptOp::LOCAL, g, blocksize);
       apply(OptOp::UPCAST, g, rowsPerThread);
@@ -74,6 +73,9 @@ void groupTop(OptKernel &k) {
   if (!k.target.hasLocal || !k.target.hasShared)
     return;
   int64_t fr = k.firstReduce();
+  for (int64_t i = 0; i < fr; ++i)
+    if (k.isSymbolic(i, 0))
+      return; // tinygrad: all_int of the output shape
   for (int64_t x : k.sts[0].unitStrideAxes())
     if (x >= k.firstUpcast() && k.sts[0].shape()[x] % 4 == 0)
       return;
@@ -82,8 +84,9 @@ void groupTop(OptKernel &k) {
     return;
   SmallVector<int64_t> sizes = out <= 32 ? SmallVector<int64_t>{256, 16} : SmallVector<int64_t>{16};
   for (int64_t sz : sizes) {
-    bool divides = llvm::all_of(k.sts, [&](const shape::ShapeTracker &st) {
-      return st.shape()[fr] % sz == 0 || st.shape()[fr] == 1;
+    bool divides = llvm::all_of(llvm::enumerate(k.sts), [&](auto ist) {
+      auto &[i, st] = ist;
+      return !k.isSymbolic(fr, i) && (st.shape()[fr] % sz == 0 || st.shape()[fr] == 1);
     });
     if (!divides)
       continue;
@@ -107,7 +110,7 @@ void upcastMasked(OptKernel &k, Applier &apply) {
     int64_t chosen = 1;
     for (int64_t j : toUpcast)
       chosen *= k.fullShape()[j];
-    if (size <= 7 && masked && upcastedSize * chosen * size <= 7 * 7)
+    if (!k.isSymbolic(axis) && size <= 7 && masked && upcastedSize * chosen * size <= 7 * 7)
       toUpcast.push_back(axis);
   }
   for (int64_t axis : llvm::reverse(toUpcast))
@@ -115,7 +118,8 @@ void upcastMasked(OptKernel &k, Applier &apply) {
 }
 
 /// Upcast output axes that some buffer broadcasts (stride 0) while the
-/// output is large.
+/// output is large (a symbolic size counts with its upper bound: tinygrad's
+/// resolve of `>= 1024`, default True, decides as the bound does).
 void upcastBroadcast(OptKernel &k, Applier &apply) {
   llvm::SmallSet<int64_t, 4> done;
   while (prod(k.sts[0].shape().take_front(k.firstReduce())) >= 1024) {
@@ -123,7 +127,7 @@ void upcastBroadcast(OptKernel &k, Applier &apply) {
     SmallVector<Choice> choices;
     for (int64_t axis = 0; axis < k.firstReduce(); ++axis) {
       for (int64_t amount : {3, 4}) {
-        if (done.contains(axis) || k.fullShape()[axis] % amount != 0)
+        if (done.contains(axis) || !k.divides(axis, amount))
           continue;
         bool wanted = false;
         for (auto [i, st] : llvm::enumerate(k.sts)) {
@@ -164,12 +168,13 @@ void unrollReduce(OptKernel &k, Applier &apply) {
     return;
   auto lastUnupcasted = [&] { return k.fullShape()[k.firstUpcast() - 1]; };
   int64_t s = lastUnupcasted();
-  if (s <= 32) {
+  if (!k.isSymbolic(k.firstUpcast() - 1) && s <= 32) { // cannot unroll a symbolic axis
     apply(OptOp::UNROLL, k.firstUpcast() - 1 - k.firstReduce(), 0);
     // A small one: unroll a second reduce axis too.
-    if (k.firstReduce() < k.firstUpcast() && s <= 3 && lastUnupcasted() <= 3)
+    if (k.firstReduce() < k.firstUpcast() && s <= 3 && !k.isSymbolic(k.firstUpcast() - 1) &&
+        lastUnupcasted() <= 3)
       apply(OptOp::UNROLL, k.firstUpcast() - 1 - k.firstReduce(), 0);
-  } else if (s % 4 == 0) {
+  } else if (k.divides(k.firstUpcast() - 1, 4)) {
     apply(OptOp::UNROLL, k.firstUpcast() - 1 - k.firstReduce(), 4);
   }
 }
@@ -195,7 +200,7 @@ void locals(OptKernel &k, Applier &apply) {
       candidates.push_back(32);
     candidates.append({16, 8, 4, 3, 2});
     for (int64_t x : candidates)
-      if (k.fullShape()[axis] % x == 0 && size * x <= 128) {
+      if (k.divides(axis, x) && size * x <= 128) {
         toLocal.push_back({axis, x});
         break;
       }
@@ -230,7 +235,7 @@ llvm::Expected<SmallVector<Opt>> mlir::uop::handCodedOptimizations(const OptKern
   upcastMasked(k, apply);
   upcastBroadcast(k, apply);
   unrollReduce(k, apply);
-  if (k.upcasted == 0 && k.firstUpcast() > 0 && k.fullShape()[k.firstUpcast() - 1] % 4 == 0)
+  if (k.upcasted == 0 && k.firstUpcast() > 0 && k.divides(k.firstUpcast() - 1, 4))
     apply(OptOp::UPCAST, k.firstUpcast() - 1, 4);
   if (k.target.hasLocal)
     locals(k, apply);

@@ -12,6 +12,7 @@ using namespace mlir;
 using namespace mlir::uop;
 using shape::Shape;
 using shape::ShapeTracker;
+using sym::AffineSum;
 
 namespace {
 /// The VIEW a buffer op reads its shape from (tinygrad's st_arg).
@@ -27,6 +28,16 @@ int64_t OptKernel::firstReduce() const {
     if (out[i] != full[i])
       return i;
   return firstUpcast();
+}
+
+bool OptKernel::isSymbolic(int64_t axis, int64_t st) const {
+  if (!symbolic())
+    return false;
+  return !symSts[st < 0 ? symSts.size() - 1 : st].shape()[axis].isConstant();
+}
+
+bool OptKernel::divides(int64_t axis, int64_t amount) const {
+  return !isSymbolic(axis) && fullShape()[axis] % amount == 0;
 }
 
 int64_t OptKernel::bufIndex(Operation *op) const {
@@ -86,6 +97,17 @@ std::optional<OptKernel> OptKernel::create(KernelOp kernel, const OptTarget &tar
       full[i] = std::max(full[i], d);
   k.sts.push_back(ShapeTracker::fromShape(full, SmallVector<int64_t>(full.size(), 0)));
 
+  auto failed = [&](llvm::Error e) {
+    kernel.emitOpError() << "has symbolic shapes the optimizer cannot follow: "
+                         << llvm::toString(std::move(e));
+    return std::nullopt;
+  };
+  if (llvm::any_of(k.bufViews, [](ViewOp v) {
+        return llvm::any_of(v.getSt().getViews(), [](ViewAttr x) { return x.isSymbolic(); });
+      }))
+    if (llvm::Error e = k.createSymbolic())
+      return failed(std::move(e));
+
   // tinygrad's optimizer needs the reduce axes last, where its scheduler
   // puts them; a hand-written kernel may have them anywhere: move them.
   SmallVector<int64_t> kept, reducedAxes;
@@ -93,24 +115,101 @@ std::optional<OptKernel> OptKernel::create(KernelOp kernel, const OptTarget &tar
     (k.outputShape()[i] != k.fullShape()[i] ? reducedAxes : kept).push_back(i);
   llvm::append_range(kept, reducedAxes);
   if (!llvm::is_sorted(kept))
-    k.reshapeAndPermute(nullptr, kept);
+    if (llvm::Error e = k.reshapeAndPermute(nullptr, kept))
+      return failed(std::move(e));
 
-  k.simplifyOnes();
-  k.simplifyMergeAdjacent();
+  if (llvm::Expected<bool> ones = k.simplifyOnes(); !ones)
+    return failed(ones.takeError());
+  if (llvm::Error e = k.simplifyMergeAdjacent())
+    return failed(std::move(e));
   return k;
 }
 
-void OptKernel::reshapeAndPermute(function_ref<Shape(ArrayRef<int64_t>)> newShape,
-                                  ArrayRef<int64_t> perm) {
+llvm::Error OptKernel::createSymbolic() {
+  auto error = [](const Twine &msg) { return llvm::createStringError(msg); };
+  for (DefineVarOp v : kernel.getBodyBlock().getOps<DefineVarOp>())
+    varRanges[v.getName()] = {v.getMin(), v.getMax()};
+  for (ViewOp v : bufViews)
+    symSts.push_back(shape::SymShapeTracker::fromAttr(v.getSt(), varRanges));
+
+  // The full shape: each axis's size where a buffer's is not 1.
+  shape::SymShape full;
+  for (int64_t i = 0; i < shapeLen(); ++i) {
+    AffineSum size = AffineSum::ofConstant(1);
+    for (const shape::SymShapeTracker &st : symSts) {
+      const AffineSum &s = st.shape()[i];
+      if (s.isConstant(1) || s == size)
+        continue;
+      if (!size.isConstant(1))
+        return error("axis " + Twine(i) + " has two different sizes in the views");
+      size = s;
+    }
+    // The bounds stand for symbolic sizes: one of 1 could not say which
+    // axes a reduce removed.
+    if (size.isConstant() ? size.constant != fullShape()[i] : fullShape()[i] <= 1)
+      return error("axis " + Twine(i) + " has a size the views do not give");
+    full.push_back(size);
+  }
+  // A reduce's shapes: the full shape where its own is not 1.
+  auto like = [&](const ShapeTracker &st) -> llvm::Expected<shape::SymShapeTracker> {
+    shape::SymShape s;
+    for (auto [d, f] : llvm::zip(st.shape(), full))
+      s.push_back(d == 1 ? AffineSum::ofConstant(1) : f);
+    if (std::optional<shape::SymShapeTracker> out = shape::SymShapeTracker::fromShape(s))
+      return *out;
+    return error("the row-major strides of a reduce's shape are not affine in the variables");
+  };
+  for (ReduceAxisOp r : reduceops) {
+    for (int side = 0; side < 2; ++side) {
+      Operation *src = side ? r.getSrc().getDefiningOp() : nullptr;
+      if (ViewOp srcView = src ? viewOf(*src) : ViewOp()) {
+        symSts.push_back(shape::SymShapeTracker::fromAttr(srcView.getSt(), varRanges));
+        continue;
+      }
+      llvm::Expected<shape::SymShapeTracker> st = like(sts[symSts.size()]);
+      if (!st)
+        return st.takeError();
+      symSts.push_back(std::move(*st));
+    }
+  }
+  SmallVector<AffineSum> zeros(full.size(), AffineSum::ofConstant(0));
+  symSts.push_back(*shape::SymShapeTracker::fromShape(full, ArrayRef<AffineSum>(zeros)));
+  return projectSymbolic();
+}
+
+llvm::Error OptKernel::projectSymbolic() {
+  for (auto [st, sym] : llvm::zip(sts, symSts)) {
+    FailureOr<ShapeTrackerAttr> attr = sym.toAttr(kernel.getContext(), varRanges);
+    if (failed(attr))
+      return llvm::createStringError("a symbolic entry's bounds leave int64");
+    st = ShapeTracker::fromAttr(*attr);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error
+OptKernel::reshapeAndPermute(function_ref<Shape(ArrayRef<int64_t>)> newShape,
+                             ArrayRef<int64_t> perm,
+                             function_ref<bool(shape::SymShapeTracker &)> symReshape) {
+  if (symbolic()) {
+    for (shape::SymShapeTracker &st : symSts) {
+      if (newShape && !symReshape(st))
+        return llvm::createStringError("a symbolic view cannot be reshaped exactly");
+      if (!perm.empty())
+        st.permute(perm);
+    }
+    return projectSymbolic();
+  }
   for (ShapeTracker &st : sts) {
     if (newShape)
       st = st.reshape(newShape(st.shape()));
     if (!perm.empty())
       st = st.permute(perm);
   }
+  return llvm::Error::success();
 }
 
-void OptKernel::shiftTo(int64_t axis, int64_t amount, bool top,
+llvm::Error OptKernel::shiftTo(int64_t axis, int64_t amount, bool top,
                         std::optional<int64_t> insertBefore) {
   int64_t before = insertBefore.value_or(shapeLen());
   int64_t move = top ? axis : axis + 1;
@@ -135,36 +234,58 @@ void OptKernel::shiftTo(int64_t axis, int64_t amount, bool top,
   for (int64_t i = before; i < shapeLen() + 1; ++i)
     if (i != move)
       perm.push_back(i);
-  reshapeAndPermute(split, perm);
+  auto symSplit = [&](shape::SymShapeTracker &st) {
+    const AffineSum &s = st.shape()[axis];
+    if (s.isConstant(1))
+      return st.split(axis, 1, 1);
+    return s.isConstant() &&
+           st.split(axis, top ? amount : s.constant / amount, top ? s.constant / amount : amount);
+  };
+  return reshapeAndPermute(split, perm, symSplit);
 }
 
-bool OptKernel::simplifyOnes() {
+llvm::Expected<bool> OptKernel::simplifyOnes() {
   if (shapeLen() == 0)
     return false;
   SmallVector<bool> ones;
-  for (int64_t d : fullShape())
-    ones.push_back(d == 1);
+  for (auto [i, d] : llvm::enumerate(fullShape()))
+    ones.push_back(d == 1 && !isSymbolic(i));
   int64_t fr = firstReduce(), fu = firstUpcast();
   localDims -= llvm::count(ArrayRef<bool>(ones).slice(fr - localDims, localDims), true);
   upcasted -= llvm::count(ArrayRef<bool>(ones).drop_front(fu), true);
-  reshapeAndPermute(
-      [&](ArrayRef<int64_t> s) {
-        Shape out;
-        for (auto [i, d] : llvm::enumerate(s))
-          if (!ones[i])
-            out.push_back(d);
-        return out;
-      },
-      {});
+  if (llvm::Error e = reshapeAndPermute(
+          [&](ArrayRef<int64_t> s) {
+            Shape out;
+            for (auto [i, d] : llvm::enumerate(s))
+              if (!ones[i])
+                out.push_back(d);
+            return out;
+          },
+          {}, [&](shape::SymShapeTracker &st) { return st.dropOnes(ones); }))
+    return std::move(e);
   return llvm::is_contained(ones, true);
 }
 
-void OptKernel::simplifyMergeAdjacent() {
+llvm::Error OptKernel::simplifyMergeAdjacent() {
   if (shapeLen() == 0)
-    return;
+    return llvm::Error::success();
   SmallVector<shape::RealStrides> strides;
   for (const ShapeTracker &st : sts)
     strides.push_back(st.realStrides());
+  std::vector<shape::SymStrides> symStrides;
+  for (const shape::SymShapeTracker &st : symSts)
+    symStrides.push_back(st.realStrides());
+  // tinygrad's test, on the symbolic strides where there are any.
+  auto symMergeable = [&](int64_t j, int64_t i) {
+    std::optional<AffineSum> si = symStrides[j][i], last = symStrides[j][i - 1];
+    if (!si || !last)
+      return false;
+    if (si->isConstant(0))
+      return last->isConstant(0);
+    std::optional<AffineSum> walked = symSts[j].shape()[i].times(*si);
+    return walked && *walked == *last;
+  };
+  SmallVector<int64_t> runs{1};
   // Per st, the merged (size, stride) pairs.
   using Dim = std::pair<int64_t, std::optional<int64_t>>;
   SmallVector<SmallVector<Dim>> rets;
@@ -173,10 +294,12 @@ void OptKernel::simplifyMergeAdjacent() {
   int64_t fr = firstReduce();
   for (int64_t i = 1; i < shapeLen(); ++i) {
     bool mergeable = i != fr;
-    for (auto [st, s, ret] : llvm::zip(sts, strides, rets)) {
+    for (auto [j, z] : llvm::enumerate(llvm::zip(sts, strides, rets))) {
+      auto &[st, s, ret] = z;
       std::optional<int64_t> si = s[i], last = ret.back().second;
       int64_t size = st.shape()[i];
-      if (!(si && ((*si != 0 && last == size * *si) || (*si == 0 && last == 0))))
+      if (symbolic() ? !symMergeable(j, i)
+                     : !(si && ((*si != 0 && last == size * *si) || (*si == 0 && last == 0))))
         mergeable = false;
       // A RANGE counts in int32 (tinygrad's dtypes.int): an axis of 2^31 or
       // more could not be counted (tinygrad merges it anyway and overflows).
@@ -189,6 +312,16 @@ void OptKernel::simplifyMergeAdjacent() {
       else
         ret.push_back({st.shape()[i], s[i]});
     }
+    if (mergeable)
+      ++runs.back();
+    else
+      runs.push_back(1);
+  }
+  if (symbolic()) {
+    for (shape::SymShapeTracker &st : symSts)
+      if (!st.merge(runs))
+        return llvm::createStringError("a symbolic view cannot merge its axes exactly");
+    return projectSymbolic();
   }
   for (auto [st, ret] : llvm::zip(sts, rets)) {
     Shape s;
@@ -196,6 +329,7 @@ void OptKernel::simplifyMergeAdjacent() {
       s.push_back(d.first);
     st = st.reshape(s);
   }
+  return llvm::Error::success();
 }
 
 int64_t OptKernel::realAxis(const Opt &opt) const {
@@ -269,13 +403,18 @@ llvm::Error OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
   if (opt.op == OptOp::SWAP) {
     amt = *opt.arg; // another axis
   } else if (opt.arg) {
+    CHECK(*opt.arg != 0 || !isSymbolic(axis),
+          "shift/padto of a symbolic amount is meaningless (axis " + std::to_string(axis) +
+              " is symbolic)");
     amt = *opt.arg != 0 ? *opt.arg : fullShape()[axis];
     CHECK(amt != 1, "shift/padto of amt=1, 1 or symbolic amount is meaningless");
     CHECK(amt > 1, "the amount must be > 1, got " + std::to_string(amt));
     if (opt.op != OptOp::PADTO)
-      CHECK(fullShape()[axis] % amt == 0, "no longer valid shift: axis " + std::to_string(axis) +
-                                              " has size " + std::to_string(fullShape()[axis]) +
-                                              ", " + std::to_string(amt) + " does not divide it");
+      CHECK(divides(axis, amt),
+            "no longer valid shift: axis " + std::to_string(axis) +
+                (isSymbolic(axis) ? " is symbolic"
+                                  : " has size " + std::to_string(fullShape()[axis]) + ", " +
+                                        std::to_string(amt) + " does not divide it"));
   } else {
     CHECK(opt.op == OptOp::NOLOCALS, opt.str() + " needs an amount");
   }
@@ -300,7 +439,8 @@ llvm::Error OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
   case OptOp::LOCAL:
     CHECK(target.hasLocal, "target does not support local");
     CHECK(axis < globalDims(), "local is for globals");
-    shiftTo(axis, amt, false, firstReduce());
+    if (llvm::Error e = shiftTo(axis, amt, false, firstReduce()))
+      return e;
     ++localDims;
     break;
   case OptOp::GROUP:
@@ -322,7 +462,9 @@ llvm::Error OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
     // stores, and the emitter would need the loops around them.
     CHECK(reduceops.size() == 1, "grouping a kernel with more than one reduce is not "
                                  "supported yet");
-    shiftTo(axis, amt, opt.op == OptOp::GROUPTOP, firstReduce() + groupForReduces);
+    if (llvm::Error e =
+            shiftTo(axis, amt, opt.op == OptOp::GROUPTOP, firstReduce() + groupForReduces))
+      return e;
     ++groupForReduces;
     break;
   }
@@ -333,7 +475,8 @@ llvm::Error OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
       ++localDims; // first_reduce moves up; simplify_ones takes it back
     if (fullShape()[axis] == amt && axis < firstReduce() + groupForReduces)
       --groupForReduces; // fully unrolling a GROUP
-    shiftTo(axis, amt, false, std::nullopt);
+    if (llvm::Error e = shiftTo(axis, amt, false, std::nullopt))
+      return e;
     CHECK(fullShape().back() != 1, "can't upcast a dimension with size 1");
     ++upcasted;
     break;
@@ -343,7 +486,8 @@ llvm::Error OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
             axis < globalDims() + tensorCore->countOpts('l')),
           "can't upcast TC locals");
     CHECK(amt <= 16, "don't upcast more than 16");
-    shiftTo(axis, amt, false, std::nullopt);
+    if (llvm::Error e = shiftTo(axis, amt, false, std::nullopt))
+      return e;
     CHECK(fullShape().back() != 1, "can't upcast a dimension with size 1");
     ++upcasted;
     break;
@@ -364,7 +508,8 @@ llvm::Error OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
               ", axis=" + std::to_string(axis) + ", global_dims=" + std::to_string(globalDims()));
     SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, shapeLen()));
     std::swap(perm[axis], perm[amt]);
-    reshapeAndPermute(nullptr, perm);
+    if (llvm::Error e = reshapeAndPermute(nullptr, perm))
+      return e;
     break;
   }
   case OptOp::TC:
@@ -372,7 +517,10 @@ llvm::Error OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
   }
   if (appendOpt)
     appliedOpts.push_back(opt);
-  if (simplifyOnes() && tcOpts)
+  llvm::Expected<bool> removed = simplifyOnes();
+  if (!removed)
+    return removed.takeError();
+  if (*removed && tcOpts)
     tcOpts->fixAxes(axis);
   return llvm::Error::success();
 }

@@ -13,6 +13,7 @@
 #define UOP_LIB_DIALECT_UOP_TRANSFORMS_OPTIMIZE_KERNEL_H
 
 #include "Opt.h"
+#include "SymbolicShape.h"
 
 #include "uop/Dialect/UOp/IR/ShapeTracker.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
@@ -58,6 +59,15 @@ public:
   /// The index of a buffer op (LOAD, STORE, ...) in `bufs`, or -1.
   int64_t bufIndex(Operation *op) const;
 
+  /// Whether the kernel's shapes depend on its Variables: then `symSts` hold
+  /// the ShapeTrackers and `sts` their upper bounds.
+  bool symbolic() const { return !symSts.empty(); }
+  /// Whether axis `axis` of sts[st] (the full shape by default) is symbolic
+  /// (tinygrad: not an int).
+  bool isSymbolic(int64_t axis, int64_t st = -1) const;
+  /// tinygrad's `full_shape[axis] % amount == 0`: false on a symbolic axis.
+  bool divides(int64_t axis, int64_t amount) const;
+
   struct UpcastedAxis {
     int64_t size;
     std::optional<int64_t> stride;
@@ -72,6 +82,8 @@ public:
   SmallVector<ViewOp> bufViews;  // the VIEW of each
   SmallVector<ReduceAxisOp> reduceops;
   std::vector<shape::ShapeTracker> sts;
+  std::vector<shape::SymShapeTracker> symSts; // empty unless symbolic()
+  shape::VarRanges varRanges;
   int64_t localDims = 0, upcasted = 0, groupForReduces = 0;
   bool dontUseLocals = false;
   SmallVector<Opt> appliedOpts;
@@ -83,11 +95,19 @@ public:
 
 private:
   OptKernel(KernelOp kernel, const OptTarget &target) : kernel(kernel), target(target) {}
-  void reshapeAndPermute(function_ref<shape::Shape(ArrayRef<int64_t>)> newShape,
-                         ArrayRef<int64_t> perm);
-  void shiftTo(int64_t axis, int64_t amount, bool top, std::optional<int64_t> insertBefore);
-  bool simplifyOnes();
-  void simplifyMergeAdjacent();
+  /// Every st reshaped (a symbolic one by `symReshape`, which fails where
+  /// it cannot be exact), then permuted.
+  llvm::Error reshapeAndPermute(function_ref<shape::Shape(ArrayRef<int64_t>)> newShape,
+                                ArrayRef<int64_t> perm,
+                                function_ref<bool(shape::SymShapeTracker &)> symReshape = {});
+  /// Builds symSts from the kernel's views (create, for a symbolic kernel).
+  llvm::Error createSymbolic();
+  /// sts from symSts: each symbolic entry as its upper bound.
+  llvm::Error projectSymbolic();
+  llvm::Error shiftTo(int64_t axis, int64_t amount, bool top,
+                      std::optional<int64_t> insertBefore);
+  llvm::Expected<bool> simplifyOnes();
+  llvm::Error simplifyMergeAdjacent();
   int64_t realAxis(const Opt &opt) const;
   llvm::Error applyPadTo(int64_t axis, int64_t amt);
   // TensorCores.cpp

@@ -11,6 +11,8 @@
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 #include "uop/Dialect/UOp/Transforms/Passes.h"
 
+#include "mlir/IR/Diagnostics.h"
+
 namespace mlir::uop {
 #define GEN_PASS_DEF_UOPOPTIMIZE
 #include "uop/Dialect/UOp/Transforms/Passes.h.inc"
@@ -28,24 +30,42 @@ struct UOpOptimizePass : mlir::uop::impl::UOpOptimizeBase<UOpOptimizePass> {
     if (UOpDialect::KernelInfoAttrHelper(&getContext()).isAttrPresent(kernel) ||
         kernel.getBodyBlock().getOps<ViewOp>().empty())
       return; // already optimized, or lowered
-    // tinygrad's opts over symbolic shapes (Variables) are not implemented:
-    // such a kernel is taken as it is, as tinygrad's NOOPT would take it.
     bool symbolic = llvm::any_of(kernel.getBodyBlock().getOps<ViewOp>(), [](ViewOp v) {
       return llvm::any_of(v.getSt().getViews(), [](ViewAttr x) { return x.isSymbolic(); });
     });
-    if (symbolic) {
-      if (UOpDialect::OptsAttrHelper(&getContext()).isAttrPresent(kernel) ||
-          !StringRef(opts).trim().empty()) {
-        kernel.emitOpError()
-            << "has symbolic shapes (uop.define_var): opts cannot be applied to it";
-        return signalPassFailure();
-      }
+    bool explicitOpts = UOpDialect::OptsAttrHelper(&getContext()).isAttrPresent(kernel) ||
+                        !StringRef(opts).trim().empty();
+    if (!symbolic || explicitOpts || !heuristic) {
+      if (failed(optimize(kernel)))
+        signalPassFailure();
       return;
     }
+    // The heuristic on a symbolic kernel: where a view cannot follow an opt
+    // exactly (see SymbolicShape.h), the kernel is correct without opts, so
+    // it is taken as it is and a remark says why.
+    std::string why;
+    LogicalResult result = failure();
+    {
+      ScopedDiagnosticHandler capture(&getContext(), [&](Diagnostic &d) {
+        if (d.getSeverity() != DiagnosticSeverity::Error)
+          return failure();
+        why = d.str();
+        return success();
+      });
+      result = optimize(kernel);
+    }
+    if (failed(result))
+      emitRemark(kernel.getLoc()) << "kernel @" << kernel.getSymName()
+                                  << " has symbolic shapes and is taken without opts: " << why;
+  }
+
+  /// The opts (the kernel's own, the option's, or the heuristic's) applied
+  /// and written back; an error on the kernel where they cannot be.
+  LogicalResult optimize(KernelOp kernel) {
     OptTarget target = OptTarget::get(TargetAttr::lookup(kernel, /*emitErrors=*/false));
     std::optional<OptKernel> k = OptKernel::create(kernel, target);
     if (!k)
-      return signalPassFailure();
+      return failure();
 
     // The kernel's own opts (even none) come first, then the option's.
     SmallVector<Opt> toApply;
@@ -55,10 +75,8 @@ struct UOpOptimizePass : mlir::uop::impl::UOpOptimizeBase<UOpOptimizePass> {
       text = own.getValue();
     if (own || !text.trim().empty()) {
       llvm::Expected<SmallVector<Opt>> parsed = parseOpts(text);
-      if (!parsed) {
-        kernel.emitOpError() << "has invalid opts: " << llvm::toString(parsed.takeError());
-        return signalPassFailure();
-      }
+      if (!parsed)
+        return kernel.emitOpError() << "has invalid opts: " << llvm::toString(parsed.takeError());
       toApply = std::move(*parsed);
     } else if (heuristic) {
       // tinygrad tries the tensor cores first, then its hand-coded opts.
@@ -66,23 +84,20 @@ struct UOpOptimizePass : mlir::uop::impl::UOpOptimizeBase<UOpOptimizePass> {
         toApply = std::move(*tc);
       } else {
         llvm::Expected<SmallVector<Opt>> opts = handCodedOptimizations(*k);
-        if (!opts) {
-          kernel.emitOpError() << "the heuristic's opt " << llvm::toString(opts.takeError());
-          return signalPassFailure();
-        }
+        if (!opts)
+          return kernel.emitOpError() << "the heuristic's opt " << llvm::toString(opts.takeError());
         toApply = std::move(*opts);
       }
     }
     for (auto [i, opt] : llvm::enumerate(toApply)) {
       std::string shape = shapeString(*k);
-      if (llvm::Error e = k->applyOpt(opt)) {
-        kernel.emitOpError() << "cannot apply opt " << opt.str() << " (" << i + 1 << " of "
-                             << toApply.size() << ") to the shape " << shape << " for "
-                             << target.name << ": " << llvm::toString(std::move(e));
-        return signalPassFailure();
-      }
+      if (llvm::Error e = k->applyOpt(opt))
+        return kernel.emitOpError() << "cannot apply opt " << opt.str() << " (" << i + 1 << " of "
+                                    << toApply.size() << ") to the shape " << shape << " for "
+                                    << target.name << ": " << llvm::toString(std::move(e));
     }
     k->writeBack();
+    return success();
   }
 
   /// The shape with each axis's role, as tinygrad colours it:
@@ -97,7 +112,13 @@ struct UOpOptimizePass : mlir::uop::impl::UOpOptimizeBase<UOpOptimizePass> {
                          : i < k.firstUpcast()                    ? "r"
                          : k.outputShape()[i] != k.fullShape()[i] ? "U"
                                                                   : "u";
-      s += (i ? " " : "") + std::string(role) + std::to_string(k.fullShape()[i]);
+      std::string size = std::to_string(k.fullShape()[i]);
+      if (k.isSymbolic(i)) { // its expression, e.g. `n` or `(8 * n)`
+        llvm::raw_string_ostream os(size = "(");
+        k.symSts.back().shape()[i].toAttr(KernelOp(k.kernel).getContext(), i).printExpr(os);
+        os << ")";
+      }
+      s += (i ? " " : "") + std::string(role) + size;
     }
     return s + ")";
   }

@@ -96,6 +96,10 @@ llvm::Error OptKernel::applyTC(const Opt &opt) {
     return fail("tensor core opts must be first");
   if (target.tensorCores.empty())
     return fail("must have tensor cores");
+  // (tinygrad's would apply where the TC's axes are not symbolic; our WMMA
+  // writer takes integer views only.)
+  if (symbolic())
+    return fail("tensor cores on a kernel with symbolic shapes are not supported");
   if (!opt.axis)
     return fail("tensor core opts must have an axis");
   if (opt.tc.size() != 3)

@@ -20,8 +20,10 @@ using shape::ShapeTracker;
 
 void OptKernel::writeBack() {
   MLIRContext *ctx = kernel.getContext();
-  for (auto [view, st] : llvm::zip(bufViews, sts))
-    view.setStAttr(st.toAttr(ctx));
+  // A symbolic st as #uop.st (its bounds were checked when projected).
+  auto symAttr = [&](const shape::SymShapeTracker &st) { return *st.toAttr(ctx, varRanges); };
+  for (auto [i, view] : llvm::enumerate(bufViews))
+    view.setStAttr(symbolic() ? symAttr(symSts[i]) : sts[i].toAttr(ctx));
 
   int64_t fr = firstReduce(), gd = globalDims();
   for (auto [n, r] : llvm::enumerate(reduceops)) {
@@ -62,14 +64,21 @@ void OptKernel::writeBack() {
     Shape expanded(fullShape().take_front(gd));
     llvm::append_range(expanded, ArrayRef<int64_t>(local).drop_front(gd));
     ShapeTracker st = ShapeTracker::fromShape(local).expand(expanded);
+    ShapeTrackerAttr stAttr = st.toAttr(ctx);
+    if (symbolic()) { // the global axes (stride 0 here) keep their symbolic sizes
+      shape::SymShapeTracker s = shape::SymShapeTracker::fromInt(st);
+      for (int64_t i = 0; i < gd; ++i)
+        s.views.back().shape[i] = symSts.back().shape()[i];
+      stAttr = symAttr(s);
+    }
 
     OpBuilder b(r->getNextNode());
     Location loc = r.getLoc();
     Type t = r.getType();
     auto ptrType = PtrType::get(t, st.realSize(), AddressSpace::local);
     Value buf = DefineLocalOp::create(b, loc, ptrType, b.getStringAttr("temp" + Twine(n)));
-    auto throughLocal = [&](const ShapeTracker &s, Value value) -> Value {
-      Value view = ViewOp::create(b, loc, ptrType, buf, s.toAttr(ctx));
+    auto throughLocal = [&](ShapeTrackerAttr s, Value value) -> Value {
+      Value view = ViewOp::create(b, loc, ptrType, buf, s);
       Value store = StoreOp::create(b, loc, view, value, Value(), Value());
       return LoadOp::create(b, loc, t, view, Value(), ValueRange{store});
     };
@@ -79,7 +88,7 @@ void OptKernel::writeBack() {
       part = r.getSrc();
     else
       r.setAxes(axes);
-    Value partial = throughLocal(st, part);
+    Value partial = throughLocal(stAttr, part);
     // (Only a kernel's one reduce is grouped: applyOpt refuses more, where
     // tinygrad would share the result through shared memory again.)
     Value result = ReduceAxisOp::create(b, loc, t, r.getKind(), partial, grouped);
