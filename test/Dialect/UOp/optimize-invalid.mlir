@@ -156,3 +156,70 @@ uop.kernel @tc_select attributes {uop.opts = "TC:0:4,0,1"} {
   %st = uop.store %out_v, %sum : !uop.ptr<f32, 128>
   uop.sink %st
 }
+
+// -----
+
+// Symbolic shapes: tinygrad splits no symbolic axis (`n % 4 == 0` is not
+// True for a Variable), takes no symbolic amount, and pads none.
+// expected-error @+1 {{cannot apply opt UPCAST:1:4 (1 of 1) to the shape (g4 g(n)) for sm_80: no longer valid shift: axis 1 is symbolic}}
+uop.kernel @symbolic_axis attributes {uop.opts = "UPCAST:1:4"} {
+  %n = uop.define_var "n" [1, 16] : si32
+  %out = uop.define_global 0 : !uop.ptr<f32, 64>
+  %in = uop.define_global 1 : !uop.ptr<f32, 64>
+  %vo = uop.view %out [#uop.view<shape = [4, 16], strides = [1, 4], sym = [shape[1] = n]>] : !uop.ptr<f32, 64>
+  %vi = uop.view %in [#uop.view<shape = [4, 16], strides = [16, 1], sym = [shape[1] = n]>] : !uop.ptr<f32, 64>
+  %x = uop.load %vi : !uop.ptr<f32, 64>
+  %st = uop.store %vo, %x : !uop.ptr<f32, 64>
+  uop.sink %st
+}
+
+// -----
+
+// expected-error @+1 {{cannot apply opt UPCAST:1:0 (1 of 1) to the shape (g4 g(n)) for sm_80: shift/padto of a symbolic amount is meaningless (axis 1 is symbolic)}}
+uop.kernel @symbolic_amount attributes {uop.opts = "UPCAST:1:0"} {
+  %n = uop.define_var "n" [1, 16] : si32
+  %out = uop.define_global 0 : !uop.ptr<f32, 64>
+  %in = uop.define_global 1 : !uop.ptr<f32, 64>
+  %vo = uop.view %out [#uop.view<shape = [4, 16], strides = [1, 4], sym = [shape[1] = n]>] : !uop.ptr<f32, 64>
+  %vi = uop.view %in [#uop.view<shape = [4, 16], strides = [16, 1], sym = [shape[1] = n]>] : !uop.ptr<f32, 64>
+  %x = uop.load %vi : !uop.ptr<f32, 64>
+  %st = uop.store %vo, %x : !uop.ptr<f32, 64>
+  uop.sink %st
+}
+
+// -----
+
+// expected-error @+1 {{cannot apply opt PADTO:0:8 (1 of 1) to the shape (g4 g(n)) for sm_80: does not work with symbolic shape}}
+uop.kernel @symbolic_pad attributes {uop.opts = "PADTO:0:8"} {
+  %n = uop.define_var "n" [1, 16] : si32
+  %out = uop.define_global 0 : !uop.ptr<f32, 64>
+  %in = uop.define_global 1 : !uop.ptr<f32, 64>
+  %vo = uop.view %out [#uop.view<shape = [4, 16], strides = [1, 4], sym = [shape[1] = n]>] : !uop.ptr<f32, 64>
+  %vi = uop.view %in [#uop.view<shape = [4, 16], strides = [16, 1], sym = [shape[1] = n]>] : !uop.ptr<f32, 64>
+  %x = uop.load %vi : !uop.ptr<f32, 64>
+  %st = uop.store %vo, %x : !uop.ptr<f32, 64>
+  uop.sink %st
+}
+
+// -----
+
+// The WMMA writer takes integer views only (tinygrad would use tensor cores
+// where their axes are not symbolic).
+// expected-error @+1 {{cannot apply opt TC:0:-1,0,1 (1 of 1) to the shape (g(n) g16 r16) for sm_80: tensor cores on a kernel with symbolic shapes are not supported}}
+uop.kernel @symbolic_tc attributes {uop.opts = "TC:0:-1,0,1"} {
+  %n = uop.define_var "n" [1, 16] : si32
+  %out = uop.define_global 0 : !uop.ptr<f32, 256>
+  %a = uop.define_global 1 : !uop.ptr<f16, 256>
+  %b = uop.define_global 2 : !uop.ptr<f16, 256>
+  %vo = uop.view %out [#uop.view<shape = [16, 16, 1], strides = [16, 1, 0], sym = [shape[0] = n]>] : !uop.ptr<f32, 256>
+  %va = uop.view %a [#uop.view<shape = [16, 16, 16], strides = [16, 0, 1], sym = [shape[0] = n]>] : !uop.ptr<f16, 256>
+  %vb = uop.view %b [#uop.view<shape = [16, 16, 16], strides = [0, 1, 16], sym = [shape[0] = n]>] : !uop.ptr<f16, 256>
+  %xa = uop.load %va : !uop.ptr<f16, 256>
+  %xb = uop.load %vb : !uop.ptr<f16, 256>
+  %ca = uop.cast %xa : f16 -> f32
+  %cb = uop.cast %xb : f16 -> f32
+  %m = uop.mul %ca, %cb : f32
+  %s = uop.reduce_axis add %m [2] : f32
+  %st = uop.store %vo, %s : !uop.ptr<f32, 256>
+  uop.sink %st
+}

@@ -37,6 +37,12 @@ def UOpOptimize : Pass<"uop-optimize", "::mlir::uop::KernelOp"> {
     lowered, is left alone. `TC` (tensor cores) makes the reduce a WMMA
     over the tensor core's axes (docs/optimize.md). Grouping (GROUP,
     GROUPTOP) a kernel with more than one reduce is refused.
+
+    A symbolic kernel (views over `uop.define_var`s) takes opts as tinygrad
+    does: no symbolic axis is split, PADTO and TC are refused, and the
+    views stay exact (affine in the variables). Where the heuristic's opts
+    would need a view that is not, the kernel is left without opts and a
+    remark says why.
   }];
   let options = [
     Option<"opts", "opts", "std::string", /*default=*/"",
