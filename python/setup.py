@@ -19,6 +19,9 @@ from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+BUILD = os.path.abspath(os.environ.get("UOP_MLIR_BUILD_DIR", os.path.join(ROOT, "build")))
+# setuptools' own build/ and egg-info go into the CMake build, not the source tree.
+SCRATCH = os.path.join(BUILD, "python-setup")
 
 
 def version():
@@ -28,7 +31,7 @@ def version():
 
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
-        build = os.path.abspath(os.environ.get("UOP_MLIR_BUILD_DIR", os.path.join(ROOT, "build")))
+        build = BUILD
         if not os.path.isfile(os.path.join(build, "build.ninja")):
             subprocess.check_call(["bash", os.path.join(ROOT, "scripts", "build.sh"), "_uop_mlir"],
                                   env=dict(os.environ, UOP_BUILD_DIR=build))
@@ -44,6 +47,7 @@ class CMakeBuild(build_ext):
         shutil.copy2(os.path.join(build, "lib", "libUOpCAPI.so"), os.path.dirname(target))
 
 
+os.makedirs(SCRATCH, exist_ok=True)
 setup(
     name="uop-mlir",
     version=version(),
@@ -52,4 +56,5 @@ setup(
     ext_modules=[Extension("uop_mlir._uop_mlir", sources=[])],
     cmdclass={"build_ext": CMakeBuild},
     python_requires=">=3.9",
+    options={"build": {"build_base": SCRATCH}, "egg_info": {"egg_base": SCRATCH}},
 )
