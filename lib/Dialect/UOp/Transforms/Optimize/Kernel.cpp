@@ -102,9 +102,7 @@ std::optional<OptKernel> OptKernel::create(KernelOp kernel, const OptTarget &tar
                          << llvm::toString(std::move(e));
     return std::nullopt;
   };
-  if (llvm::any_of(k.bufViews, [](ViewOp v) {
-        return llvm::any_of(v.getSt().getViews(), [](ViewAttr x) { return x.isSymbolic(); });
-      }))
+  if (hasSymbolicViews(kernel))
     if (llvm::Error e = k.createSymbolic())
       return failed(std::move(e));
 
@@ -123,6 +121,12 @@ std::optional<OptKernel> OptKernel::create(KernelOp kernel, const OptTarget &tar
   if (llvm::Error e = k.simplifyMergeAdjacent())
     return failed(std::move(e));
   return k;
+}
+
+bool OptKernel::hasSymbolicViews(KernelOp kernel) {
+  return llvm::any_of(kernel.getBodyBlock().getOps<ViewOp>(), [](ViewOp v) {
+    return llvm::any_of(v.getSt().getViews(), [](ViewAttr x) { return x.isSymbolic(); });
+  });
 }
 
 llvm::Error OptKernel::createSymbolic() {
@@ -187,10 +191,9 @@ llvm::Error OptKernel::projectSymbolic() {
   return llvm::Error::success();
 }
 
-llvm::Error
-OptKernel::reshapeAndPermute(function_ref<Shape(ArrayRef<int64_t>)> newShape,
-                             ArrayRef<int64_t> perm,
-                             function_ref<bool(shape::SymShapeTracker &)> symReshape) {
+llvm::Error OptKernel::reshapeAndPermute(function_ref<Shape(ArrayRef<int64_t>)> newShape,
+                                         ArrayRef<int64_t> perm,
+                                         function_ref<bool(shape::SymShapeTracker &)> symReshape) {
   if (symbolic()) {
     for (shape::SymShapeTracker &st : symSts) {
       if (newShape && !symReshape(st))
@@ -210,7 +213,7 @@ OptKernel::reshapeAndPermute(function_ref<Shape(ArrayRef<int64_t>)> newShape,
 }
 
 llvm::Error OptKernel::shiftTo(int64_t axis, int64_t amount, bool top,
-                        std::optional<int64_t> insertBefore) {
+                               std::optional<int64_t> insertBefore) {
   int64_t before = insertBefore.value_or(shapeLen());
   int64_t move = top ? axis : axis + 1;
   if (move < before)
@@ -482,8 +485,7 @@ llvm::Error OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
     break;
   case OptOp::UPCAST:
     CHECK(axis < firstReduce(), "upcast is for non-reduce");
-    CHECK(!(tensorCore && globalDims() <= axis &&
-            axis < globalDims() + tensorCore->countOpts('l')),
+    CHECK(!(tensorCore && globalDims() <= axis && axis < globalDims() + tensorCore->countOpts('l')),
           "can't upcast TC locals");
     CHECK(amt <= 16, "don't upcast more than 16");
     if (llvm::Error e = shiftTo(axis, amt, false, std::nullopt))

@@ -41,6 +41,8 @@ public:
   /// The kernel's shape-level state; an error on the kernel (and nullopt)
   /// when it is not an AST tinygrad's Kernel accepts.
   static std::optional<OptKernel> create(KernelOp kernel, const OptTarget &target);
+  /// Whether a VIEW of the kernel depends on its Variables.
+  static bool hasSymbolicViews(KernelOp kernel);
 
   /// Kernel.apply_opt; an error (tinygrad's KernelOptError) says why the opt
   /// is illegal here, and the state is then unspecified: the caller stops.
@@ -104,8 +106,7 @@ private:
   llvm::Error createSymbolic();
   /// sts from symSts: each symbolic entry as its upper bound.
   llvm::Error projectSymbolic();
-  llvm::Error shiftTo(int64_t axis, int64_t amount, bool top,
-                      std::optional<int64_t> insertBefore);
+  llvm::Error shiftTo(int64_t axis, int64_t amount, bool top, std::optional<int64_t> insertBefore);
   llvm::Expected<bool> simplifyOnes();
   llvm::Error simplifyMergeAdjacent();
   int64_t realAxis(const Opt &opt) const;

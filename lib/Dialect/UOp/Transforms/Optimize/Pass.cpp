@@ -30,9 +30,7 @@ struct UOpOptimizePass : mlir::uop::impl::UOpOptimizeBase<UOpOptimizePass> {
     if (UOpDialect::KernelInfoAttrHelper(&getContext()).isAttrPresent(kernel) ||
         kernel.getBodyBlock().getOps<ViewOp>().empty())
       return; // already optimized, or lowered
-    bool symbolic = llvm::any_of(kernel.getBodyBlock().getOps<ViewOp>(), [](ViewOp v) {
-      return llvm::any_of(v.getSt().getViews(), [](ViewAttr x) { return x.isSymbolic(); });
-    });
+    bool symbolic = OptKernel::hasSymbolicViews(kernel);
     bool explicitOpts = UOpDialect::OptsAttrHelper(&getContext()).isAttrPresent(kernel) ||
                         !StringRef(opts).trim().empty();
     if (!symbolic || explicitOpts || !heuristic) {

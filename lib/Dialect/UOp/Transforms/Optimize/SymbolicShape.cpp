@@ -168,8 +168,7 @@ bool SymShapeTracker::dropOnes(ArrayRef<bool> drop) {
     if (drop[i]) {
       // A size-1 axis whose one index is valid (or may not be) decides
       // nothing, or something the new shape cannot say.
-      if (!v.shape[i].isConstant(1) ||
-          (v.mask && !isFull((*v.mask)[i], AffineSum::ofConstant(1))))
+      if (!v.shape[i].isConstant(1) || (v.mask && !isFull((*v.mask)[i], AffineSum::ofConstant(1))))
         return false;
       continue;
     }
@@ -203,9 +202,9 @@ bool SymShapeTracker::merge(ArrayRef<int64_t> runs) {
       out.shape.push_back(a < 0 ? AffineSum::ofConstant(1) : v.shape[a]);
       out.strides.push_back(a < 0 ? AffineSum::ofConstant(0) : v.strides[a]);
       if (v.mask)
-        out.mask->push_back(a < 0 ? std::make_pair(AffineSum::ofConstant(0),
-                                                   AffineSum::ofConstant(1))
-                                  : (*v.mask)[a]);
+        out.mask->push_back(a < 0
+                                ? std::make_pair(AffineSum::ofConstant(0), AffineSum::ofConstant(1))
+                                : (*v.mask)[a]);
       continue;
     }
     // One stride walks the run: each axis's stride is the next one's times
