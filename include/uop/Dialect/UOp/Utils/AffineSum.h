@@ -31,8 +31,6 @@ struct AffineSum {
   bool isConstant(int64_t c) const { return terms.empty() && constant == c; }
 
   /// this + other
-
-  /// this + other
   std::optional<AffineSum> plus(const AffineSum &other) const;
   /// this * c
   std::optional<AffineSum> times(int64_t c) const;

@@ -272,14 +272,23 @@ llvm::Expected<bool> OptKernel::simplifyOnes() {
 llvm::Error OptKernel::simplifyMergeAdjacent() {
   if (shapeLen() == 0)
     return llvm::Error::success();
-  SmallVector<shape::RealStrides> strides;
-  for (const ShapeTracker &st : sts)
-    strides.push_back(st.realStrides());
+  // tinygrad's test of whether axis i-1 and i of st j merge: one stride
+  // walks both (or both are expanded); on the symbolic strides where there
+  // are any.
+  std::vector<shape::RealStrides> strides;
   std::vector<shape::SymStrides> symStrides;
-  for (const shape::SymShapeTracker &st : symSts)
-    symStrides.push_back(st.realStrides());
-  // tinygrad's test, on the symbolic strides where there are any.
-  auto symMergeable = [&](int64_t j, int64_t i) {
+  if (symbolic())
+    for (const shape::SymShapeTracker &st : symSts)
+      symStrides.push_back(st.realStrides());
+  else
+    for (const ShapeTracker &st : sts)
+      strides.push_back(st.realStrides());
+  auto walks = [&](int64_t j, int64_t i) {
+    if (!symbolic()) {
+      std::optional<int64_t> si = strides[j][i], last = strides[j][i - 1];
+      int64_t size = sts[j].shape()[i];
+      return si && ((*si != 0 && last == size * *si) || (*si == 0 && last == 0));
+    }
     std::optional<AffineSum> si = symStrides[j][i], last = symStrides[j][i - 1];
     if (!si || !last)
       return false;
@@ -288,33 +297,25 @@ llvm::Error OptKernel::simplifyMergeAdjacent() {
     std::optional<AffineSum> walked = symSts[j].shape()[i].times(*si);
     return walked && *walked == *last;
   };
-  SmallVector<int64_t> runs{1};
-  // Per st, the merged (size, stride) pairs.
-  using Dim = std::pair<int64_t, std::optional<int64_t>>;
-  SmallVector<SmallVector<Dim>> rets;
-  for (auto [st, s] : llvm::zip(sts, strides))
-    rets.push_back({{st.shape()[0], s[0]}});
+  // runs[k]: how many adjacent axes become axis k; runSize[j]: the size of
+  // the last run in st j.
+  SmallVector<int64_t> runs{1}, runSize;
+  for (const ShapeTracker &st : sts)
+    runSize.push_back(st.shape()[0]);
   int64_t fr = firstReduce();
   for (int64_t i = 1; i < shapeLen(); ++i) {
     bool mergeable = i != fr;
-    for (auto [j, z] : llvm::enumerate(llvm::zip(sts, strides, rets))) {
-      auto &[st, s, ret] = z;
-      std::optional<int64_t> si = s[i], last = ret.back().second;
+    for (auto [j, st] : llvm::enumerate(sts)) {
       int64_t size = st.shape()[i];
-      if (symbolic() ? !symMergeable(j, i)
-                     : !(si && ((*si != 0 && last == size * *si) || (*si == 0 && last == 0))))
+      if (!walks(j, i))
         mergeable = false;
       // A RANGE counts in int32 (tinygrad's dtypes.int): an axis of 2^31 or
       // more could not be counted (tinygrad merges it anyway and overflows).
-      if ((__int128)ret.back().first * size > INT32_MAX)
+      if ((__int128)runSize[j] * size > INT32_MAX)
         mergeable = false;
     }
-    for (auto [st, s, ret] : llvm::zip(sts, strides, rets)) {
-      if (mergeable)
-        ret.back() = {ret.back().first * st.shape()[i], s[i]};
-      else
-        ret.push_back({st.shape()[i], s[i]});
-    }
+    for (auto [j, st] : llvm::enumerate(sts))
+      runSize[j] = mergeable ? runSize[j] * st.shape()[i] : st.shape()[i];
     if (mergeable)
       ++runs.back();
     else
@@ -326,11 +327,14 @@ llvm::Error OptKernel::simplifyMergeAdjacent() {
         return llvm::createStringError("a symbolic view cannot merge its axes exactly");
     return projectSymbolic();
   }
-  for (auto [st, ret] : llvm::zip(sts, rets)) {
-    Shape s;
-    for (Dim d : ret)
-      s.push_back(d.first);
-    st = st.reshape(s);
+  for (ShapeTracker &st : sts) {
+    Shape merged;
+    int64_t start = 0;
+    for (int64_t n : runs) {
+      merged.push_back(prod(st.shape().slice(start, n)));
+      start += n;
+    }
+    st = st.reshape(merged);
   }
   return llvm::Error::success();
 }

@@ -23,6 +23,22 @@ void SymView::canonicalize() {
     mask = std::nullopt;
 }
 
+SymView SymView::withoutAxes() const {
+  return {{}, {}, offset, mask ? std::optional<SymMask>(SymMask()) : std::nullopt};
+}
+
+void SymView::append(AffineSum size, AffineSum stride, std::pair<AffineSum, AffineSum> valid) {
+  shape.push_back(std::move(size));
+  strides.push_back(std::move(stride));
+  if (mask)
+    mask->push_back(std::move(valid));
+}
+
+void SymView::appendAxis(const SymView &from, int64_t a) {
+  append(from.shape[a], from.strides[a],
+         from.mask ? (*from.mask)[a] : std::make_pair(AffineSum::ofConstant(0), from.shape[a]));
+}
+
 SymShapeTracker SymShapeTracker::fromAttr(ShapeTrackerAttr attr, const VarRanges &ranges) {
   auto range = [&](StringRef name) { return ranges.lookup(name); };
   SymShapeTracker st;
@@ -108,15 +124,9 @@ SymStrides SymShapeTracker::realStrides() const {
 
 void SymShapeTracker::permute(ArrayRef<int64_t> perm) {
   SymView &v = views.back();
-  SymView p{{}, {}, v.offset, std::nullopt};
-  if (v.mask)
-    p.mask.emplace();
-  for (int64_t a : perm) {
-    p.shape.push_back(v.shape[a]);
-    p.strides.push_back(v.strides[a]);
-    if (v.mask)
-      p.mask->push_back((*v.mask)[a]);
-  }
+  SymView p = v.withoutAxes();
+  for (int64_t a : perm)
+    p.appendAxis(v, a);
   v = std::move(p);
 }
 
@@ -161,9 +171,7 @@ bool SymShapeTracker::split(int64_t axis, int64_t outer, int64_t inner) {
 
 bool SymShapeTracker::dropOnes(ArrayRef<bool> drop) {
   const SymView &v = views.back();
-  SymView out{{}, {}, v.offset, std::nullopt};
-  if (v.mask)
-    out.mask.emplace();
+  SymView out = v.withoutAxes();
   for (size_t i = 0; i < v.shape.size(); ++i) {
     if (drop[i]) {
       // A size-1 axis whose one index is valid (or may not be) decides
@@ -172,10 +180,7 @@ bool SymShapeTracker::dropOnes(ArrayRef<bool> drop) {
         return false;
       continue;
     }
-    out.shape.push_back(v.shape[i]);
-    out.strides.push_back(v.strides[i]);
-    if (v.mask)
-      out.mask->push_back((*v.mask)[i]);
+    out.appendAxis(v, i);
   }
   out.canonicalize();
   views.back() = std::move(out);
@@ -184,9 +189,7 @@ bool SymShapeTracker::dropOnes(ArrayRef<bool> drop) {
 
 bool SymShapeTracker::merge(ArrayRef<int64_t> runs) {
   const SymView &v = views.back();
-  SymView out{{}, {}, v.offset, std::nullopt};
-  if (v.mask)
-    out.mask.emplace();
+  SymView out = v.withoutAxes();
   int64_t start = 0;
   for (int64_t n : runs) {
     SmallVector<int64_t> axes; // the run's axes that are not of size 1
@@ -197,14 +200,13 @@ bool SymShapeTracker::merge(ArrayRef<int64_t> runs) {
         return false;
     }
     start += n;
-    if (axes.size() <= 1) {
-      int64_t a = axes.empty() ? -1 : axes[0];
-      out.shape.push_back(a < 0 ? AffineSum::ofConstant(1) : v.shape[a]);
-      out.strides.push_back(a < 0 ? AffineSum::ofConstant(0) : v.strides[a]);
-      if (v.mask)
-        out.mask->push_back(a < 0
-                                ? std::make_pair(AffineSum::ofConstant(0), AffineSum::ofConstant(1))
-                                : (*v.mask)[a]);
+    if (axes.size() == 1) {
+      out.appendAxis(v, axes[0]);
+      continue;
+    }
+    if (axes.empty()) {
+      out.append(AffineSum::ofConstant(1), AffineSum::ofConstant(0),
+                 {AffineSum::ofConstant(0), AffineSum::ofConstant(1)});
       continue;
     }
     // One stride walks the run: each axis's stride is the next one's times
@@ -225,10 +227,7 @@ bool SymShapeTracker::merge(ArrayRef<int64_t> runs) {
     }
     if (v.mask && !isFull((*v.mask)[axes.back()], v.shape[axes.back()]))
       return false;
-    out.shape.push_back(size);
-    out.strides.push_back(v.strides[axes.back()]);
-    if (v.mask)
-      out.mask->push_back({AffineSum::ofConstant(0), size});
+    out.append(size, v.strides[axes.back()], {AffineSum::ofConstant(0), size});
   }
   out.canonicalize();
   views.back() = std::move(out);

@@ -39,6 +39,13 @@ struct SymView {
   /// View.create's canonical form: stride 0 on constant size-1 axes, no mask
   /// where it cuts nothing.
   void canonicalize();
+  /// A view of no axes with this one's offset, masked if this one is.
+  SymView withoutAxes() const;
+  /// Appends an axis; its valid range [lo, hi) is kept where the view is
+  /// masked.
+  void append(AffineSum size, AffineSum stride, std::pair<AffineSum, AffineSum> valid);
+  /// Appends axis `a` of `from`.
+  void appendAxis(const SymView &from, int64_t a);
 };
 
 class SymShapeTracker {
