@@ -104,7 +104,8 @@ FailureOr<std::unique_ptr<CompiledKernel>> SimRunner::compile(ModuleOp module, S
   ArrayRef<int64_t> shared = UOpDialect::SimSharedAttrHelper(ctx).getAttr(*host);
   for (size_t i = 0; i + 1 < shared.size(); i += 2)
     k->shared.push_back({shared[i], shared[i + 1]});
-  k->needsFibers = host->lookupSymbol(sim::kBarrierFn) || host->lookupSymbol(sim::kMmaFn);
+  k->needsFibers = host->lookupSymbol(sim::kBarrierFn) || host->lookupSymbol(sim::kMmaFn) ||
+                   host->lookupSymbol(sim::kLdMatrixFn);
   SmallVector<std::pair<std::string, int64_t>> globals;
   DataLayout layout(*host);
   for (auto g : host->getOps<LLVM::GlobalOp>())

@@ -247,11 +247,15 @@ private:
       return emitLoad(load);
     if (auto store = dyn_cast<StoreOp>(op))
       return emitStoreInLoops(store);
-    if (isa<BarrierOp>(op) && !effectsDone.insert(op).second)
+    // Effects without a value are emitted once, where their ranges are.
+    if (isa<BarrierOp, AsyncCopyOp, AsyncCommitOp, AsyncWaitOp>(op) &&
+        !effectsDone.insert(op).second)
       return Value();
     if (auto reduce = dyn_cast<ReduceOp>(op))
       return emitReduce(reduce);
-    if (isa<ViewOp, ValidOp, ReduceAxisOp, ShapedConstOp>(op))
+    if (auto copy = dyn_cast<AsyncCopyOp>(op))
+      return emitAsyncCopy(copy);
+    if (isa<ViewOp, ValidOp, ReduceAxisOp, ShapedConstOp, CopyTileOp>(op))
       return op->emitOpError() << "is not lowered: run uop-lower first";
     FailureOr<SmallVector<Value>> operands = emitAll(op->getOperands());
     if (failed(operands))
@@ -352,6 +356,30 @@ private:
     scf::YieldOp::create(tb, loc, read(tb));
     scf::YieldOp::create(eb, loc, alt);
     return ifOp.getResult(0);
+  }
+
+  /// ASYNC_COPY, behind `scf.if` where its source is gated off (the
+  /// target's instruction copies unconditionally).
+  FailureOr<Value> emitAsyncCopy(AsyncCopyOp copy) {
+    for (Value dep : copy.getDeps())
+      if (failed(emit(dep)))
+        return failure();
+    Value dst, src, gate, noGate;
+    if (failed(emitAddress(copy.getDst(), dst, noGate)) ||
+        failed(emitAddress(copy.getSrc(), src, gate)))
+      return failure();
+    if (noGate)
+      return copy.emitOpError() << "copies into a gated INDEX";
+    OpBuilder &ob = at();
+    OpBuilder inner = ob;
+    if (gate) {
+      auto ifOp = scf::IfOp::create(ob, copy.getLoc(), gate, /*withElseRegion=*/false);
+      inner = ifOp.getThenBodyBuilder();
+    }
+    std::optional<FailureOr<Value>> r = target.emitTargetOp(copy, ValueRange{dst, src}, inner);
+    if (!r)
+      return copy.emitOpError() << "is not supported by " << passName;
+    return *r;
   }
 
   /// STORE, behind `scf.if` when gated. Its result (void) has no value.

@@ -141,11 +141,12 @@ private:
     return LLVM::AddrSpaceCastOp::create(b, loc, ptr, p);
   }
 
-  void check(Operation *op, Value p, Type accessed) {
+  void check(Operation *op, Value p, Type accessed, sim::Access access) {
     b.setInsertionPoint(op);
     int64_t bytes = static_cast<int64_t>(dl.getTypeSize(accessed));
     call(op->getLoc(), sim::kCheckFn, voidTy,
-         {generic(op->getLoc(), p), constant(i64, bytes), site(op)});
+         {generic(op->getLoc(), p), constant(i64, bytes), site(op),
+          constant(i32, static_cast<int32_t>(access))});
   }
 
   void replace(Operation *op, Value v) {
@@ -222,13 +223,30 @@ private:
     if (auto trunc = dyn_cast<LLVM::FPTruncOp>(op))
       return rewriteTruncToBF16(trunc);
     if (auto load = dyn_cast<LLVM::LoadOp>(op))
-      return check(op, load.getAddr(), load.getType());
+      return check(op, load.getAddr(), load.getType(), sim::Access::Read);
     if (auto store = dyn_cast<LLVM::StoreOp>(op))
-      return check(op, store.getAddr(), store.getValue().getType());
+      return check(op, store.getAddr(), store.getValue().getType(), sim::Access::Write);
     if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op))
-      return check(op, rmw.getPtr(), rmw.getVal().getType());
+      return check(op, rmw.getPtr(), rmw.getVal().getType(), sim::Access::ReadWrite);
     if (auto cas = dyn_cast<LLVM::AtomicCmpXchgOp>(op))
-      return check(op, cas.getPtr(), cas.getVal().getType());
+      return check(op, cas.getPtr(), cas.getVal().getType(), sim::Access::ReadWrite);
+    if (auto copy = dyn_cast<NVVM::CpAsyncOp>(op)) {
+      Value bytes = constant(i32, copy.getSize());
+      Value srcBytes = copy.getCpSize() ? copy.getCpSize() : bytes;
+      call(loc, sim::kCpAsyncFn, voidTy,
+           {site(op), generic(loc, copy.getDst()), generic(loc, copy.getSrc()), bytes, srcBytes});
+      return op->erase();
+    }
+    if (isa<NVVM::CpAsyncCommitGroupOp>(op)) {
+      call(loc, sim::kCpAsyncCommitFn, voidTy, {site(op)});
+      return op->erase();
+    }
+    if (auto wait = dyn_cast<NVVM::CpAsyncWaitGroupOp>(op)) {
+      call(loc, sim::kCpAsyncWaitFn, voidTy, {site(op), constant(i32, wait.getN())});
+      return op->erase();
+    }
+    if (auto ld = dyn_cast<NVVM::LdMatrixOp>(op))
+      return rewriteLdMatrix(ld);
     if (auto addr = dyn_cast<LLVM::AddressOfOp>(op)) {
       for (auto [i, g] : llvm::enumerate(shared))
         if (g.getSymName() == addr.getGlobalName()) {
@@ -306,6 +324,41 @@ private:
       LLVM::StoreOp::create(b, loc, word, slot);
     }
     return array;
+  }
+
+  /// ldmatrix m8n8 .b16: the lane's registers come back through a stack
+  /// array the collective fills.
+  void rewriteLdMatrix(NVVM::LdMatrixOp ld) {
+    Location loc = ld.getLoc();
+    NVVM::LdStMatrixShapeAttr shape = ld.getShape();
+    if (shape.getM() != 8 || shape.getN() != 8 || ld.getEltType() != NVVM::LdStMatrixEltType::B16)
+      return unsupported(ld);
+    int64_t count = ld.getNum();
+    Block &entry = ld->getParentOfType<LLVM::LLVMFuncOp>().getBody().front();
+    Value d;
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&entry);
+      d = LLVM::AllocaOp::create(b, loc, ptr, LLVM::LLVMArrayType::get(i32, count),
+                                 constant(i32, 1), 4);
+    }
+    b.setInsertionPoint(ld);
+    bool trans = ld.getLayout() == NVVM::MMALayout::col;
+    call(loc, sim::kLdMatrixFn, voidTy,
+         {site(ld), generic(loc, ld.getPtr()), constant(i32, count), constant(i32, trans), d});
+    Value result;
+    if (ld.getType() == i32) {
+      result = LLVM::LoadOp::create(b, loc, i32, d);
+    } else {
+      result = LLVM::UndefOp::create(b, loc, ld.getType());
+      for (int64_t j = 0; j < count; ++j) {
+        Value slot = LLVM::GEPOp::create(b, loc, ptr, i32, d,
+                                         ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(j)});
+        result = LLVM::InsertValueOp::create(b, loc, result, LLVM::LoadOp::create(b, loc, i32, slot),
+                                             ArrayRef<int64_t>{j});
+      }
+    }
+    replace(ld, result);
   }
 
   void rewriteMma(NVVM::MmaOp mma) {

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -55,11 +56,60 @@ FailureOr<Value> emitShared(DefineLocalOp local, OpBuilder &b, const DTypeLoweri
   auto module = b.getInsertionBlock()->getParentOp()->getParentOfType<gpu::GPUModuleOp>();
   OpBuilder mb(local.getContext()); // unlinked: the symbol table places it
   auto array = LLVM::LLVMArrayType::get(types.storage(ptr.getValueType()), ptr.getSize());
+  // A swizzled buffer starts at a multiple of its swizzle's period (the
+  // pattern is of shared addresses; see #uop.swizzle).
+  std::optional<SwizzleAttr> swizzle = local.getSwizzle();
+  uint64_t align = swizzle ? std::max<int64_t>(16, swizzle->getPeriod()) : 16;
   auto global = LLVM::GlobalOp::create(mb, local.getLoc(), array, /*isConstant=*/false,
                                        LLVM::Linkage::Internal, local.getName(), Attribute(),
-                                       /*alignment=*/16, /*addrSpace=*/3);
+                                       align, /*addrSpace=*/3);
   SymbolTable(module).insert(global, module.getBody()->begin()); // renamed if taken
   return LLVM::AddressOfOp::create(b, local.getLoc(), global).getResult();
+}
+
+/// ASYNC_COPY as cp.async (cg: through L2 only, for 16 bytes; ca else)
+/// from the global address space.
+Value emitAsyncCopy(AsyncCopyOp copy, Value dst, Value src, OpBuilder &b) {
+  Location loc = copy.getLoc();
+  auto global = LLVM::LLVMPointerType::get(b.getContext(),
+                                           static_cast<unsigned>(NVVM::NVVMMemorySpace::Global));
+  if (src.getType() != global)
+    src = LLVM::AddrSpaceCastOp::create(b, loc, global, src);
+  int64_t bytes = copy.getBytes();
+  NVVM::CpAsyncOp::create(b, loc, dst, src, bytes,
+                          bytes == 16 ? NVVM::LoadCacheModifierKind::CG
+                                      : NVVM::LoadCacheModifierKind::CA,
+                          /*cpSize=*/Value());
+  return Value();
+}
+
+/// LDMATRIX as nvvm.ldmatrix (m8n8, b16): one 32-bit register per matrix,
+/// two elements each, low half first, into the result vector in order.
+Value emitLdMatrix(LdMatrixOp ld, Value ptr, OpBuilder &b) {
+  Location loc = ld.getLoc();
+  MLIRContext *ctx = b.getContext();
+  int64_t count = ld.getCount();
+  Type i32 = b.getI32Type();
+  Type regs = count == 1 ? i32
+                         : LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(count, i32));
+  Value r = NVVM::LdMatrixOp::create(
+      b, loc, regs, ptr, count, ld.getTrans() ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+      NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8), NVVM::LdStMatrixEltType::B16);
+  auto resultType = cast<VectorType>(ld.getType());
+  auto pairType = VectorType::get({2}, resultType.getElementType());
+  Value out = LLVM::PoisonOp::create(b, loc, resultType);
+  for (int64_t j = 0; j < count; ++j) {
+    Value reg = count == 1 ? r : LLVM::ExtractValueOp::create(b, loc, r, ArrayRef<int64_t>{j});
+    Value pair = LLVM::BitcastOp::create(b, loc, pairType, reg);
+    for (int64_t h = 0; h < 2; ++h) {
+      auto lane = [&](int64_t i) {
+        return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(i));
+      };
+      Value x = LLVM::ExtractElementOp::create(b, loc, pair, lane(h));
+      out = LLVM::InsertElementOp::create(b, loc, out, x, lane(2 * j + h));
+    }
+  }
+  return out;
 }
 
 /// tinygrad's PTX: ex2.approx, lg2.approx, sin.approx, sqrt.approx and
@@ -131,6 +181,18 @@ std::optional<FailureOr<Value>> NVPTXTargetInfo::emitTargetOp(Operation *op, Val
   }
   if (auto special = dyn_cast<SpecialOp>(op))
     return FailureOr<Value>(emitSpecial(special, b));
+  if (auto copy = dyn_cast<AsyncCopyOp>(op))
+    return FailureOr<Value>(emitAsyncCopy(copy, operands[0], operands[1], b));
+  if (isa<AsyncCommitOp>(op)) {
+    NVVM::CpAsyncCommitGroupOp::create(b, op->getLoc());
+    return FailureOr<Value>(Value());
+  }
+  if (auto wait = dyn_cast<AsyncWaitOp>(op)) {
+    NVVM::CpAsyncWaitGroupOp::create(b, op->getLoc(), static_cast<uint32_t>(wait.getPending()));
+    return FailureOr<Value>(Value());
+  }
+  if (auto ld = dyn_cast<LdMatrixOp>(op))
+    return FailureOr<Value>(emitLdMatrix(ld, operands[0], b));
   return std::nullopt;
 }
 

@@ -20,6 +20,7 @@
 
 #include <cmath>
 #include <csetjmp>
+#include <deque>
 #include <cstring>
 #include <sys/mman.h>
 #include <ucontext.h>
@@ -35,17 +36,36 @@ constexpr int32_t kWarpSize = 32;
 constexpr size_t kFiberStack = 256 << 10;   // virtual; pages are touched on use
 constexpr int64_t kPrivateBytes = 64 << 10; // per thread, for llvm.alloca
 
-enum class State { Ready, AtBarrier, AtMma, Done, Faulted };
+enum class State { Ready, AtBarrier, AtWarp, Done, Faulted };
+
+/// The warp-collective ops: all 32 lanes of a warp must reach one.
+enum class WarpOp { Mma, LdMatrix };
+
+/// A cp.async in flight: the bytes it read, and where they land.
+struct AsyncCopy {
+  uintptr_t dst = 0;
+  int32_t bytes = 0;
+  std::array<uint8_t, 16> data{};
+};
 
 /// One simulated GPU thread.
 struct Thread {
   Dim3 tid;
   int32_t linear = 0;
   State state = State::Ready;
-  int32_t waitSite = -1; // the barrier or mma.sync it waits at
+  int32_t waitSite = -1; // the barrier or warp op it waits at
+  WarpOp warpOp = WarpOp::Mma;
   MmaDesc mma;
   MmaLane regs;
   uint32_t *mmaResult = nullptr;
+  // ldmatrix: the row address this lane gives, and where its registers go.
+  uintptr_t ldmRow = 0;
+  int32_t ldmCount = 0, ldmTrans = 0;
+  uint32_t *ldmResult = nullptr;
+  // cp.async: the copies since the last commit, then the committed groups,
+  // oldest first.
+  std::vector<AsyncCopy> openGroup;
+  std::deque<std::vector<AsyncCopy>> groups;
   std::vector<uint8_t> privateMemory;
   int64_t privateUsed = 0;
   std::vector<MemRegion> allocations;
@@ -55,10 +75,18 @@ struct Thread {
 
 std::string str(Dim3 d) { return llvm::formatv("({0}, {1}, {2})", d.x, d.y, d.z).str(); }
 
+/// What a shared byte holds besides its value: the target of a cp.async in
+/// flight, or landed (after the issuing thread's wait) but not yet published
+/// to the other threads by a barrier; with the issuing thread's index.
+constexpr uint32_t kPending = 1u << 31, kLanded = 1u << 30, kOwnerMask = kLanded - 1;
+
 struct Executor {
   const LaunchSpec &spec;
   Dim3 ctaid;
   std::vector<uint8_t> sharedArena;
+  uintptr_t sharedBase = 0; // the shared window's address 0
+  std::vector<uint32_t> sharedState; // per byte of the window: kPending, kLanded
+  std::vector<std::pair<int64_t, int64_t>> landed; // (offset, bytes) since the last barrier
   std::vector<MemRegion> sharedRegions;
   std::vector<Thread> threads;
   Thread *current = nullptr;
@@ -104,20 +132,26 @@ struct Executor {
   }
 
   void setUpBlock() {
-    int64_t offset = 0;
+    int64_t offset = 0, maxAlign = 16;
     sharedRegions.clear();
     std::vector<int64_t> offsets;
     for (auto [bytes, align] : spec.shared) {
-      offset = (offset + align - 1) / std::max<int64_t>(align, 1) * std::max<int64_t>(align, 1);
+      align = std::max<int64_t>(align, 1);
+      maxAlign = std::max(maxAlign, align);
+      offset = (offset + align - 1) / align * align;
       offsets.push_back(offset);
       offset += bytes;
     }
-    // Shared memory starts each block as garbage, as on the GPU (0xA5 bytes).
-    sharedArena.assign(offset + 16, 0xA5);
-    uintptr_t base = (reinterpret_cast<uintptr_t>(sharedArena.data()) + 15) & ~uintptr_t(15);
+    // Shared memory starts each block as garbage, as on the GPU (0xA5
+    // bytes); the window starts at the largest alignment a variable asks.
+    sharedArena.assign(offset + maxAlign, 0xA5);
+    sharedBase = (reinterpret_cast<uintptr_t>(sharedArena.data()) + maxAlign - 1) &
+                 ~uintptr_t(maxAlign - 1);
+    sharedState.assign(offset, 0);
+    landed.clear();
     for (auto [i, s] : llvm::enumerate(spec.shared))
       sharedRegions.push_back(
-          {base + offsets[i], s.first, llvm::formatv("shared variable {0}", i).str()});
+          {sharedBase + offsets[i], s.first, llvm::formatv("shared variable {0}", i).str()});
   }
 
   void resetThread(Thread &t) {
@@ -125,6 +159,47 @@ struct Executor {
     t.waitSite = -1;
     t.privateUsed = 0;
     t.allocations.clear();
+    t.openGroup.clear();
+    t.groups.clear();
+  }
+
+  /// The region `p..p+bytes` lies in, among `regions`, or null.
+  const MemRegion *regionOf(const std::vector<MemRegion> &regions, uintptr_t p,
+                            int64_t bytes) const {
+    for (const MemRegion &r : regions)
+      if (inside(r, p, bytes))
+        return &r;
+    return nullptr;
+  }
+
+  /// "byte 96 of shared variable 1" for a shared address.
+  std::string sharedByte(uintptr_t p) const {
+    for (const MemRegion &r : sharedRegions)
+      if (p >= r.begin && p < r.begin + r.bytes)
+        return llvm::formatv("byte {0} of {1}", p - r.begin, r.name).str();
+    return llvm::formatv("shared byte {0}", p - sharedBase).str();
+  }
+
+  /// Faults if thread `reader` may not touch shared bytes p..p+bytes yet: a
+  /// cp.async to them is in flight, or landed for another thread that has
+  /// not passed a barrier since.
+  void checkShared(uintptr_t p, int64_t bytes, int32_t reader, const std::string &what) {
+    if (p < sharedBase || p - sharedBase + bytes > sharedState.size())
+      return;
+    for (int64_t i = 0; i < bytes; ++i) {
+      uint32_t st = sharedState[p - sharedBase + i];
+      int32_t owner = static_cast<int32_t>(st & kOwnerMask);
+      if (st & kPending)
+        fault(llvm::formatv("{0} {1}, the target of a cp.async of thread {2} that no "
+                            "cp.async.wait_group has completed ({3})",
+                            what, sharedByte(p + i), owner, "the data has not landed")
+                  .str());
+      if ((st & kLanded) && owner != reader)
+        fault(llvm::formatv("{0} {1}, which a cp.async of thread {2} wrote; no barrier has "
+                            "published it since that thread's cp.async.wait_group",
+                            what, sharedByte(p + i), owner)
+                  .str());
+    }
   }
 
   bool inside(const MemRegion &r, uintptr_t p, int64_t bytes) const {
@@ -135,12 +210,17 @@ struct Executor {
     return {&spec.globals, &sharedRegions, &current->allocations};
   }
 
-  void check(void *ptr, int64_t bytes, int32_t site) {
+  void check(void *ptr, int64_t bytes, int32_t site, Access access) {
     auto p = reinterpret_cast<uintptr_t>(ptr);
     for (const std::vector<MemRegion> *list : regionLists())
       for (const MemRegion &r : *list)
-        if (inside(r, p, bytes))
+        if (inside(r, p, bytes)) {
+          if (list == &sharedRegions)
+            checkShared(p, bytes, current->linear,
+                        std::string(access == Access::Read ? "reads " : "writes ") +
+                            std::to_string(bytes) + " bytes at");
           return;
+        }
     // Name the region the address is nearest to (at or after its start).
     const MemRegion *near = nullptr;
     for (const std::vector<MemRegion> *list : regionLists())
@@ -230,6 +310,63 @@ struct Executor {
 
   LogicalResult runBlockFibers();
   bool completeWarps(bool &madeProgress);
+  bool completeLdMatrix(int32_t first);
+  static const char *warpOpName(WarpOp op) { return op == WarpOp::Mma ? "mma.sync" : "ldmatrix"; }
+
+  void cpAsync(int32_t site, uintptr_t dst, uintptr_t src, int32_t bytes, int32_t srcBytes) {
+    std::string at = " ('" + this->site(site) + "')";
+    if (bytes != 4 && bytes != 8 && bytes != 16)
+      fault("cp.async copies 4, 8 or 16 bytes, not " + std::to_string(bytes) + at);
+    if (srcBytes < 0 || srcBytes > bytes)
+      fault("cp.async reads " + std::to_string(srcBytes) + " of " + std::to_string(bytes) +
+            " bytes" + at);
+    const MemRegion *to = regionOf(sharedRegions, dst, bytes);
+    const MemRegion *from = regionOf(spec.globals, src, srcBytes ? srcBytes : 1);
+    if (!to)
+      fault(llvm::formatv("cp.async writes {0} bytes at {1:x}, outside shared memory{2}", bytes,
+                          dst, at)
+                .str());
+    if (srcBytes && !from)
+      fault(llvm::formatv("cp.async reads {0} bytes at {1:x}, in no buffer{2}", srcBytes, src, at)
+                .str());
+    if ((dst - sharedBase) % bytes != 0 || (srcBytes && (src - from->begin) % bytes != 0))
+      fault(llvm::formatv("cp.async of {0} bytes from byte {1} of {2} to {3}: both must be "
+                          "{0}-byte aligned{4}",
+                          bytes, srcBytes ? src - from->begin : 0,
+                          srcBytes ? from->name : "nothing", sharedByte(dst), at)
+                .str());
+    Thread &t = *current;
+    checkShared(dst, bytes, t.linear, "cp.async writes");
+    AsyncCopy c;
+    c.dst = dst;
+    c.bytes = bytes;
+    std::memcpy(c.data.data(), reinterpret_cast<const void *>(src), srcBytes);
+    for (int64_t i = 0; i < bytes; ++i)
+      sharedState[dst - sharedBase + i] = kPending | static_cast<uint32_t>(t.linear);
+    t.openGroup.push_back(c);
+  }
+
+  void cpAsyncWait(int32_t pending) {
+    Thread &t = *current;
+    while (static_cast<int64_t>(t.groups.size()) > std::max<int32_t>(pending, 0)) {
+      for (const AsyncCopy &c : t.groups.front()) {
+        std::memcpy(reinterpret_cast<void *>(c.dst), c.data.data(), c.bytes);
+        for (int64_t i = 0; i < c.bytes; ++i)
+          sharedState[c.dst - sharedBase + i] = kLanded | static_cast<uint32_t>(t.linear);
+        landed.push_back({static_cast<int64_t>(c.dst - sharedBase), c.bytes});
+      }
+      t.groups.pop_front();
+    }
+  }
+
+  /// A barrier publishes what landed before it to every thread.
+  void publishLanded() {
+    for (auto [offset, bytes] : landed)
+      for (int64_t i = 0; i < bytes; ++i)
+        if (sharedState[offset + i] & kLanded)
+          sharedState[offset + i] = 0;
+    landed.clear();
+  }
   std::string describeDeadlock() const;
 };
 
@@ -241,38 +378,105 @@ void Executor::fiberMain() {
   e.current->state = State::Done; // returning switches to uc_link, the scheduler
 }
 
-/// Completes each warp whose lanes all wait at one mma.sync. Fails if they
-/// wait at different ones, or the op is not one the simulator implements.
+/// Completes each warp whose lanes all wait at one warp-collective op
+/// (mma.sync, ldmatrix). Fails if they wait at different ones, or the op
+/// is not one the simulator implements.
 bool Executor::completeWarps(bool &madeProgress) {
   int32_t n = static_cast<int32_t>(threads.size());
   for (int32_t w = 0; w * kWarpSize < n; ++w) {
     int32_t first = w * kWarpSize, end = std::min(n, first + kWarpSize);
     bool all = end - first == kWarpSize;
     for (int32_t i = first; i < end; ++i)
-      all &= threads[i].state == State::AtMma;
+      all &= threads[i].state == State::AtWarp;
     if (!all)
       continue;
     Thread &lead = threads[first];
-    for (int32_t i = first; i < end; ++i)
-      if (threads[i].waitSite != lead.waitSite || !(threads[i].mma == lead.mma)) {
+    for (int32_t i = first; i < end; ++i) {
+      const Thread &t = threads[i];
+      bool same = t.waitSite == lead.waitSite && t.warpOp == lead.warpOp &&
+                  (t.warpOp == WarpOp::Mma ? t.mma == lead.mma
+                                           : t.ldmCount == lead.ldmCount &&
+                                                 t.ldmTrans == lead.ldmTrans);
+      if (!same) {
         current = &threads[i];
-        error = where(threads[i]) + ": lanes of warp " + std::to_string(w) +
-                " wait at different mma.sync instructions: '" + site(threads[i].waitSite) +
+        error = where(t) + ": lanes of warp " + std::to_string(w) + " wait at different " +
+                warpOpName(lead.warpOp) + " instructions: '" + site(t.waitSite) +
                 "' here and '" + site(lead.waitSite) + "' in lane 0";
         return false;
       }
-    std::array<MmaLane, 32> lanes;
-    for (int32_t i = 0; i < kWarpSize; ++i)
-      lanes[i] = threads[first + i].regs;
-    computeMma(lead.mma, lanes);
-    int32_t words = mmaRegisters(lead.mma, 'd');
-    for (int32_t i = 0; i < kWarpSize; ++i) {
-      Thread &t = threads[first + i];
-      std::memcpy(t.mmaResult, lanes[i].d.data(), 4 * words);
-      t.state = State::Ready;
     }
+    if (lead.warpOp == WarpOp::LdMatrix) {
+      if (!completeLdMatrix(first))
+        return false;
+    } else {
+      std::array<MmaLane, 32> lanes;
+      for (int32_t i = 0; i < kWarpSize; ++i)
+        lanes[i] = threads[first + i].regs;
+      computeMma(lead.mma, lanes);
+      int32_t words = mmaRegisters(lead.mma, 'd');
+      for (int32_t i = 0; i < kWarpSize; ++i)
+        std::memcpy(threads[first + i].mmaResult, lanes[i].d.data(), 4 * words);
+    }
+    for (int32_t i = first; i < end; ++i)
+      threads[i].state = State::Ready;
     madeProgress = true;
   }
+  return true;
+}
+
+/// ldmatrix m8n8 .b16 for the warp starting at thread `first`: lane 8j + r
+/// gives the address of row r of matrix j; lane l receives, per matrix,
+/// row l/4's elements 2(l%4) and 2(l%4)+1 (trans: column l/4's elements of
+/// rows 2(l%4) and 2(l%4)+1), the first in the low half of the register.
+bool Executor::completeLdMatrix(int32_t first) {
+  const Thread &lead = threads[first];
+  int32_t count = lead.ldmCount;
+  for (int32_t l = 0; l < 8 * count; ++l) {
+    Thread &t = threads[first + l];
+    current = &t;
+    const MemRegion *r = regionOf(sharedRegions, t.ldmRow, 16);
+    if (!r || (t.ldmRow - sharedBase) % 16 != 0) {
+      error = where(t) + ": ldmatrix row address " +
+              (r ? sharedByte(t.ldmRow) + " is not 16-byte aligned"
+                 : llvm::formatv("{0:x} is not 16 bytes inside shared memory", t.ldmRow).str()) +
+              " ('" + site(t.waitSite) + "')";
+      return false;
+    }
+    // (a fault here longjmps or switches away like any other)
+    std::string why;
+    {
+      int32_t reader = t.linear;
+      uintptr_t p = t.ldmRow;
+      for (int64_t i = 0; i < 16 && why.empty(); ++i) {
+        uint32_t st = sharedState[p - sharedBase + i];
+        int32_t owner = static_cast<int32_t>(st & kOwnerMask);
+        if (st & kPending)
+          why = "the target of a cp.async of thread " + std::to_string(owner) +
+                " that no cp.async.wait_group has completed";
+        else if ((st & kLanded) && owner != reader)
+          why = "written by a cp.async of thread " + std::to_string(owner) +
+                " that no barrier has published";
+      }
+      if (!why.empty()) {
+        error = where(t) + ": ldmatrix reads " + sharedByte(p) + ", " + why + " ('" +
+                site(t.waitSite) + "')";
+        return false;
+      }
+    }
+  }
+  auto element = [&](int32_t rowLane, int32_t col) {
+    uint16_t v;
+    std::memcpy(&v, reinterpret_cast<const void *>(threads[first + rowLane].ldmRow + 2 * col), 2);
+    return static_cast<uint32_t>(v);
+  };
+  for (int32_t l = 0; l < kWarpSize; ++l)
+    for (int32_t j = 0; j < count; ++j) {
+      uint32_t half[2];
+      for (int32_t h = 0; h < 2; ++h)
+        half[h] = lead.ldmTrans ? element(8 * j + 2 * (l % 4) + h, l / 4)
+                                : element(8 * j + l / 4, 2 * (l % 4) + h);
+      threads[first + l].ldmResult[j] = half[0] | (half[1] << 16);
+    }
   return true;
 }
 
@@ -283,17 +487,16 @@ std::string Executor::describeDeadlock() const {
     case State::Done:
       return "exited";
     case State::AtBarrier:
-      return "waits at '" + site(t.waitSite) + "'";
-    case State::AtMma:
+    case State::AtWarp:
       return "waits at '" + site(t.waitSite) + "'";
     default:
       return "is running";
     }
   };
   int32_t n = static_cast<int32_t>(threads.size());
-  // A warp that cannot complete its mma.sync.
+  // A warp that cannot complete its mma.sync or ldmatrix.
   for (const Thread &t : threads) {
-    if (t.state != State::AtMma)
+    if (t.state != State::AtWarp)
       continue;
     int32_t first = t.linear / kWarpSize * kWarpSize, end = std::min(n, first + kWarpSize);
     if (end - first < kWarpSize)
@@ -302,11 +505,12 @@ std::string Executor::describeDeadlock() const {
                            where(t), site(t.waitSite), t.linear / kWarpSize, end - first,
                            str(spec.block));
     for (int32_t i = first; i < end; ++i)
-      if (threads[i].state != State::AtMma)
-        return llvm::formatv("{0}: mma.sync not reached by all lanes of warp {1}: lane {2} "
-                             "{3}, while lane {4} waits at '{5}'",
-                             where(threads[i]), t.linear / kWarpSize, i % kWarpSize,
-                             state(threads[i]), t.linear % kWarpSize, site(t.waitSite));
+      if (threads[i].state != State::AtWarp)
+        return llvm::formatv("{0}: {1} not reached by all lanes of warp {2}: lane {3} "
+                             "{4}, while lane {5} waits at '{6}'",
+                             where(threads[i]), warpOpName(t.warpOp), t.linear / kWarpSize,
+                             i % kWarpSize, state(threads[i]), t.linear % kWarpSize,
+                             site(t.waitSite));
   }
   // A barrier some threads never reach.
   const Thread *waiting = nullptr;
@@ -360,6 +564,7 @@ LogicalResult Executor::runBlockFibers() {
       error = describeDeadlock();
       return failure();
     }
+    publishLanded();
     for (Thread &t : threads)
       t.state = State::Ready;
   }
@@ -370,7 +575,32 @@ LogicalResult Executor::runBlockFibers() {
 // The ABI, called from the JIT-compiled kernel.
 extern "C" {
 static int32_t uopsimSReg(int32_t which) { return active->sreg(which); }
-static void uopsimCheck(void *p, int64_t bytes, int32_t site) { active->check(p, bytes, site); }
+static void uopsimCheck(void *p, int64_t bytes, int32_t site, int32_t access) {
+  active->check(p, bytes, site, static_cast<Access>(access));
+}
+static void uopsimCpAsync(int32_t site, void *dst, void *src, int32_t bytes, int32_t srcBytes) {
+  active->cpAsync(site, reinterpret_cast<uintptr_t>(dst), reinterpret_cast<uintptr_t>(src), bytes,
+                  srcBytes);
+}
+static void uopsimCpAsyncCommit(int32_t) {
+  Thread &t = *active->current;
+  t.groups.push_back(std::move(t.openGroup));
+  t.openGroup.clear();
+}
+static void uopsimCpAsyncWait(int32_t, int32_t pending) { active->cpAsyncWait(pending); }
+static void uopsimLdMatrix(int32_t site, void *row, int32_t count, int32_t trans, uint32_t *d) {
+  Executor &e = *active;
+  if (count != 1 && count != 2 && count != 4)
+    e.fault("ldmatrix reads 1, 2 or 4 matrices, not " + std::to_string(count) + " ('" +
+            e.site(site) + "')");
+  Thread &t = *e.current;
+  t.warpOp = WarpOp::LdMatrix;
+  t.ldmRow = reinterpret_cast<uintptr_t>(row);
+  t.ldmCount = count;
+  t.ldmTrans = trans;
+  t.ldmResult = d;
+  e.wait(State::AtWarp, site);
+}
 static void uopsimBarrier(int32_t site) { active->wait(State::AtBarrier, site); }
 static void *uopsimShared(int32_t index) {
   return reinterpret_cast<void *>(active->sharedRegions[index].begin);
@@ -395,7 +625,8 @@ static void uopsimMma(int32_t site, int32_t m, int32_t n, int32_t k, int32_t a, 
   std::memcpy(t.regs.b.data(), rb, 4 * mmaRegisters(desc, 'b'));
   std::memcpy(t.regs.c.data(), rc, 4 * mmaRegisters(desc, 'c'));
   t.mmaResult = rd;
-  e.wait(State::AtMma, site);
+  t.warpOp = WarpOp::Mma;
+  e.wait(State::AtWarp, site);
 }
 }
 
@@ -435,6 +666,10 @@ llvm::StringMap<void *> mlir::uop::sim::abiSymbols() {
   m[kCheckFn] = reinterpret_cast<void *>(&uopsimCheck);
   m[kBarrierFn] = reinterpret_cast<void *>(&uopsimBarrier);
   m[kMmaFn] = reinterpret_cast<void *>(&uopsimMma);
+  m[kCpAsyncFn] = reinterpret_cast<void *>(&uopsimCpAsync);
+  m[kCpAsyncCommitFn] = reinterpret_cast<void *>(&uopsimCpAsyncCommit);
+  m[kCpAsyncWaitFn] = reinterpret_cast<void *>(&uopsimCpAsyncWait);
+  m[kLdMatrixFn] = reinterpret_cast<void *>(&uopsimLdMatrix);
   m[kSharedFn] = reinterpret_cast<void *>(&uopsimShared);
   m[kAllocaFn] = reinterpret_cast<void *>(&uopsimAlloca);
   m[kUnsupportedFn] = reinterpret_cast<void *>(&uopsimUnsupported);

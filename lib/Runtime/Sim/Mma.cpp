@@ -1,23 +1,14 @@
 //===- Mma.cpp - the warp matrix multiply of mma.sync ---------------------===//
 //
-// Layouts from the PTX ISA, section "Warp Level Matrix Multiply-Accumulate
-// Instructions", subsections "Matrix Fragments for mma.m16n8k8" and
-// "Matrix Fragments for mma.m16n8k16 with floating point type". With
-// groupID = lane / 4 and tig = lane % 4 ("threadID_in_group"), element i of
-// a lane's fragment (registers in order, the low half of a 32-bit register
-// first) sits at:
-//
-//   m16n8k16 .f16/.bf16  A a0..a7: row g + 8*(i/2 % 2), col 2*tig + i%2 + 8*(i/4)
-//                        B b0..b3: row 2*tig + i%2 + 8*(i/2), col g
-//   m16n8k8  .f16/.bf16  A a0..a3: row g + 8*(i/2),     col 2*tig + i%2
-//                        B b0,b1:  row 2*tig + i,       col g
-//   m16n8k8  .tf32       A a0..a3: row g + 8*(i%2),     col tig + 4*(i/2)
-//                        B b0,b1:  row tig + 4*i,       col g
-//   C and D (all)        c0..c3:   row g + 8*(i/2),     col 2*tig + i%2
+// The warp's product from its lanes' fragments: each element's place is
+// the PTX ISA's fragment layout (mmaFragmentCoord, IR/TensorCores.cpp, which
+// the TC opt's layouts are checked against too).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Mma.h"
+
+#include "uop/Dialect/UOp/IR/TensorCores.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -42,25 +33,9 @@ int32_t perRegister(int32_t t) {
   return type(t) == MMATypes::f16 || type(t) == MMATypes::bf16 ? 2 : 1;
 }
 
-Coord elementA(const MmaDesc &d, int32_t lane, int32_t i) {
-  int32_t g = lane / 4, t = lane % 4;
-  if (type(d.a) == MMATypes::tf32)
-    return {g + 8 * (i % 2), t + 4 * (i / 2)};
-  if (d.k == 16)
-    return {g + 8 * (i / 2 % 2), 2 * t + i % 2 + 8 * (i / 4)};
-  return {g + 8 * (i / 2), 2 * t + i % 2};
-}
-
-Coord elementB(const MmaDesc &d, int32_t lane, int32_t i) {
-  int32_t g = lane / 4, t = lane % 4;
-  if (type(d.b) == MMATypes::tf32)
-    return {t + 4 * i, g};
-  return {2 * t + i % 2 + 8 * (i / 2), g};
-}
-
-Coord elementC(int32_t lane, int32_t i) {
-  int32_t g = lane / 4, t = lane % 4;
-  return {g + 8 * (i / 2), 2 * t + i % 2};
+Coord element(char operand, const MmaDesc &d, int32_t lane, int32_t i) {
+  auto [row, col] = mlir::uop::mmaFragmentCoord(operand, d.k, type(d.a) == MMATypes::tf32, lane, i);
+  return {static_cast<int32_t>(row), static_cast<int32_t>(col)};
 }
 
 float fromBits(uint32_t bits) {
@@ -149,21 +124,21 @@ void mlir::uop::sim::computeMma(const MmaDesc &d, std::array<MmaLane, 32> &lanes
   int32_t aElems = d.m * d.k / 32, bElems = d.k * d.n / 32, cElems = d.m * d.n / 32;
   for (int32_t lane = 0; lane < 32; ++lane) {
     for (int32_t i = 0; i < aElems; ++i) {
-      Coord p = elementA(d, lane, i);
+      Coord p = element('a', d, lane, i);
       A[p.row][p.col] = element(lanes[lane].a, d.a, i);
     }
     for (int32_t i = 0; i < bElems; ++i) {
-      Coord p = elementB(d, lane, i);
+      Coord p = element('b', d, lane, i);
       B[p.row][p.col] = element(lanes[lane].b, d.b, i);
     }
     for (int32_t i = 0; i < cElems; ++i) {
-      Coord p = elementC(lane, i);
+      Coord p = element('c', d, lane, i);
       C[p.row][p.col] = element(lanes[lane].c, d.c, i);
     }
   }
   for (int32_t lane = 0; lane < 32; ++lane)
     for (int32_t i = 0; i < cElems; ++i) {
-      Coord p = elementC(lane, i);
+      Coord p = element('c', d, lane, i);
       // Products of halves are exact in f32; the sum is in f32, in k order.
       float acc = C[p.row][p.col];
       for (int32_t kk = 0; kk < d.k; ++kk)

@@ -313,3 +313,34 @@ func.func @schedule(%out: memref<4xf32> {uop.device = "CPU", uop.unique = 0 : i6
   uop.exec @fill(%out) : memref<4xf32>
   return
 }
+
+// Staged tensor-core operands: a swizzled shared tile, the block's copy into
+// it (AST form, VIEW operands), each thread's cp.async (lowered form, INDEX
+// operands), commit and wait, and ldmatrix.
+// CHECK-LABEL: uop.kernel @staged
+uop.kernel @staged {
+  %g = uop.define_global 0 : !uop.ptr<f16, 4096>
+  // CHECK: uop.define_local "tc_a" {swizzle = #uop.swizzle<2, 4, 3>} : !uop.ptr<f16, 2048, local>
+  %s = uop.define_local "tc_a" {swizzle = #uop.swizzle<2, 4, 3>} : !uop.ptr<f16, 2048, local>
+  %gv = uop.view %g [#uop.view<shape = [2], strides = [2048]>] : !uop.ptr<f16, 4096>
+  %sv = uop.view %s [#uop.view<shape = [2], strides = [0]>] : !uop.ptr<f16, 2048, local>
+  // CHECK: %[[T:.*]] = uop.copy_tile %{{.*}}, %{{.*}} rows 64 cols 32 pitch 64, 32 : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 4096>
+  %t = uop.copy_tile %sv, %gv rows 64 cols 32 pitch 64, 32 : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 4096>
+  %i = uop.const 8 : si32
+  %gi = uop.index %g[%i] : !uop.ptr<f16, 4096>, si32
+  %si = uop.index %s[%i] : !uop.ptr<f16, 2048, local>, si32
+  // CHECK: %[[C:.*]] = uop.async_copy %{{.*}}, %{{.*}} bytes 16 after %[[T]] : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 4096>
+  %c = uop.async_copy %si, %gi bytes 16 after %t : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 4096>
+  // CHECK: %[[G:.*]] = uop.async_commit after %[[C]]
+  %cg = uop.async_commit after %c
+  // CHECK: uop.async_commit{{$}}
+  %empty = uop.async_commit
+  // CHECK: %[[W:.*]] = uop.async_wait 1 after %[[G]]
+  %w = uop.async_wait 1 after %cg
+  %b = uop.barrier after %w
+  // CHECK: uop.ldmatrix %{{.*}} count 4 after %{{.*}} : !uop.ptr<f16, 2048, local> -> vector<8xf16>
+  %a = uop.ldmatrix %si count 4 after %b : !uop.ptr<f16, 2048, local> -> vector<8xf16>
+  // CHECK: uop.ldmatrix %{{.*}} count 2 trans : !uop.ptr<f16, 2048, local> -> vector<4xf16>
+  %bt = uop.ldmatrix %si count 2 trans : !uop.ptr<f16, 2048, local> -> vector<4xf16>
+  uop.sink
+}

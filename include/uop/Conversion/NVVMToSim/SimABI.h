@@ -15,8 +15,11 @@ namespace mlir::uop::sim {
 
 /// int32_t sreg(int32_t which): the special register `which` (SReg).
 inline constexpr const char *kSRegFn = "__uopsim_sreg";
-/// void check(ptr p, int64_t bytes, int32_t site): p..p+bytes must lie in one
-/// buffer, shared variable or private allocation; otherwise the thread stops.
+/// void check(ptr p, int64_t bytes, int32_t site, int32_t access): p..p+bytes
+/// must lie in one buffer, shared variable or private allocation, and
+/// shared bytes must not be the target of an incomplete cp.async (or, read
+/// by another thread, one no barrier has published yet); otherwise the
+/// thread stops. `access` is an Access.
 inline constexpr const char *kCheckFn = "__uopsim_check";
 /// void barrier(int32_t site): bar.sync 0 for the whole block (aligned).
 inline constexpr const char *kBarrierFn = "__uopsim_barrier";
@@ -25,6 +28,19 @@ inline constexpr const char *kBarrierFn = "__uopsim_barrier";
 /// a/b/c are the lane's fragment registers as 32-bit words, d receives its
 /// result words. Types are NVVM::MMATypes values.
 inline constexpr const char *kMmaFn = "__uopsim_mma";
+/// void cp_async(int32_t site, ptr dst, ptr src, int32_t bytes, int32_t
+/// srcBytes): cp.async of `bytes` from global `src` to shared `dst` (both
+/// aligned to `bytes`), the first `srcBytes` read and the rest zero; the
+/// bytes land at the cp_async_wait that retires the thread's group.
+inline constexpr const char *kCpAsyncFn = "__uopsim_cp_async";
+/// void cp_async_commit(int32_t site): cp.async.commit_group.
+inline constexpr const char *kCpAsyncCommitFn = "__uopsim_cp_async_commit";
+/// void cp_async_wait(int32_t site, int32_t pending): cp.async.wait_group.
+inline constexpr const char *kCpAsyncWaitFn = "__uopsim_cp_async_wait";
+/// void ldmatrix(int32_t site, ptr row, int32_t count, int32_t trans, ptr d):
+/// one lane's part of ldmatrix.sync.aligned.m8n8.x{count}[.trans].b16: `row`
+/// is the row address it gives, `d` receives its `count` 32-bit registers.
+inline constexpr const char *kLdMatrixFn = "__uopsim_ldmatrix";
 /// ptr shared(int32_t index): this block's copy of shared variable `index`
 /// (of `uop.sim_shared`).
 inline constexpr const char *kSharedFn = "__uopsim_shared";
@@ -36,6 +52,9 @@ inline constexpr const char *kUnsupportedFn = "__uopsim_unsupported";
 
 // The pass writes the module attributes uop.sites and uop.sim_shared
 // for the runtime (declared with the uop dialect's attributes, UOpBase.td).
+
+/// What an access checked by kCheckFn does.
+enum class Access : int32_t { Read, Write, ReadWrite };
 
 /// The special registers, numbered for kSRegFn.
 enum class SReg : int32_t {

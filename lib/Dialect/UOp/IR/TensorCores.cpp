@@ -33,6 +33,39 @@ ArrayRef<TensorCoreDesc> mlir::uop::getNvidiaTensorCores() {
   return table;
 }
 
+// The PTX ISA, "Warp Level Matrix Multiply-Accumulate Instructions",
+// "Matrix Fragments for mma.m16n8k8" and "... mma.m16n8k16 with floating
+// point type". With groupID g = lane / 4 and threadID_in_group t = lane % 4,
+// element i of a lane's fragment (registers in order, the low half of a
+// 32-bit register first) sits at:
+//
+//   m16n8k16 .f16/.bf16  A a0..a7: row g + 8*(i/2 % 2), col 2*t + i%2 + 8*(i/4)
+//                        B b0..b3: row 2*t + i%2 + 8*(i/2), col g
+//   m16n8k8  .f16/.bf16  A a0..a3: row g + 8*(i/2),     col 2*t + i%2
+//                        B b0,b1:  row 2*t + i,         col g
+//   m16n8k8  .tf32       A a0..a3: row g + 8*(i%2),     col t + 4*(i/2)
+//                        B b0,b1:  row t + 4*i,         col g
+//   C and D (all)        c0..c3:   row g + 8*(i/2),     col 2*t + i%2
+std::pair<int64_t, int64_t> mlir::uop::mmaFragmentCoord(char operand, int64_t k, bool tf32,
+                                                       int64_t lane, int64_t i) {
+  // groupID and threadID_in_group of the ISA's tables.
+  int64_t g = lane / 4, t = lane % 4;
+  switch (operand) {
+  case 'a':
+    if (tf32)
+      return {g + 8 * (i % 2), t + 4 * (i / 2)};
+    if (k == 16)
+      return {g + 8 * (i / 2 % 2), 2 * t + i % 2 + 8 * (i / 4)};
+    return {g + 8 * (i / 2), 2 * t + i % 2};
+  case 'b':
+    if (tf32)
+      return {t + 4 * i, g};
+    return {2 * t + i % 2 + 8 * (i / 2), g};
+  default:
+    return {g + 8 * (i / 2), 2 * t + i % 2};
+  }
+}
+
 int64_t TensorCoreDesc::countOpts(char kind) const {
   return llvm::count_if(opts, [&](TCShapeOpt o) { return o.kind == kind; });
 }

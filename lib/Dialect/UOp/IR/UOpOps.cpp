@@ -101,14 +101,7 @@ LogicalResult DefineGlobalOp::verify() {
   return success();
 }
 
-LogicalResult DefineLocalOp::verify() {
-  auto t = cast<PtrType>(getType());
-  if (t.getAddressSpace() != AddressSpace::local)
-    return emitOpError() << "result must be a local pointer, got " << t;
-  if (t.getSize() == PtrType::kUnknownSize)
-    return emitOpError() << "shared memory needs a known size";
-  return success();
-}
+// DefineLocalOp::verify is in StagedOps.cpp, with the swizzle it may have.
 
 LogicalResult DefineRegOp::verify() { return verifyRanges(*this, getRanges()); }
 

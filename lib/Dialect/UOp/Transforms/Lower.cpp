@@ -124,6 +124,26 @@ private:
   Type i32;
 };
 
+/// Where element `idx` of `buf` is stored: its place under the buffer's
+/// #uop.swizzle (a define_local of a staged operand), computed on the byte
+/// offset with divisions and remainders by powers of two (shifts and masks
+/// once canonicalized), else `idx`.
+Value swizzled(OpBuilder &b, Location loc, Value buf, Value idx) {
+  auto local = buf.getDefiningOp<DefineLocalOp>();
+  std::optional<SwizzleAttr> swizzle = local ? local.getSwizzle() : std::nullopt;
+  if (!swizzle)
+    return idx;
+  auto ptr = cast<PtrType>(buf.getType());
+  int64_t shift = llvm::Log2_64(getScalarType(ptr.getElementType()).getIntOrFloatBitWidth() / 8);
+  int64_t base = swizzle->getBase() - shift, mask = (int64_t(1) << swizzle->getBits()) - 1;
+  sym::Build build(b, loc);
+  // idx + ((lo ^ hi) - lo) << base, lo and hi the XORed bit fields.
+  Value lo = build.mod(build.idiv(idx, int64_t(1) << base), mask + 1);
+  Value hi = build.mod(build.idiv(idx, int64_t(1) << (base + swizzle->getShift())), mask + 1);
+  Value x = XorOp::create(b, loc, idx.getType(), lo, hi);
+  return build.add(idx, build.mul(build.sub(x, lo), int64_t(1) << base));
+}
+
 struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
   void runOnOperation() override {
     KernelOp kernel = getOperation();
@@ -200,6 +220,7 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
           continue;
         bool local = isLocal(view);
         auto [idx, valid] = ix.index(view.getSt(), local ? ridxs : ranges);
+        idx = swizzled(b, op.getLoc(), view.getSrc(), idx);
         Value ptr = IndexOp::create(b, op.getLoc(), view.getSrc(), idx, valid);
         Value alt = valid ? zero(b, op.getLoc(), load.getType()) : Value();
         SmallVector<Value> deps(load.getDeps());
@@ -212,6 +233,7 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
         if (!view)
           continue;
         auto [idx, valid] = ix.index(view.getSt(), ranges);
+        idx = swizzled(b, op.getLoc(), view.getSrc(), idx);
         // Of a group, only its first thread stores the grouped result.
         if (!isLocal(view))
           for (int64_t a : groupAxes)
@@ -236,6 +258,23 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
           valid = ConstOp::create(b, op.getLoc(), b.getI1Type(), b.getBoolAttr(true));
         op.replaceAllUsesWith(ValueRange{valid});
         op.erase();
+      } else if (auto copy = dyn_cast<CopyTileOp>(op)) {
+        if (failed(lowerCopyTile(copy, ix, ranges, info)))
+          return signalPassFailure();
+      } else if (auto ld = dyn_cast<LdMatrixOp>(op)) {
+        auto view = ld.getPtr().getDefiningOp<ViewOp>();
+        if (!view)
+          continue;
+        auto [idx, valid] = ix.index(view.getSt(), ranges);
+        if (valid) {
+          ld.emitOpError() << "reads through a masked view: every lane must give a row address";
+          return signalPassFailure();
+        }
+        idx = swizzled(b, op.getLoc(), view.getSrc(), idx);
+        Value ptr = IndexOp::create(b, op.getLoc(), view.getSrc(), idx, Value());
+        op.replaceAllUsesWith(LdMatrixOp::create(b, op.getLoc(), ld.getType(), ptr, ld.getCount(),
+                                                 ld.getTrans(), ld.getDeps()));
+        op.erase();
       } else if (auto r = dyn_cast<ReduceAxisOp>(op)) {
         SmallVector<Value> over;
         for (int64_t a : r.getAxes())
@@ -259,6 +298,65 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
         return signalPassFailure();
       }
     }
+  }
+
+  /// COPY_TILE as each thread's 16-byte async copies: piece p of the tile
+  /// (row-major, 16 bytes each) goes to the thread whose flat local index
+  /// (the first local axis fastest, as uop-gpu-dims numbers threads) is
+  /// p % threads, so a warp copies consecutive bytes.
+  static LogicalResult lowerCopyTile(CopyTileOp copy, Indexer &ix, ArrayRef<Value> ranges,
+                                     KernelInfoAttr info) {
+    OpBuilder b(copy);
+    Location loc = copy.getLoc();
+    auto dstView = copy.getDst().getDefiningOp<ViewOp>();
+    auto srcView = copy.getSrc().getDefiningOp<ViewOp>();
+    if (!dstView || !srcView)
+      return copy.emitOpError() << "copies between VIEWs of buffers (the tile origins)";
+    auto [src, srcValid] = ix.index(srcView.getSt(), ranges);
+    auto [dst, dstValid] = ix.index(dstView.getSt(), ranges);
+    if (dstValid)
+      return copy.emitOpError() << "copies into a masked view";
+    Type i32 = IntegerType::get(b.getContext(), 32, IntegerType::Signed);
+    if (src.getType() != i32 || dst.getType() != i32)
+      return copy.emitOpError() << "copies a tile whose indices leave int32";
+    sym::Build build(b, loc);
+    Value tid = ix.constant(0);
+    int64_t threads = 1;
+    int64_t rank = ranges.size();
+    for (int64_t a = 0; a < rank; ++a)
+      if (axisKind(info, a, rank, false) == AxisKind::local) {
+        auto r = ranges[a].getDefiningOp<RangeOp>();
+        std::optional<int64_t> size = r ? sym::intConst(r.getEnd()) : std::nullopt;
+        if (!size)
+          return copy.emitOpError() << "needs the block's size: local axis " << a
+                                    << " is symbolic";
+        tid = build.add(tid, build.mul(ranges[a], threads));
+        threads *= *size;
+      }
+    auto ptr = cast<PtrType>(copy.getSrc().getType());
+    int64_t esize = getScalarType(ptr.getElementType()).getIntOrFloatBitWidth() / 8;
+    int64_t step = 16 / esize, perRow = copy.getCols() / step;
+    int64_t pieces = copy.getRows() * perRow, perThread = (pieces + threads - 1) / threads;
+    Value done;
+    SmallVector<Value> deps(copy.getDeps());
+    for (int64_t j = 0; j < perThread; ++j) {
+      Value p = build.add(tid, j * threads);
+      Value row = build.idiv(p, perRow), col = build.mul(build.mod(p, perRow), step);
+      Value s = build.add(build.add(src, build.mul(row, (int64_t)copy.getSrcPitch())), col);
+      Value d = build.add(build.add(dst, build.mul(row, (int64_t)copy.getDstPitch())), col);
+      d = swizzled(b, loc, dstView.getSrc(), d);
+      Value gate = srcValid;
+      if ((j + 1) * threads > pieces) // the last round, where fewer pieces than threads are left
+        gate = ix.both(gate, build.lt(p, pieces));
+      Value srcIndex = IndexOp::create(b, loc, srcView.getSrc(), s, gate);
+      Value dstIndex = IndexOp::create(b, loc, dstView.getSrc(), d, Value());
+      done = AsyncCopyOp::create(b, loc, VoidType::get(b.getContext()), dstIndex, srcIndex, 16,
+                                 deps);
+      deps = {done};
+    }
+    copy.getResult().replaceAllUsesWith(done);
+    copy.erase();
+    return success();
   }
 
   /// The role of axis i of a kernel of rank `rank` (tinygrad's lowerer and

@@ -45,6 +45,14 @@ struct TensorCoreDesc {
   int64_t countOpts(char kind) const;
 };
 
+/// Where element `i` of lane `lane`'s fragment of an mma.sync operand sits,
+/// as (row, col) of A (m, k), B (k, n) or C and D (m, n), in the PTX ISA's
+/// layouts for m16n8k16 and m16n8k8 ("Matrix Fragments for mma.m16n8k16 /
+/// mma.m16n8k8 with floating point type"); `tf32` for tf32 inputs (m16n8k8).
+/// `operand` is 'a', 'b' or 'c'.
+std::pair<int64_t, int64_t> mmaFragmentCoord(char operand, int64_t k, bool tf32, int64_t lane,
+                                             int64_t i);
+
 /// Every NVIDIA tensor core tinygrad uses (f32 inputs are tf32).
 llvm::ArrayRef<TensorCoreDesc> getNvidiaTensorCores();
 /// The MLIR element type of a TCDType.

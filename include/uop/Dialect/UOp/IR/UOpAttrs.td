@@ -256,6 +256,37 @@ def UOp_TargetAttr : UOp_Attr<"Target", "target"> {
   }];
 }
 
+def UOp_SwizzleAttr : UOp_Attr<"Swizzle", "swizzle"> {
+  let summary = "an XOR swizzle of shared-memory byte offsets (CUTLASS's Swizzle<B, M, S>)";
+  let description = [{
+    The layout of a shared-memory buffer whose tiles are read by whole 16-byte
+    rows (`ldmatrix`, `wgmma`) and written by 16-byte copies (`cp.async`):
+    byte offset `a` of the buffer is stored at
+    `a ^ (((a >> (base + shift)) & (2^bits - 1)) << base)`, i.e. the `bits`
+    bits above `base + shift` are XORed into the `bits` bits above `base`.
+    With `base = 4` this permutes 16-byte chunks and never splits one, so
+    eight rows of a tile read at the same column fall into eight different
+    bank groups. The swizzle repeats every `2^(base + shift + bits)` bytes
+    (its period); a buffer that has one is a whole number of periods, and
+    is aligned to one, so that its offsets and the shared addresses swizzle
+    alike (Hopper's wgmma applies the 32, 64 and 128-byte swizzles,
+    `<1, 4, 3>`, `<2, 4, 3>` and `<3, 4, 3>`, to addresses).
+
+    ```
+    #uop.swizzle<3, 4, 3>    // 128-byte rows: row r's chunks XORed with r % 8
+    ```
+  }];
+  let parameters = (ins "int64_t":$bits, "int64_t":$base, "int64_t":$shift);
+  let assemblyFormat = "`<` $bits `,` $base `,` $shift `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Where byte offset `offset` is stored.
+    int64_t apply(int64_t offset) const;
+    /// Bytes after which the pattern repeats: 2^(base + shift + bits).
+    int64_t getPeriod() const { return int64_t(1) << (getBase() + getShift() + getBits()); }
+  }];
+}
+
 def UOp_KernelInfoAttr : UOp_Attr<"KernelInfo", "kernel_info"> {
   let summary = "what the optimizer decided for a kernel: tinygrad's KernelInfo";
   let description = [{

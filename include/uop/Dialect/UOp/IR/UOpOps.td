@@ -138,12 +138,16 @@ def UOp_DefineLocalOp : UOp_Op<"define_local", [Pure]> {
   let summary = "DEFINE_LOCAL: a shared-memory buffer";
   let description = [{
     tinygrad's DEFINE_LOCAL (arg: its name). The pointer must be `local`.
+    A staged tensor-core operand's buffer has a `swizzle` (`#uop.swizzle`):
+    every index into it is stored at its swizzled place (`uop-lower` applies
+    it), so the buffer must be a whole number of the swizzle's periods.
 
     ```mlir
     %t = uop.define_local "temp0" : !uop.ptr<f32, 16, local>
+    %a = uop.define_local "tc_a" {swizzle = #uop.swizzle<2, 4, 3>} : !uop.ptr<f16, 8192, local>
     ```
   }];
-  let arguments = (ins StrAttr:$name);
+  let arguments = (ins StrAttr:$name, OptionalAttr<UOp_SwizzleAttr>:$swizzle);
   let results = (outs UOp_AnyPtr:$result);
   let assemblyFormat = "$name attr-dict `:` type($result)";
   let hasVerifier = 1;
@@ -953,6 +957,126 @@ def UOp_WmmaOp : UOp_Op<"wmma", [Pure, AllTypesMatch<["c", "result"]>]> {
     /// tinygrad's str(TensorCore): WMMA_<N>_<M>_<K>_<dtype_in>_<dtype_out>.
     std::string getTensorCoreName();
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// Staged tensor-core operands (not tinygrad's ops, so plain Ops): tiles
+// copied to shared memory asynchronously, fragments read from there
+//===----------------------------------------------------------------------===//
+
+def UOp_CopyTileOp : Op<UOp_Dialect, "copy_tile", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "the block copies a tile into shared memory, asynchronously";
+  let description = [{
+    Every thread of the block executes it; together they copy the `rows` x
+    `cols` tile whose row `r` starts `r * src_pitch` elements after `src`
+    (a VIEW of a global buffer: the tile's first element) to the rows
+    `dst_pitch` elements apart from `dst` (a VIEW of a `define_local`), in
+    16-byte pieces (`cp.async.cg`), so a row is a whole number of 16 bytes.
+    Where the source view is masked off the thread copies nothing. The
+    copies join the thread's current group of asynchronous copies
+    (`async_commit`); they are complete after the `async_wait` that retires
+    it. `uop-lower` distributes the pieces over the threads of the block:
+    piece `p` (row-major, 16 bytes each) goes to the thread whose flat local
+    index is `p % threads`, so consecutive threads copy consecutive bytes.
+
+    ```mlir
+    %c = uop.copy_tile %dst, %src rows 64 cols 32 pitch 1024, 32 after %prev
+           : !uop.ptr<f16, 8192, local>, !uop.ptr<f16, 1048576>
+    ```
+  }];
+  let arguments = (ins UOp_AnyPtr:$dst, UOp_AnyPtr:$src,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$rows,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$cols,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$src_pitch,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$dst_pitch,
+                       Variadic<UOp_Void>:$deps);
+  let results = (outs UOp_Void:$result);
+  let assemblyFormat = [{
+    $dst `,` $src `rows` $rows `cols` $cols `pitch` $src_pitch `,` $dst_pitch
+    (`after` $deps^)? attr-dict `:` type($dst) `,` type($src)
+  }];
+  let hasVerifier = 1;
+}
+
+def UOp_AsyncCopyOp : Op<UOp_Dialect, "async_copy", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "one thread's asynchronous copy of 4, 8 or 16 bytes to shared memory";
+  let description = [{
+    PTX's `cp.async.{ca,cg}.shared.global [dst], [src], bytes` (sm_80+):
+    `dst` is an INDEX into a `define_local`, `src` an INDEX into a global
+    buffer, both aligned to `bytes`. Where `src`'s INDEX is gated off, the
+    thread copies nothing. The copy joins the thread's current group
+    (`async_commit`) and is complete after the `async_wait` that retires
+    it; reading the bytes before then is undefined. `uop-lower` makes these
+    from `copy_tile`.
+
+    ```mlir
+    %c = uop.async_copy %d, %s bytes 16 after %prev : !uop.ptr<f16, 8192, local>, !uop.ptr<f16, 1048576>
+    ```
+  }];
+  let arguments = (ins UOp_AnyPtr:$dst, UOp_AnyPtr:$src, I64Attr:$bytes, Variadic<UOp_Void>:$deps);
+  let results = (outs UOp_Void:$result);
+  let assemblyFormat = [{
+    $dst `,` $src `bytes` $bytes (`after` $deps^)? attr-dict `:` type($dst) `,` type($src)
+  }];
+  let hasVerifier = 1;
+}
+
+def UOp_AsyncCommitOp : Op<UOp_Dialect, "async_commit", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "closes the thread's current group of asynchronous copies";
+  let description = [{
+    PTX's `cp.async.commit_group`: the copies the thread issued since its
+    last commit form one group (possibly empty); `async_wait` counts groups.
+
+    ```mlir
+    %g = uop.async_commit after %copyA, %copyB
+    ```
+  }];
+  let arguments = (ins Variadic<UOp_Void>:$deps);
+  let results = (outs UOp_Void:$result);
+  let assemblyFormat = "(`after` $deps^)? attr-dict";
+}
+
+def UOp_AsyncWaitOp : Op<UOp_Dialect, "async_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "waits until at most `pending` groups of the thread's copies are in flight";
+  let description = [{
+    PTX's `cp.async.wait_group pending`: every group but the newest
+    `pending` is complete when it returns, for this thread's copies; other
+    threads see them after a BARRIER that follows.
+
+    ```mlir
+    %w = uop.async_wait 2 after %g
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$pending, Variadic<UOp_Void>:$deps);
+  let results = (outs UOp_Void:$result);
+  let assemblyFormat = "$pending (`after` $deps^)? attr-dict";
+}
+
+def UOp_LdMatrixOp : Op<UOp_Dialect, "ldmatrix", [MemoryEffects<[MemRead]>]> {
+  let summary = "a warp's collective read of 8x8 matrices of 16-bit elements from shared memory";
+  let description = [{
+    PTX's `ldmatrix.sync.aligned.m8n8.x{count}[.trans].shared.b16`: the 32
+    lanes of a warp read `count` 8x8 matrices; lane `8 * j + r` gives the
+    address of row `r` of matrix `j` (`ptr`: a VIEW of a `define_local`, or
+    after `uop-lower` an INDEX; 8 consecutive elements, 16 bytes). Lane `l`
+    receives, per matrix, the two elements of row `l / 4` at columns
+    `2 * (l % 4)` and `2 * (l % 4) + 1`, or with `trans` those of column
+    `l / 4` at rows `2 * (l % 4)` and `2 * (l % 4) + 1`: exactly the
+    registers of an `mma.sync` fragment, in order. The result has
+    `2 * count` elements.
+
+    ```mlir
+    %a = uop.ldmatrix %p count 4 after %bar : !uop.ptr<f16, 8192, local> -> vector<8xf16>
+    %b = uop.ldmatrix %q count 2 trans after %bar : !uop.ptr<f16, 16384, local> -> vector<4xf16>
+    ```
+  }];
+  let arguments = (ins UOp_AnyPtr:$ptr, ConfinedAttr<I64Attr, [IntPositive]>:$count,
+                       UnitAttr:$trans, Variadic<UOp_Void>:$deps);
+  let results = (outs UOp_Vector:$result);
+  let assemblyFormat = [{
+    $ptr `count` $count (`trans` $trans^)? (`after` $deps^)? attr-dict `:` type($ptr) `->` type($result)
+  }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

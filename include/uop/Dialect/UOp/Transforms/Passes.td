@@ -48,7 +48,11 @@ def UOpOptimize : Pass<"uop-optimize", "::mlir::uop::KernelOp"> {
     Option<"opts", "opts", "std::string", /*default=*/"",
            "Opts for every kernel in tinygrad's notation, e.g. \"UPCAST:0:4,LOCAL:0:8\"">,
     Option<"heuristic", "heuristic", "bool", /*default=*/"true",
-           "Without explicit opts, apply tinygrad's hand_coded_optimizations">
+           "Without explicit opts, apply tinygrad's hand_coded_optimizations">,
+    Option<"tcSchedule", "tc-schedule", "std::string", /*default=*/"\"auto\"",
+           "The heuristic's tensor-core schedule: \"tinygrad\" (fragments loaded from "
+           "global memory, as tinygrad does), \"staged\" (tiles staged in shared memory: "
+           "STAGE) or \"auto\" (staged where the kernel and target allow)">
   ];
   let dependentDialects = ["::mlir::uop::UOpDialect"];
 }

@@ -400,8 +400,11 @@ llvm::Error OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
   if (dontUseLocals)
     CHECK(opt.op != OptOp::LOCAL && opt.op != OptOp::GROUP && opt.op != OptOp::GROUPTOP,
           "not using locals");
+  CHECK(!stages, "STAGE must be the last opt");
   if (opt.op == OptOp::TC)
     return applyTC(opt);
+  if (opt.op == OptOp::STAGE)
+    return applyStage(opt);
   int64_t axis = realAxis(opt);
   CHECK(axis < (int64_t)fullShape().size(), "invalid axis " + std::to_string(axis) +
                                                 " (the shape has " +
@@ -519,6 +522,7 @@ llvm::Error OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
     break;
   }
   case OptOp::TC:
+  case OptOp::STAGE:
     break;
   }
   if (appendOpt)

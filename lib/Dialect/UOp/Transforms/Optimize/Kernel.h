@@ -36,6 +36,26 @@ struct TCOptions {
   }
 };
 
+/// How STAGE copies one tensor-core operand through shared memory
+/// (StagedTensorCores.cpp): the block's tile of it per reduce step, the
+/// tile's strides in shared memory, and how ldmatrix reads the fragments.
+struct StagedOperand {
+  int64_t buf = -1;              // in bufs
+  shape::View frag;              // its view, swizzled onto the lanes by the TC opt
+  int64_t rows = 0, cols = 0;    // the tile: rows of cols contiguous elements
+  int64_t pitch = 0;             // elements between rows in the buffer
+  SmallVector<int64_t> smemStrides; // per axis, in the tile in shared memory (rows cols apart)
+  SmallVector<int64_t> laneStrides; // per TC lane axis: the ldmatrix row address it moves
+  int64_t count = 0;             // ldmatrix's matrices
+  bool trans = false;            // ldmatrix .trans: the tile is contiguous along M or N
+  std::optional<std::array<int64_t, 3>> swizzle; // #uop.swizzle's bits, base, shift
+};
+
+struct StagePlan {
+  int64_t stages = 0, axis = 0; // buffers; the reduce loop's axis in the shape
+  StagedOperand operands[2];    // A, B
+};
+
 class OptKernel {
 public:
   /// The kernel's shape-level state; an error on the kernel (and nullopt)
@@ -94,6 +114,11 @@ public:
   const TensorCoreDesc *tensorCore = nullptr;
   int64_t useTensorCores = 0;
   std::optional<TCOptions> tcOpts;
+  // STAGE: the number of shared-memory buffers of the staged operands.
+  int64_t stages = 0;
+
+  /// How STAGE:axis:stages would stage the TC's operands, or why it cannot.
+  llvm::Expected<StagePlan> planStaging(int64_t axis, int64_t stages) const;
 
 private:
   OptKernel(KernelOp kernel, const OptTarget &target) : kernel(kernel), target(target) {}
@@ -116,6 +141,17 @@ private:
   std::optional<TCOptions> createTCOpts(ReduceAxisOp r, const TensorCoreDesc &tc, int64_t axis,
                                         int64_t level) const;
   void writeTensorCore(ReduceAxisOp r, ArrayRef<int64_t> axes);
+  /// get_tc_swizzle_st's permutation of operand 0 (A) or 1 (B): the TC's
+  /// local and upcast axes moved so each lane reads its fragment.
+  SmallVector<int64_t> tcSwizzle(int operand) const;
+  /// The axes of a fragment of `elements` elements per thread (a CONTRACT's
+  /// or UNROLL's), the first slowest.
+  SmallVector<int64_t> tcFragmentAxes(int64_t elements) const;
+  // StagedTensorCores.cpp
+  llvm::Error applyStage(const Opt &opt);
+  /// The shared-memory buffers, copies and barrier of STAGE at `b`, and the
+  /// A and B fragments each lane reads from there.
+  std::pair<Value, Value> writeStagedOperands(OpBuilder &b, Location loc);
 };
 
 /// tinygrad's hand_coded_optimizations for `k` (on a copy): the opts to
@@ -124,6 +160,10 @@ llvm::Expected<SmallVector<Opt>> handCodedOptimizations(const OptKernel &k);
 /// tinygrad's Kernel.apply_tensor_cores(1) on a copy of `k`: the TC opt and
 /// the hand-coded opts that go with it, or nothing when no tensor core fits.
 std::optional<SmallVector<Opt>> tensorCoreOptimizations(const OptKernel &k);
+/// The tensor-core opts `tcOpts` with the operands staged in shared memory
+/// (UNROLL for k-steps of 32 where it fits, STAGE), or why they cannot be.
+llvm::Expected<SmallVector<Opt>> stagedTensorCoreOptimizations(const OptKernel &k,
+                                                               ArrayRef<Opt> tcOpts);
 
 } // namespace mlir::uop
 

@@ -21,7 +21,9 @@
 namespace mlir::uop {
 class TargetAttr;
 
-enum class OptOp { TC, UPCAST, UNROLL, LOCAL, GROUP, GROUPTOP, NOLOCALS, PADTO, SWAP };
+/// tinygrad's OptOps, and STAGE (ours): the tensor cores' operand tiles
+/// staged in shared memory, STAGE:axis:buffers (docs/optimize.md).
+enum class OptOp { TC, UPCAST, UNROLL, LOCAL, GROUP, GROUPTOP, NOLOCALS, PADTO, SWAP, STAGE };
 
 struct Opt {
   OptOp op;
@@ -41,6 +43,8 @@ std::string printOpts(llvm::ArrayRef<Opt> opts);
 /// What tinygrad's Renderer says about the target the opts are for.
 struct OptTarget {
   bool hasLocal = false, hasShared = false;
+  /// cp.async and ldmatrix (sm_80 and later): what STAGE needs.
+  bool hasAsyncCopy = false;
   int64_t sharedMax = 0;
   llvm::SmallVector<TensorCoreDesc> tensorCores;
   std::string name = "cpu";

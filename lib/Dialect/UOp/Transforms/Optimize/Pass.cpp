@@ -77,9 +77,24 @@ struct UOpOptimizePass : mlir::uop::impl::UOpOptimizeBase<UOpOptimizePass> {
         return kernel.emitOpError() << "has invalid opts: " << llvm::toString(parsed.takeError());
       toApply = std::move(*parsed);
     } else if (heuristic) {
-      // tinygrad tries the tensor cores first, then its hand-coded opts.
+      StringRef schedule = tcSchedule;
+      if (schedule != "auto" && schedule != "tinygrad" && schedule != "staged")
+        return kernel.emitOpError() << "unknown tensor-core schedule '" << schedule
+                                    << "' (known: auto, tinygrad, staged)";
+      // tinygrad tries the tensor cores first, then its hand-coded opts;
+      // their operands are staged in shared memory where they can be.
       if (auto tc = tensorCoreOptimizations(*k)) {
         toApply = std::move(*tc);
+        if (schedule != "tinygrad") {
+          llvm::Expected<SmallVector<Opt>> staged = stagedTensorCoreOptimizations(*k, toApply);
+          if (staged)
+            toApply = std::move(*staged);
+          else if (schedule == "staged")
+            return kernel.emitOpError() << "cannot stage the tensor cores' operands ("
+                                        << llvm::toString(staged.takeError()) << ")";
+          else
+            llvm::consumeError(staged.takeError());
+        }
       } else {
         llvm::Expected<SmallVector<Opt>> opts = handCodedOptimizations(*k);
         if (!opts)

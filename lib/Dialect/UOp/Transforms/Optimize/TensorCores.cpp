@@ -193,32 +193,41 @@ std::optional<SmallVector<Opt>> mlir::uop::tensorCoreOptimizations(const OptKern
   return k.appliedOpts;
 }
 
+SmallVector<int64_t> OptKernel::tcFragmentAxes(int64_t elements) const {
+  const TensorCoreDesc &tc = *tensorCore;
+  int64_t last = firstUpcast() + llvm::Log2_64(tc.k) + tc.countOpts('u');
+  SmallVector<int64_t> axes;
+  for (int64_t i = 0; i < (int64_t)llvm::Log2_64(elements); ++i)
+    axes.push_back(last - (i + 1));
+  return axes;
+}
+
+SmallVector<int64_t> OptKernel::tcSwizzle(int operand) const {
+  const TensorCoreDesc &tc = *tensorCore;
+  const TCSwizzle &s = tc.swizzle[operand];
+  int64_t wd = globalDims(), tcd = firstUpcast(), nLocal = tc.countOpts('l');
+  int64_t offset = tcd - (wd + nLocal);
+  auto at = [&](int64_t x) { return wd + x + (x >= nLocal ? offset : 0); };
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, wd));
+  for (int64_t x : s.local)
+    perm.push_back(at(x));
+  llvm::append_range(perm, llvm::seq<int64_t>(wd + nLocal, tcd));
+  for (int64_t x : s.upcast)
+    perm.push_back(at(x));
+  llvm::append_range(perm, llvm::seq<int64_t>(tcd + s.upcast.size(), shapeLen()));
+  return perm;
+}
+
 void OptKernel::writeTensorCore(ReduceAxisOp r, ArrayRef<int64_t> axes) {
   const TensorCoreDesc &tc = *tensorCore;
   MLIRContext *ctx = kernel.getContext();
-  int64_t wd = globalDims(), tcd = firstUpcast();
-  int64_t nReduce = llvm::Log2_64(tc.k), nUpcast = tc.countOpts('u'), nLocal = tc.countOpts('l');
+  int64_t tcd = firstUpcast(), nReduce = llvm::Log2_64(tc.k);
 
-  // Each source's fragment axes: the last log2(elements) of the TC's
-  // upcast axes, last first.
   auto upcastAxes = [&](int64_t elements) {
     SmallVector<int64_t> flat;
-    for (int64_t i = 0; i < (int64_t)llvm::Log2_64(elements); ++i)
-      flat.append({tcd + nReduce + nUpcast - (i + 1), 2});
+    for (int64_t a : tcFragmentAxes(elements))
+      flat.append({a, 2});
     return AxisSizesAttr::get(ctx, flat);
-  };
-  // get_tc_swizzle_st: TC local and upcast axes permuted onto the lanes.
-  auto swizzle = [&](const TCSwizzle &s) {
-    int64_t offset = tcd - (wd + nLocal);
-    auto at = [&](int64_t x) { return wd + x + (x >= nLocal ? offset : 0); };
-    SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, wd));
-    for (int64_t x : s.local)
-      perm.push_back(at(x));
-    llvm::append_range(perm, llvm::seq<int64_t>(wd + nLocal, tcd));
-    for (int64_t x : s.upcast)
-      perm.push_back(at(x));
-    llvm::append_range(perm, llvm::seq<int64_t>(tcd + s.upcast.size(), shapeLen()));
-    return perm;
   };
 
   OpBuilder b(r);
@@ -232,7 +241,10 @@ void OptKernel::writeTensorCore(ReduceAxisOp r, ArrayRef<int64_t> axes) {
   // into the LOAD. Only a WMMA gets them: tinygrad swizzles for TC=2 too,
   // but a plain sum of the two permuted sources pairs the wrong elements.
   Value srcs[2] = {mul.getLhs(), mul.getRhs()};
-  for (int i = 0; i < 2 && useTensorCores == 1; ++i) {
+  Value staged[2];
+  if (stages)
+    std::tie(staged[0], staged[1]) = writeStagedOperands(b, r.getLoc());
+  for (int i = 0; i < 2 && useTensorCores == 1 && !stages; ++i) {
     Operation *load = srcs[i].getDefiningOp();
     auto castOp = dyn_cast<CastOp>(load);
     if (castOp)
@@ -248,8 +260,7 @@ void OptKernel::writeTensorCore(ReduceAxisOp r, ArrayRef<int64_t> axes) {
       return copy;
     };
     auto permuted = cast<ViewOp>(copyAfter(view));
-    permuted.setStAttr(
-        ShapeTracker::fromAttr(view.getSt()).permute(swizzle(tc.swizzle[i])).toAttr(ctx));
+    permuted.setStAttr(ShapeTracker::fromAttr(view.getSt()).permute(tcSwizzle(i)).toAttr(ctx));
     Operation *copy = copyAfter(load);
     if (castOp)
       copy = copyAfter(castOp);
@@ -262,8 +273,9 @@ void OptKernel::writeTensorCore(ReduceAxisOp r, ArrayRef<int64_t> axes) {
   Type out = getTCElementType(ctx, tc.out);
   Value result;
   if (useTensorCores == 1) {
-    Value a = ContractOp::create(b, loc, srcs[0], upcastAxes(tc.eptA));
-    Value bb = ContractOp::create(b, loc, srcs[1], upcastAxes(tc.eptB));
+    // Each lane's fragments: gathered from its loads, or read by ldmatrix.
+    Value a = stages ? staged[0] : ContractOp::create(b, loc, srcs[0], upcastAxes(tc.eptA));
+    Value bb = stages ? staged[1] : ContractOp::create(b, loc, srcs[1], upcastAxes(tc.eptB));
     auto cType = VectorType::get({tc.eptC}, out);
     Value c = ConstOp::create(b, loc, cType, SplatElementsAttr::get(cType, b.getZeroAttr(out)));
     SmallVector<Attribute> fragments = {upcastAxes(tc.eptA), upcastAxes(tc.eptB),

@@ -1,0 +1,126 @@
+//===- StagedOps.cpp - shared-memory staging: swizzle, copies, ldmatrix ---===//
+//
+// The ops and the attribute a staged tensor-core schedule (uop-optimize's
+// STAGE) is made of; they are not tinygrad's. What each checks is what the
+// PTX instruction it becomes requires (cp.async sizes and alignment,
+// ldmatrix's 16-bit rows), so that a verified op always lowers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "uop/Dialect/UOp/IR/UOpOps.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::uop;
+
+//===----------------------------------------------------------------------===//
+// #uop.swizzle
+//===----------------------------------------------------------------------===//
+
+LogicalResult SwizzleAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t bits,
+                                  int64_t base, int64_t shift) {
+  // CUTLASS's Swizzle requires |shift| >= bits (the XORed bit ranges do not
+  // overlap); a period over 2^20 bytes is more than any shared memory.
+  if (bits < 1 || bits > 3 || base < 0 || base > 7 || shift < bits || base + shift + bits > 20)
+    return emitError() << "swizzle <" << bits << ", " << base << ", " << shift
+                       << "> must have 1 <= bits <= 3, 0 <= base <= 7, shift >= bits and a "
+                          "period of at most 2^20 bytes";
+  return success();
+}
+
+int64_t SwizzleAttr::apply(int64_t offset) const {
+  int64_t mask = (int64_t(1) << getBits()) - 1;
+  return offset ^ (((offset >> (getBase() + getShift())) & mask) << getBase());
+}
+
+//===----------------------------------------------------------------------===//
+// Ops
+//===----------------------------------------------------------------------===//
+
+/// Bytes of one element of the pointer's dtype (a bool is one byte).
+static int64_t elementBytes(PtrType p) {
+  return std::max<int64_t>(1, getScalarType(p.getElementType()).getIntOrFloatBitWidth() / 8);
+}
+
+LogicalResult DefineLocalOp::verify() {
+  auto t = cast<PtrType>(getType());
+  if (t.getAddressSpace() != AddressSpace::local)
+    return emitOpError() << "result must be a local pointer, got " << t;
+  if (t.getSize() == PtrType::kUnknownSize)
+    return emitOpError() << "shared memory needs a known size";
+  if (std::optional<SwizzleAttr> s = getSwizzle()) {
+    // A partial period would swizzle offsets past the buffer's end.
+    int64_t bytes = t.getSize() * elementBytes(t) * getVCount(t.getElementType());
+    if (bytes % s->getPeriod() != 0)
+      return emitOpError() << "has " << bytes << " bytes, not a whole number of its swizzle's "
+                           << s->getPeriod() << "-byte period";
+  }
+  return success();
+}
+
+/// The address space `ptr` points into, and its scalar element type.
+static LogicalResult checkPointer(Operation *op, Value ptr, AddressSpace space, StringRef what) {
+  auto t = cast<PtrType>(ptr.getType());
+  if (t.getAddressSpace() != space)
+    return op->emitOpError() << what << " must point into " << stringifyAddressSpace(space)
+                             << " memory, got " << t;
+  if (t.getVcount() != 1 || isa<VectorType>(t.getElementType()))
+    return op->emitOpError() << what << " must be a pointer to scalars, got " << t;
+  return success();
+}
+
+LogicalResult CopyTileOp::verify() {
+  if (failed(checkPointer(*this, getDst(), AddressSpace::local, "dst")) ||
+      failed(checkPointer(*this, getSrc(), AddressSpace::global, "src")))
+    return failure();
+  auto dst = cast<PtrType>(getDst().getType()), src = cast<PtrType>(getSrc().getType());
+  if (dst.getElementType() != src.getElementType())
+    return emitOpError() << "copies " << src.getElementType() << " into a buffer of "
+                         << dst.getElementType();
+  int64_t rowBytes = getCols() * elementBytes(src);
+  if (rowBytes % 16 != 0)
+    return emitOpError() << "copies rows of " << rowBytes
+                         << " bytes: a row must be a whole number of 16-byte pieces";
+  if (getSrcPitch() < getCols() || getDstPitch() < getCols())
+    return emitOpError() << "rows of " << getCols() << " elements overlap at pitches "
+                         << getSrcPitch() << ", " << getDstPitch();
+  int64_t step = 16 / elementBytes(src); // pieces start 16-byte aligned
+  if (getSrcPitch() % step != 0 || getDstPitch() % step != 0)
+    return emitOpError() << "pitches must keep each row 16-byte aligned (multiples of " << step
+                         << " elements)";
+  return success();
+}
+
+LogicalResult AsyncCopyOp::verify() {
+  if (failed(checkPointer(*this, getDst(), AddressSpace::local, "dst")) ||
+      failed(checkPointer(*this, getSrc(), AddressSpace::global, "src")))
+    return failure();
+  int64_t bytes = getBytes();
+  if (bytes != 4 && bytes != 8 && bytes != 16)
+    return emitOpError() << "copies 4, 8 or 16 bytes (cp.async), not " << bytes;
+  auto src = cast<PtrType>(getSrc().getType());
+  if (bytes % elementBytes(src) != 0)
+    return emitOpError() << "copies " << bytes << " bytes, not whole elements of "
+                         << src.getElementType();
+  if (cast<PtrType>(getDst().getType()).getElementType() != src.getElementType())
+    return emitOpError() << "copies between pointers to different dtypes";
+  return success();
+}
+
+LogicalResult LdMatrixOp::verify() {
+  if (failed(checkPointer(*this, getPtr(), AddressSpace::local, "the address")))
+    return failure();
+  int64_t count = getCount();
+  if (count != 1 && count != 2 && count != 4)
+    return emitOpError() << "reads 1, 2 or 4 matrices, not " << count;
+  Type elem = cast<PtrType>(getPtr().getType()).getElementType();
+  if (elem.getIntOrFloatBitWidth() != 16)
+    return emitOpError() << "reads 16-bit elements, not " << elem;
+  auto expected = VectorType::get({2 * count}, elem);
+  if (getType() != expected)
+    return emitOpError() << "with " << count << " matrices gives " << expected << ", not "
+                         << getType();
+  return success();
+}

@@ -1,0 +1,355 @@
+//===- StagedTensorCores.cpp - STAGE: tensor-core operands via shared memory -===//
+//
+// Not tinygrad's. After the TC opt each warp reads its mma fragments straight
+// from global memory. STAGE:axis:S instead copies, per step of the reduce
+// loop `axis`, the block's tile of A and of B into shared memory with
+// cp.async (16-byte pieces, consecutive threads on consecutive bytes), into
+// a ring of S buffers, and reads the fragments with ldmatrix. Per step kt:
+//
+//   copy tiles kt + S-2 -> buffer (kt + S-2) % S; commit; wait until at
+//   most S-2 groups are in flight (tile kt has landed); barrier; ldmatrix
+//   from buffer kt % S; mma
+//
+// (tiles 0 .. S-3 are copied before the loop). The one barrier per step both
+// publishes tile kt and tells every thread that the others are done with
+// step kt-1's buffer, which is the next one overwritten two steps later: S
+// buffers keep S-2 tiles in flight. The buffers are swizzled (#uop.swizzle)
+// so that neither the copies nor the ldmatrix rows conflict on banks.
+//
+// Everything here is derived from the views the TC opt left and checked
+// against the PTX ISA's fragment layouts (mmaFragmentCoord): the operand's
+// tile must be a box of whole 16-byte rows in its buffer, and each lane's
+// fragment must sit where the ISA says, or STAGE is refused.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Kernel.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::uop;
+using shape::ShapeTracker;
+using shape::View;
+
+#define CHECK(cond, msg)                                                                           \
+  do {                                                                                             \
+    if (!(cond))                                                                                   \
+      return llvm::createStringError(llvm::Twine(msg));                                            \
+  } while (false)
+
+namespace {
+
+/// The tile a block reads per reduce step: `rows` rows of `cols` contiguous
+/// elements, `pitch` apart, from the strides of the axes that move inside
+/// the block. Fails unless those axes enumerate exactly such a box.
+llvm::Error findBox(ArrayRef<std::pair<int64_t, int64_t>> sizeAndStride, int64_t &rows,
+                    int64_t &cols, int64_t &pitch) {
+  SmallVector<std::pair<int64_t, int64_t>> moving; // (stride, size)
+  for (auto [size, stride] : sizeAndStride)
+    if (size > 1 && stride != 0)
+      moving.push_back({stride, size});
+  llvm::sort(moving);
+  size_t i = 0;
+  cols = 1;
+  for (; i < moving.size() && moving[i].first == cols; ++i)
+    cols *= moving[i].second;
+  CHECK(cols > 1, "its elements are not contiguous within the block's tile");
+  pitch = i < moving.size() ? moving[i].first : cols;
+  CHECK(pitch >= cols, "the tile's rows overlap");
+  rows = 1;
+  for (; i < moving.size() && moving[i].first == pitch * rows; ++i)
+    rows *= moving[i].second;
+  CHECK(i == moving.size(), "the block's tile is not a box of rows in the buffer");
+  return llvm::Error::success();
+}
+
+/// The swizzle that keeps 16-byte rows of eight consecutive tile rows, and
+/// the 128 bytes eight threads copy at once, on distinct banks: the tile's
+/// row index (mod 8, or 4 or 2 for rows under 128 bytes) XORed into the
+/// 16-byte chunk index. None for 16-byte rows (already conflict-free) or
+/// rows that are no power of two.
+std::optional<std::array<int64_t, 3>> swizzleFor(int64_t rowBytes) {
+  if (rowBytes <= 16 || !llvm::isPowerOf2_64(rowBytes))
+    return std::nullopt;
+  if (rowBytes == 32)
+    return std::array<int64_t, 3>{1, 4, 3};
+  if (rowBytes == 64)
+    return std::array<int64_t, 3>{2, 4, 3};
+  return std::array<int64_t, 3>{3, 4, (int64_t)llvm::Log2_64(rowBytes) - 4};
+}
+
+} // namespace
+
+/// The buffer op (LOAD) operand `i` (0: A, 1: B) of the TC's product reads.
+static Operation *tcSource(ReduceAxisOp r, int i) {
+  Value product = r.getSrc();
+  if (auto cast = product.getDefiningOp<CastOp>())
+    product = cast.getSrc();
+  auto mul = product.getDefiningOp<MulOp>();
+  if (!mul)
+    return nullptr;
+  Value src = i == 0 ? mul.getLhs() : mul.getRhs();
+  return src.getDefiningOp();
+}
+
+llvm::Expected<StagePlan> OptKernel::planStaging(int64_t axis, int64_t stages) const {
+  CHECK(tensorCore && useTensorCores == 1, "STAGE stages the tensor cores' operands: TC first");
+  CHECK(target.hasAsyncCopy, "STAGE needs cp.async and ldmatrix (sm_80 or later), not " +
+                                 target.name);
+  const TensorCoreDesc &tc = *tensorCore;
+  CHECK(tc.in == TCDType::f16 || tc.in == TCDType::bf16,
+        "ldmatrix reads 16-bit elements, not the tensor core's tf32");
+  CHECK(reduceops.size() == 1 && groupForReduces == 0, "STAGE needs one reduce, not grouped");
+  CHECK(stages >= 2 && stages <= 8, "STAGE takes 2 to 8 buffers, not " + std::to_string(stages));
+  int64_t wd = globalDims(), fr = firstReduce(), fu = firstUpcast();
+  CHECK(fu - fr == 1, "STAGE pipelines the one reduce loop, but the kernel has " +
+                          std::to_string(fu - fr));
+  CHECK(axis == 0, "the reduce loop is axis 0, not " + std::to_string(axis));
+  int64_t kt = fr;
+  int64_t tcd = fu, ownEnd = tcd + llvm::Log2_64(tc.k) + tc.countOpts('u');
+  int64_t nLanes = tc.countOpts('l');
+
+  StagePlan plan;
+  plan.stages = stages;
+  plan.axis = kt;
+  int64_t smemBytes = 0;
+  for (int i = 0; i < 2; ++i) {
+    StagedOperand &op = plan.operands[i];
+    std::string which = i == 0 ? "A" : "B";
+    auto refuse = [&](const Twine &why) {
+      return llvm::createStringError("cannot stage " + which + ": " + why);
+    };
+    Operation *load = tcSource(reduceop(), i);
+    op.buf = load && isa<LoadOp>(load) ? bufIndex(load) : -1;
+    if (op.buf < 0)
+      return refuse("it is not a LOAD of a buffer (a cast one cannot be copied as it is)");
+    Type elem = cast<PtrType>(ViewOp(bufViews[op.buf]).getType()).getElementType();
+    if (elem != getTCElementType(elem.getContext(), tc.in))
+      return refuse("its buffer holds " + std::to_string(elem.getIntOrFloatBitWidth()) +
+                    "-bit elements, not the tensor core's");
+    ShapeTracker st = sts[op.buf].permute(tcSwizzle(i));
+    if (st.views.size() != 1 || st.views[0].mask)
+      return refuse("its view is masked or not a single view");
+    op.frag = st.views[0];
+    ArrayRef<int64_t> shape = op.frag.shape, strides = op.frag.strides;
+
+    // The axes that move inside the block: locals and upcasts.
+    SmallVector<std::pair<int64_t, int64_t>> inner;
+    for (int64_t a = wd; a < (int64_t)shape.size(); ++a)
+      if (a != kt)
+        inner.push_back({shape[a], strides[a]});
+    if (llvm::Error e = findBox(inner, op.rows, op.cols, op.pitch))
+      return refuse(llvm::toString(std::move(e)));
+    int64_t esize = elem.getIntOrFloatBitWidth() / 8, step = 16 / esize;
+    bool aligned = op.frag.offset % step == 0 && op.pitch % step == 0 && op.cols % step == 0;
+    for (int64_t a = 0; a <= kt; ++a)
+      aligned &= (a < wd || a == kt) ? strides[a] % step == 0 : true;
+    if (!aligned)
+      return refuse("its tile's rows are not 16-byte aligned in the buffer");
+
+    // Where each lane's fragment elements are, against the PTX ISA.
+    char name = i == 0 ? 'a' : 'b';
+    int64_t ept = i == 0 ? tc.eptA : tc.eptB;
+    SmallVector<int64_t> fragAxes = tcFragmentAxes(ept);
+    auto offsetOf = [&](int64_t lane, int64_t e) {
+      int64_t o = 0;
+      for (int64_t b = 0; b < nLanes; ++b)
+        o += ((lane >> b) & 1) * strides[wd + b];
+      for (auto [j, a] : llvm::enumerate(fragAxes))
+        o += ((e >> (fragAxes.size() - 1 - j)) & 1) * strides[a];
+      return o;
+    };
+    int64_t ldRow = 0, ldCol = 0; // the operand's (row, col) strides in the buffer
+    for (int64_t lane = 0; lane < 32; ++lane)
+      for (int64_t e = 0; e < ept; ++e) {
+        auto [r, c] = mmaFragmentCoord(name, tc.k, false, lane, e);
+        if (r == 1 && c == 0)
+          ldRow = offsetOf(lane, e);
+        if (r == 0 && c == 1)
+          ldCol = offsetOf(lane, e);
+      }
+    for (int64_t lane = 0; lane < 32; ++lane)
+      for (int64_t e = 0; e < ept; ++e) {
+        auto [r, c] = mmaFragmentCoord(name, tc.k, false, lane, e);
+        if (offsetOf(lane, e) != r * ldRow + c * ldCol)
+          return refuse("its fragments are not in the PTX ISA's layout");
+      }
+    // ldmatrix reads rows of 8 elements along the tile's contiguous
+    // direction; a fragment register holds two elements along K.
+    int64_t kStride = i == 0 ? ldCol : ldRow, mnStride = i == 0 ? ldRow : ldCol;
+    if (kStride != 1 && mnStride != 1)
+      return refuse("it is contiguous neither along K nor along " + std::string(i ? "N" : "M"));
+    op.trans = kStride != 1;
+    op.count = ept / 2;
+
+    // The tile in shared memory: rows of `cols`, so a buffer offset
+    // r * pitch + c is r * cols + c there.
+    auto inTile = [&](int64_t o) { return o / op.pitch * op.cols + o % op.pitch; };
+    op.smemStrides.assign(shape.size(), 0);
+    for (int64_t a = wd; a < (int64_t)shape.size(); ++a)
+      if (a != kt && (a < tcd || a >= ownEnd))
+        op.smemStrides[a] = inTile(strides[a]);
+    // Lane 8j + r gives row r of matrix j (register j): the element lane
+    // 4r holds first there, or with trans, lane r/2's in half r % 2.
+    auto address = [&](int64_t l) {
+      int64_t ll = l % (8 * op.count), j = ll / 8, r = ll % 8;
+      auto [row, col] = op.trans ? mmaFragmentCoord(name, tc.k, false, r / 2, 2 * j + r % 2)
+                                 : mmaFragmentCoord(name, tc.k, false, 4 * r, 2 * j);
+      return inTile(row * ldRow + col * ldCol);
+    };
+    op.laneStrides.clear();
+    for (int64_t b = 0; b < nLanes; ++b)
+      op.laneStrides.push_back(address(int64_t(1) << b) - address(0));
+    for (int64_t l = 0; l < 32; ++l) {
+      int64_t linear = 0;
+      for (int64_t b = 0; b < nLanes; ++b)
+        linear += ((l >> b) & 1) * op.laneStrides[b];
+      if (address(0) != 0 || address(l) != linear)
+        return refuse("its ldmatrix addresses are not linear in the lanes");
+    }
+    op.swizzle = swizzleFor(op.cols * esize);
+    int64_t tileBytes = op.rows * op.cols * esize;
+    if (op.swizzle && tileBytes % (int64_t(1) << ((*op.swizzle)[0] + (*op.swizzle)[1] +
+                                                   (*op.swizzle)[2])) != 0)
+      op.swizzle.reset();
+    smemBytes += stages * tileBytes;
+  }
+  CHECK(smemBytes <= target.sharedMax, "exceeds maximum shared memory size: " +
+                                           std::to_string(stages) + " buffers need " +
+                                           std::to_string(smemBytes) + " bytes, max " +
+                                           std::to_string(target.sharedMax));
+  return plan;
+}
+
+llvm::Error OptKernel::applyStage(const Opt &opt) {
+  CHECK(!stages, "STAGE is applied once");
+  CHECK(opt.axis && opt.arg, "STAGE needs an axis and a number of buffers");
+  llvm::Expected<StagePlan> plan = planStaging(*opt.axis, *opt.arg);
+  if (!plan)
+    return plan.takeError();
+  stages = *opt.arg;
+  appliedOpts.push_back(opt);
+  return llvm::Error::success();
+}
+
+std::pair<Value, Value> OptKernel::writeStagedOperands(OpBuilder &b, Location loc) {
+  llvm::Expected<StagePlan> planned = planStaging(0, stages);
+  // (applyStage checked it, and STAGE is the last opt)
+  assert(planned && "STAGE was applied to a kernel it does not fit");
+  StagePlan &plan = *planned;
+  MLIRContext *ctx = kernel.getContext();
+  Type voidType = VoidType::get(ctx);
+  ArrayRef<int64_t> full = fullShape();
+  int64_t kt = plan.axis, steps = full[kt], ahead = plan.stages - 2, wd = globalDims();
+
+  Value local[2], global[2];
+  int64_t tile[2];
+  for (int i = 0; i < 2; ++i) {
+    StagedOperand &op = plan.operands[i];
+    tile[i] = op.rows * op.cols;
+    global[i] = bufViews[op.buf].getSrc();
+    Type elem = cast<PtrType>(global[i].getType()).getElementType();
+    auto type = PtrType::get(elem, plan.stages * tile[i], AddressSpace::local);
+    SwizzleAttr swizzle;
+    if (op.swizzle)
+      swizzle = SwizzleAttr::get(ctx, (*op.swizzle)[0], (*op.swizzle)[1], (*op.swizzle)[2]);
+    local[i] = DefineLocalOp::create(b, loc, type, b.getStringAttr(i == 0 ? "tc_a" : "tc_b"),
+                                     swizzle);
+  }
+  auto view = [&](Value buf, ShapeTracker st) -> Value {
+    return ViewOp::create(b, loc, buf.getType(), buf, st.toAttr(ctx));
+  };
+  SmallVector<int64_t> zeros(full.size(), 0);
+  // The first element of tile `step` (-1: the loop's, kt + ahead) in the
+  // operand's buffer; the loop's is masked off past the last tile.
+  auto origin = [&](int i, int64_t step) {
+    const View &v = plan.operands[i].frag;
+    SmallVector<int64_t> strides(zeros);
+    for (int64_t a = 0; a < wd; ++a)
+      strides[a] = v.strides[a];
+    std::optional<shape::Mask> mask;
+    if (step < 0) {
+      strides[kt] = v.strides[kt];
+      if (ahead > 0) {
+        mask.emplace();
+        for (auto [a, size] : llvm::enumerate(full))
+          mask->push_back({0, (int64_t)a == kt ? std::max<int64_t>(0, size - ahead) : size});
+      }
+    }
+    int64_t offset = v.offset + (step < 0 ? ahead : step) * v.strides[kt];
+    return ShapeTracker{{View::create(full, strides, offset, mask)}};
+  };
+  // Buffer (step % S) of the ring, over the kernel's shape: a view of the
+  // flat position step * tile modulo the ring's size.
+  auto ring = [&](int i, int64_t shift, ArrayRef<int64_t> inner) {
+    SmallVector<int64_t> strides(inner);
+    strides[kt] = tile[i];
+    return ShapeTracker{{View::create({plan.stages * tile[i]}),
+                         View::create(full, strides, shift * tile[i])}};
+  };
+
+  // Tiles 0 .. ahead-1 before the loop, one group each (an empty group
+  // where there is no such tile, so the loop's count of groups holds).
+  Value group;
+  auto after = [&]() { return group ? SmallVector<Value>{group} : SmallVector<Value>{}; };
+  auto copies = [&](int64_t step) {
+    SmallVector<Value> done;
+    for (int i = 0; i < 2; ++i) {
+      const StagedOperand &op = plan.operands[i];
+      ShapeTracker dst = step < 0 ? ring(i, ahead, zeros)
+                                  : ShapeTracker{{View::create(full, zeros, step * tile[i])}};
+      done.push_back(CopyTileOp::create(b, loc, voidType, view(local[i], dst),
+                                        view(global[i], origin(i, step)), op.rows, op.cols,
+                                        op.pitch, op.cols, after()));
+    }
+    return done;
+  };
+  for (int64_t step = 0; step < ahead; ++step) {
+    SmallVector<Value> issued = step < steps ? copies(step) : after();
+    group = AsyncCommitOp::create(b, loc, voidType, issued);
+  }
+  group = AsyncCommitOp::create(b, loc, voidType, copies(-1));
+  Value landed = AsyncWaitOp::create(b, loc, voidType, ahead, ValueRange{group});
+  Value barrier = BarrierOp::create(b, loc, voidType, ValueRange{landed});
+
+  // Each lane's ldmatrix row address in buffer kt % S.
+  Value frags[2];
+  for (int i = 0; i < 2; ++i) {
+    const StagedOperand &op = plan.operands[i];
+    SmallVector<int64_t> strides(op.smemStrides);
+    for (int64_t l = 0; l < (int64_t)op.laneStrides.size(); ++l)
+      strides[wd + l] = op.laneStrides[l];
+    Type elem = cast<PtrType>(local[i].getType()).getElementType();
+    auto type = VectorType::get({2 * op.count}, elem);
+    frags[i] = LdMatrixOp::create(b, loc, type, view(local[i], ring(i, 0, strides)), op.count,
+                                  op.trans, ValueRange{barrier});
+  }
+  return {frags[0], frags[1]};
+}
+
+llvm::Expected<SmallVector<Opt>> mlir::uop::stagedTensorCoreOptimizations(const OptKernel &original,
+                                                                         ArrayRef<Opt> tcOpts) {
+  // k-steps of 32 where the loop allows (one more UNROLL), and as many
+  // buffers as shared memory holds, at least 3 (a tile in flight).
+  std::string why;
+  for (bool unroll : {true, false})
+    for (int64_t buffers : {4, 3}) {
+      OptKernel k = original;
+      SmallVector<Opt> opts(tcOpts);
+      if (unroll)
+        opts.push_back(Opt{OptOp::UNROLL, 0, 2, {}});
+      opts.push_back(Opt{OptOp::STAGE, 0, buffers, {}});
+      bool applied = true;
+      for (const Opt &o : opts)
+        if (llvm::Error e = k.applyOpt(o)) {
+          why = o.str() + ": " + llvm::toString(std::move(e));
+          applied = false;
+          break;
+        }
+      if (applied)
+        return k.appliedOpts;
+    }
+  return llvm::createStringError(llvm::Twine(why));
+}

@@ -1,0 +1,123 @@
+// The verifier rules of the staged tensor-core ops and #uop.swizzle (the
+// PTX instructions' own requirements: cp.async sizes, ldmatrix's 16-bit
+// rows, whole 16-byte pieces, a whole number of swizzle periods).
+// RUN: uop-opt %s -split-input-file -verify-diagnostics
+
+uop.kernel @k {
+  // expected-error @+1 {{swizzle <4, 4, 3> must have 1 <= bits <= 3, 0 <= base <= 7, shift >= bits and a period of at most 2^20 bytes}}
+  %s = uop.define_local "t" {swizzle = #uop.swizzle<4, 4, 3>} : !uop.ptr<f16, 4096, local>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  // expected-error @+1 {{has 1024 bytes, not a whole number of its swizzle's 2048-byte period}}
+  %s = uop.define_local "t" {swizzle = #uop.swizzle<3, 4, 4>} : !uop.ptr<f16, 512, local>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %g = uop.define_global 0 : !uop.ptr<f16, 4096>
+  %s = uop.define_local "t" : !uop.ptr<f16, 2048, local>
+  // expected-error @+1 {{copies rows of 24 bytes: a row must be a whole number of 16-byte pieces}}
+  %t = uop.copy_tile %s, %g rows 4 cols 12 pitch 64, 16 : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 4096>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %g = uop.define_global 0 : !uop.ptr<f16, 4096>
+  %s = uop.define_local "t" : !uop.ptr<f16, 2048, local>
+  // expected-error @+1 {{pitches must keep each row 16-byte aligned (multiples of 8 elements)}}
+  %t = uop.copy_tile %s, %g rows 4 cols 16 pitch 68, 16 : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 4096>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %g = uop.define_global 0 : !uop.ptr<f16, 4096>
+  %s = uop.define_local "t" : !uop.ptr<f16, 2048, local>
+  // expected-error @+1 {{rows of 32 elements overlap at pitches 16, 32}}
+  %t = uop.copy_tile %s, %g rows 4 cols 32 pitch 16, 32 : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 4096>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %g = uop.define_global 0 : !uop.ptr<f16, 4096>
+  %s = uop.define_local "t" : !uop.ptr<f32, 2048, local>
+  // expected-error @+1 {{copies 'f16' into a buffer of 'f32'}}
+  %t = uop.copy_tile %s, %g rows 4 cols 32 pitch 32, 32 : !uop.ptr<f32, 2048, local>, !uop.ptr<f16, 4096>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %g = uop.define_global 0 : !uop.ptr<f16, 4096>
+  // expected-error @+1 {{dst must point into local memory, got '!uop.ptr<f16, 4096>'}}
+  %t = uop.copy_tile %g, %g rows 4 cols 32 pitch 32, 32 : !uop.ptr<f16, 4096>, !uop.ptr<f16, 4096>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %g = uop.define_global 0 : !uop.ptr<f16, 4096>
+  %s = uop.define_local "t" : !uop.ptr<f16, 2048, local>
+  // expected-error @+1 {{copies 4, 8 or 16 bytes (cp.async), not 32}}
+  %c = uop.async_copy %s, %g bytes 32 : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 4096>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %g = uop.define_global 0 : !uop.ptr<f16, 4096>
+  %s = uop.define_local "t" : !uop.ptr<f16, 2048, local>
+  // expected-error @+1 {{src must point into global memory, got '!uop.ptr<f16, 2048, local>'}}
+  %c = uop.async_copy %s, %s bytes 16 : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 2048, local>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %s = uop.define_local "t" : !uop.ptr<f16, 2048, local>
+  // expected-error @+1 {{reads 1, 2 or 4 matrices, not 3}}
+  %a = uop.ldmatrix %s count 3 : !uop.ptr<f16, 2048, local> -> vector<6xf16>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %s = uop.define_local "t" : !uop.ptr<f32, 2048, local>
+  // expected-error @+1 {{reads 16-bit elements, not 'f32'}}
+  %a = uop.ldmatrix %s count 4 : !uop.ptr<f32, 2048, local> -> vector<8xf32>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %s = uop.define_local "t" : !uop.ptr<bf16, 2048, local>
+  // expected-error @+1 {{with 2 matrices gives 'vector<4xbf16>', not 'vector<8xbf16>'}}
+  %a = uop.ldmatrix %s count 2 : !uop.ptr<bf16, 2048, local> -> vector<8xbf16>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %g = uop.define_global 0 : !uop.ptr<f16, 4096>
+  // expected-error @+1 {{the address must point into local memory, got '!uop.ptr<f16, 4096>'}}
+  %a = uop.ldmatrix %g count 4 : !uop.ptr<f16, 4096> -> vector<8xf16>
+  uop.sink
+}
