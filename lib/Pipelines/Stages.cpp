@@ -25,6 +25,7 @@ void mlir::uop::buildKernelCodegenStage(OpPassManager &pm, const KernelCodegenOp
     UOpOptimizeOptions optimize;
     optimize.opts = options.opts;
     optimize.heuristic = options.heuristic;
+    optimize.tcSchedule = options.tcSchedule;
     kernel.addPass(createUOpOptimize(optimize));
   }
   kernel.addPass(createUOpLower());

@@ -98,16 +98,17 @@ def _quote(value):
     return '"' + value + '"' if any(c in value for c in ' ,{}="') else value
 
 
-def _codegen_options(opts, heuristic, optimize):
+def _codegen_options(opts, heuristic, optimize, tc_schedule="auto"):
     out = [f"optimize={'true' if optimize else 'false'}",
-           f"heuristic={'true' if heuristic else 'false'}"]
+           f"heuristic={'true' if heuristic else 'false'}",
+           "tc-schedule=" + _quote(tc_schedule)]
     if opts:
         out.append("opts=" + _quote(opts))
     return out
 
 
 def compile(module, target="cpu", *, kernel=None, chip="", opts=None, heuristic=True,
-            optimize=True, opt_level=3, check_accesses=True, in_place=False):
+            optimize=True, opt_level=3, check_accesses=True, in_place=False, tc_schedule="auto"):
     """Compiles `module`'s kernels for `target`:
 
     - "ptx": every kernel to PTX; returns [PTXKernel] (name, chip, ptx, grid, block, and for
@@ -117,10 +118,12 @@ def compile(module, target="cpu", *, kernel=None, chip="", opts=None, heuristic=
       to call on numpy arrays.
 
     `opts` are tinygrad opts in uop-mlir's notation ("LOCAL:0:4,UPCAST:1:4"); without them
-    tinygrad's heuristic runs unless `heuristic` is False (tinygrad's NOOPT). The module
+    tinygrad's heuristic runs unless `heuristic` is False (tinygrad's NOOPT); its tensor-core
+    kernels stage their operands in shared memory where they can (`tc_schedule` "auto"; "staged"
+    insists, "tinygrad" loads fragments from global memory as tinygrad does). The module
     is compiled on a copy unless `in_place`."""
     m = module if in_place else module.clone()
-    codegen = _codegen_options(opts, heuristic, optimize)
+    codegen = _codegen_options(opts, heuristic, optimize, tc_schedule)
     if target == "ptx":
         options = codegen + [f"O={opt_level}"] + ([f"chip={chip}"] if chip else [])
         return _native.compile_ptx(m, " ".join(options))

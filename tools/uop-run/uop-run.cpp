@@ -110,6 +110,11 @@ cl::opt<std::string> opts(cl::cat(category), "opts",
                                    "\"UPCAST:0:4,LOCAL:0:8\"), instead of tinygrad's heuristic"),
                           cl::value_desc("list"));
 cl::opt<bool> noOpt(cl::cat(category), "no-opt", cl::desc("Apply no opts (tinygrad's NOOPT=1)"));
+cl::opt<std::string> tcSchedule(cl::cat(category), "tc-schedule",
+                                cl::desc("The heuristic's tensor-core schedule: auto (operands "
+                                         "staged in shared memory where they can be), staged, "
+                                         "tinygrad"),
+                                cl::init("auto"));
 cl::opt<std::string> writeBuffers(cl::cat(category), "write-buffers",
                                   cl::desc("After the run, write every buffer to DIR/b<index>.bin "
                                            "(raw little-endian, as the corpus's files) and "
@@ -442,7 +447,8 @@ int run(MLIRContext &ctx) {
   FailureOr<std::unique_ptr<uop::CompiledKernel>> compiled = (*runner)->compile(
       *module, name,
       uop::KernelCodegenOptions::fromToolFlags(
-          opts.getNumOccurrences() ? std::optional<StringRef>(opts) : std::nullopt, noOpt));
+          opts.getNumOccurrences() ? std::optional<StringRef>(opts) : std::nullopt, noOpt,
+          tcSchedule));
   if (failed(compiled))
     return kBadInput;
   auto args = argumentBuffers(buffers, (*compiled)->numBuffers(), name,

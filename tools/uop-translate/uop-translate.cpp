@@ -99,6 +99,11 @@ cl::opt<std::string> ptxOpts(cl::cat(category), "opts",
                              cl::value_desc("list"));
 cl::opt<bool> noOpt(cl::cat(category), "no-opt",
                     cl::desc("--export-ptx: apply no opts (tinygrad's NOOPT=1)"));
+cl::opt<std::string> tcSchedule(cl::cat(category), "tc-schedule",
+                                cl::desc("--export-ptx: the heuristic's tensor-core schedule: "
+                                         "auto (operands staged in shared memory where they can "
+                                         "be), staged, tinygrad"),
+                                cl::init("auto"));
 cl::opt<std::string>
     ptxDir(cl::cat(category), "ptx-dir",
            cl::desc("--export-ptx: write each kernel to DIR/<kernel>.ptx (DIR is made if missing); "
@@ -321,7 +326,8 @@ int exportPTX(ModuleOp module, llvm::raw_ostream &os) {
   options.chip = chip;
   options.optLevel = optLevel;
   options.setCodegen(uop::KernelCodegenOptions::fromToolFlags(
-      ptxOpts.getNumOccurrences() ? std::optional<StringRef>(ptxOpts) : std::nullopt, noOpt));
+      ptxOpts.getNumOccurrences() ? std::optional<StringRef>(ptxOpts) : std::nullopt, noOpt,
+      tcSchedule));
   FailureOr<std::vector<uop::PTXKernel>> kernels =
       uop::compileToPTX(module, options, [](PassManager &pm) {
         applyDefaultTimingPassManagerCLOptions(pm);
@@ -414,8 +420,9 @@ int main(int argc, char **argv) {
   }
   if (action != Action::ListTinygradOps && inputs.empty())
     inputs.push_back("-"); // stdin, as mlir-translate reads it
-  if (action != Action::ExportPTX && (ptxOpts.getNumOccurrences() || noOpt)) {
-    llvm::errs() << "error: --opts and --no-opt go with --export-ptx\n";
+  if (action != Action::ExportPTX &&
+      (ptxOpts.getNumOccurrences() || noOpt || tcSchedule.getNumOccurrences())) {
+    llvm::errs() << "error: --opts, --no-opt and --tc-schedule go with --export-ptx\n";
     return kBadInput;
   }
   if (ptxOpts.getNumOccurrences() && noOpt) {

@@ -41,14 +41,20 @@ struct KernelCodegenOptions {
   /// (uop-optimize still simplifies the shape, as tinygrad's Kernel does):
   /// what the tools' --no-opt means.
   bool heuristic = true;
+  /// The heuristic's tensor-core schedule: "auto" (operands staged in shared
+  /// memory where the kernel and target allow), "staged" (always; an error
+  /// where it cannot be), "tinygrad" (fragments from global memory).
+  std::string tcSchedule = "auto";
 
   /// What the tools' --opts (std::nullopt when not given) and --no-opt mean:
   /// those opts; none (NOOPT) with --no-opt or an empty --opts=; else the
   /// heuristic. A kernel's own `uop.opts` still comes first.
-  static KernelCodegenOptions fromToolFlags(std::optional<StringRef> opts, bool noOpt) {
+  static KernelCodegenOptions fromToolFlags(std::optional<StringRef> opts, bool noOpt,
+                                            StringRef tcSchedule = "auto") {
     KernelCodegenOptions o;
     o.opts = opts.value_or("").str();
     o.heuristic = !noOpt && !(opts && opts->empty());
+    o.tcSchedule = tcSchedule.str();
     return o;
   }
 };
@@ -106,11 +112,18 @@ template <typename Derived> struct UOpCodegenPipelineOptions : public PassPipeli
                      "(the tools' --no-opt)"),
       llvm::cl::init(true)};
 
-  KernelCodegenOptions codegen() const { return {optimize, opts, heuristic}; }
+  mlir::detail::PassOptions::Option<std::string> tcSchedule{
+      *this, "tc-schedule",
+      llvm::cl::desc("The heuristic's tensor-core schedule: auto (staged in shared memory where "
+                     "it can be), staged, or tinygrad (uop-optimize's tc-schedule)"),
+      llvm::cl::init("auto")};
+
+  KernelCodegenOptions codegen() const { return {optimize, opts, heuristic, tcSchedule}; }
   void setCodegen(const KernelCodegenOptions &o) {
     optimize = o.optimize;
     opts = o.opts;
     heuristic = o.heuristic;
+    tcSchedule = o.tcSchedule;
   }
 };
 

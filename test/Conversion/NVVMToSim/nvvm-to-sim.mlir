@@ -9,14 +9,14 @@
 // CHECK-SAME: uop.sites = ["llvm.load at
 // CHECK-NOT: llvm.mlir.global
 // CHECK-DAG: llvm.func @__uopsim_sreg(i32) -> i32
-// CHECK-DAG: llvm.func @__uopsim_check(!llvm.ptr, i64, i32)
+// CHECK-DAG: llvm.func @__uopsim_check(!llvm.ptr, i64, i32, i32)
 // CHECK-DAG: llvm.func @__uopsim_shared(i32) -> !llvm.ptr
 // CHECK-DAG: llvm.func @__uopsim_barrier(i32)
 // CHECK-DAG: llvm.func @__uopsim_alloca(i64, i64, i32) -> !llvm.ptr
 // CHECK-LABEL: llvm.func @k(
 // CHECK: %[[TID:.*]] = llvm.call @__uopsim_sreg(%{{.*}}) : (i32) -> i32
 // CHECK: %[[P:.*]] = llvm.getelementptr %arg1[%[[TID]]]
-// CHECK: llvm.call @__uopsim_check(%[[P]], %[[FOUR:.*]], %[[S0:.*]]) : (!llvm.ptr, i64, i32) -> ()
+// CHECK: llvm.call @__uopsim_check(%[[P]], %[[FOUR:.*]], %[[S0:.*]], %{{.*}}) : (!llvm.ptr, i64, i32, i32) -> ()
 // CHECK-NEXT: %[[X:.*]] = llvm.load %[[P]] : !llvm.ptr -> f32
 // CHECK: %[[SH:.*]] = llvm.call @__uopsim_shared(%{{.*}}) : (i32) -> !llvm.ptr
 // CHECK: %[[SH3:.*]] = llvm.addrspacecast %[[SH]] : !llvm.ptr to !llvm.ptr<3>

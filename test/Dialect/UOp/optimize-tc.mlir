@@ -17,7 +17,10 @@
 // RUN: uop-opt %s --uop-to-ptx="to-binary=false" | FileCheck %s --check-prefix=GPU
 // Without the kernel's own opts, the heuristic tries the TC opt first; here
 // it uses up M and N, so no hand-coded TC opt follows (as in tinygrad).
-// RUN: sed 's/ attributes {uop.opts = .*}//' %s | uop-opt --uop-attach-target=chip=sm_80 --uop-optimize | FileCheck %s --check-prefix=HEUR
+// RUN: sed 's/ attributes {uop.opts = .*}//' %s | uop-opt --uop-attach-target=chip=sm_80 --uop-optimize=tc-schedule=tinygrad | FileCheck %s --check-prefix=HEUR
+// By default (tc-schedule=auto) the heuristic then stages the operands in
+// shared memory (STAGE, optimize-stage.mlir); its 2 k-steps stay steps of 16.
+// RUN: sed 's/ attributes {uop.opts = .*}//' %s | uop-opt --uop-attach-target=chip=sm_80 --uop-optimize | FileCheck %s --check-prefix=HEUR-STAGED
 
 // CHECK-LABEL: uop.kernel @tc
 // CHECK-SAME: #uop.kernel_info<global_dims = 0, local_dims = 5, upcasted = 6, dont_use_locals = false, opts = "TC:0:-1,0,1">
@@ -69,6 +72,7 @@
 // GPU-NOT: llvm.fadd {{.*}} : vector<4xf32>
 
 // HEUR: opts = "TC:0:-1,0,1">
+// HEUR-STAGED: opts = "TC:0:-1,0,1,STAGE:0:4">
 uop.kernel @tc attributes {uop.opts = "TC:0:-1,0,1"} {
   %out = uop.define_global 0 : !uop.ptr<f32, 128>
   %out_v = uop.view %out [#uop.view<shape = [16, 8, 1], strides = [8, 1, 0]>] : !uop.ptr<f32, 128>

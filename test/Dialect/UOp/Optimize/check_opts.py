@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_opts.py heuristic|apply BIN_DIR CORPUS ORACLE: uop-optimize against tinygrad's optimizer.
+"""check_opts.py heuristic|staged|apply BIN_DIR CORPUS ORACLE: uop-optimize against tinygrad's optimizer.
 
 CORPUS is ../shared/corpus; kernels of ../shared/corpus-perf (beside it) are
 checked too.
@@ -8,8 +8,8 @@ heuristic: ORACLE (Inputs/tinygrad-opts.json, written by gen_tinygrad_opts.py fr
 tinygrad's Kernel and hand_coded_optimizations) has, per corpus kernel and
 renderer (PTX for sm_80, and the CPU), the opts tinygrad's heuristic applies
 and every buffer's ShapeTracker afterwards. For each, this imports the
-kernel, runs `uop-opt --uop-optimize` (with `--uop-attach-target=chip=sm_80`
-for PTX) and compares:
+kernel, runs `uop-opt --uop-optimize=tc-schedule=tinygrad` (with
+`--uop-attach-target=chip=sm_80` for PTX) and compares:
   - the applied opts (the kernel's #uop.kernel_info), as tinygrad writes them;
   - each buffer VIEW's views (shape, strides, offset, mask), in node order.
 Where tinygrad uses tensor cores (WMMA), its get_optimized_ast reads the two
@@ -17,6 +17,9 @@ sources of the WMMA through the tensor core's swizzle (get_tc_swizzle_st):
 those two views must be tinygrad's ShapeTracker permuted by that swizzle,
 computed here from the renderer's tensor-core table in the oracle. Prints
 one line per mismatch and a summary per renderer; exits 1 on any mismatch.
+
+staged: the same kernels with the default tc-schedule (auto) for sm_80: tinygrad's opts,
+and where they use tensor cores those followed by STAGE (and UNROLL:0:2 for k-steps of 32).
 
 apply: ORACLE (Inputs/tinygrad-apply-opt.json) has explicit opt sequences,
 legal and illegal, for every OptOp. A legal one must give tinygrad's views;
@@ -46,12 +49,14 @@ def kernel_path(corpus, entry):
     return os.path.join(corpus, entry["kernel"])
 
 
-def our_state(bin_dir, path, renderer, opts=None):
+def our_state(bin_dir, path, renderer, opts=None, schedule="tinygrad"):
+    """Our opts and buffer views; the heuristic's tensor-core kernels as tinygrad schedules them
+    unless `schedule` says otherwise (uop-optimize's tc-schedule)."""
     imported = subprocess.run([os.path.join(bin_dir, "uop-translate"), "--import-tinygrad", path],
                               capture_output=True, text=True)
     if imported.returncode:
         return None, "import failed: " + imported.stderr.strip()
-    passes = ["--uop-optimize" + (f"=opts={opts}" if opts else "")]
+    passes = ["--uop-optimize=" + (f"opts={opts}" if opts else f"tc-schedule={schedule}")]
     if renderer == "ptx_sm80":
         passes = ["--uop-attach-target=chip=sm_80"] + passes
     opt = subprocess.run([os.path.join(bin_dir, "uop-opt")] + passes, input=imported.stdout,
@@ -143,11 +148,34 @@ def check_apply(bin_dir, corpus, oracle):
     return bad == 0
 
 
+def check_staged(bin_dir, corpus, oracle):
+    """The default heuristic (tc-schedule=auto) on sm_80: tinygrad's opts, and where tinygrad
+    uses tensor cores, the same followed by STAGE (after an UNROLL:0:2 for k-steps of 32)."""
+    entries = oracle["kernels"]["ptx_sm80"]
+    ok, staged = 0, 0
+    for entry in entries:
+        ours, error = our_state(bin_dir, kernel_path(corpus, entry), "ptx_sm80", schedule="auto")
+        want = entry["opts"]
+        got = error or ours["opts"]
+        if want.startswith("TC:") and re.fullmatch(re.escape(want) + r"(,UNROLL:0:2)?,STAGE:0:[34]",
+                                                   got or ""):
+            ok, staged = ok + 1, staged + 1
+        elif got == want and not want.startswith("TC:"):
+            ok += 1
+        else:
+            print(f"MISMATCH staged {entry['kernel']}: {got!r}, tinygrad {want!r}")
+    print(f"ptx_sm80 tc-schedule=auto: {ok}/{len(entries)} kernels take tinygrad's opts, "
+          f"{staged} of them with their tensor-core operands staged")
+    return ok == len(entries)
+
+
 def main():
     mode, bin_dir, corpus, oracle_path = sys.argv[1:5]
     oracle = json.load(open(oracle_path))
     if mode == "apply":
         sys.exit(0 if check_apply(bin_dir, corpus, oracle) else 1)
+    if mode == "staged":
+        sys.exit(0 if check_staged(bin_dir, corpus, oracle) else 1)
     failed = False
     for renderer, entries in oracle["kernels"].items():
         ok, bad = 0, 0

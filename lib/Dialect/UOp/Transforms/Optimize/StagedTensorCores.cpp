@@ -65,11 +65,11 @@ llvm::Error findBox(ArrayRef<std::pair<int64_t, int64_t>> sizeAndStride, int64_t
   return llvm::Error::success();
 }
 
-/// The swizzle that keeps 16-byte rows of eight consecutive tile rows, and
-/// the 128 bytes eight threads copy at once, on distinct banks: the tile's
-/// row index (mod 8, or 4 or 2 for rows under 128 bytes) XORed into the
-/// 16-byte chunk index. None for 16-byte rows (already conflict-free) or
-/// rows that are no power of two.
+/// The swizzle that keeps the 16-byte rows of eight consecutive rows of
+/// `rowBytes` (what an ldmatrix matrix reads), and the 128 bytes eight
+/// threads copy at once, on distinct banks: the row index (mod 8, or 4 or 2
+/// for rows under 128 bytes) XORed into the 16-byte chunk index. None for
+/// 16-byte rows (already conflict-free) or rows that are no power of two.
 std::optional<std::array<int64_t, 3>> swizzleFor(int64_t rowBytes) {
   if (rowBytes <= 16 || !llvm::isPowerOf2_64(rowBytes))
     return std::nullopt;
@@ -209,7 +209,11 @@ llvm::Expected<StagePlan> OptKernel::planStaging(int64_t axis, int64_t stages) c
       if (address(0) != 0 || address(l) != linear)
         return refuse("its ldmatrix addresses are not linear in the lanes");
     }
-    op.swizzle = swizzleFor(op.cols * esize);
+    // The rows an ldmatrix matrix reads are this far apart in the tile (a
+    // tile row when the box has several; less when its rows are contiguous
+    // and merged into one): the swizzle is for rows of that size.
+    int64_t rowStep = inTile(kStride == 1 ? mnStride : kStride);
+    op.swizzle = swizzleFor(rowStep * esize);
     int64_t tileBytes = op.rows * op.cols * esize;
     if (op.swizzle && tileBytes % (int64_t(1) << ((*op.swizzle)[0] + (*op.swizzle)[1] +
                                                    (*op.swizzle)[2])) != 0)
@@ -331,13 +335,22 @@ std::pair<Value, Value> OptKernel::writeStagedOperands(OpBuilder &b, Location lo
 
 llvm::Expected<SmallVector<Opt>> mlir::uop::stagedTensorCoreOptimizations(const OptKernel &original,
                                                                          ArrayRef<Opt> tcOpts) {
-  // k-steps of 32 where the loop allows (one more UNROLL), and as many
+  OptKernel tc = original;
+  for (const Opt &o : tcOpts)
+    if (llvm::Error e = tc.applyOpt(o))
+      return e;
+  // k-steps of 32 (one more UNROLL) where 4 or more are left: a loop of 2
+  // is unrolled whole by LLVM, which then keeps every fragment of both
+  // steps live at once (spills, measured on 64-deep matmuls). As many
   // buffers as shared memory holds, at least 3 (a tile in flight).
+  int64_t steps = tc.fullShape()[tc.firstReduce()];
   std::string why;
   for (bool unroll : {true, false})
     for (int64_t buffers : {4, 3}) {
-      OptKernel k = original;
-      SmallVector<Opt> opts(tcOpts);
+      if (unroll && (steps % 2 != 0 || steps / 2 < 4))
+        continue;
+      OptKernel k = tc;
+      SmallVector<Opt> opts;
       if (unroll)
         opts.push_back(Opt{OptOp::UNROLL, 0, 2, {}});
       opts.push_back(Opt{OptOp::STAGE, 0, buffers, {}});
