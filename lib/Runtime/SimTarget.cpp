@@ -9,6 +9,7 @@
 
 #include "Targets.h"
 
+#include "Sim/DeviceIR.h"
 #include "Sim/Executor.h"
 
 #include "uop/Conversion/NVVMToSim/SimABI.h"
@@ -29,6 +30,10 @@ using namespace mlir;
 using namespace mlir::uop;
 
 namespace {
+
+/// LLVM's optimization level for the device IR: the PTX path's default
+/// (uop-to-ptx O=3), so the simulator runs the code the PTX is made from.
+constexpr unsigned kDeviceOptLevel = 3;
 
 class SimKernel final : public CompiledKernel {
 public:
@@ -75,13 +80,14 @@ FailureOr<std::unique_ptr<CompiledKernel>> SimRunner::compile(ModuleOp module, S
     return failure();
   auto gpuModule = kernel->func->getParentOfType<gpu::GPUModuleOp>();
 
-  // The gpu.module's contents as a host module, made runnable by
+  // The gpu.module's contents as LLVM's optimizer leaves them for the
+  // NVPTX backend (Sim/DeviceIR.h), as a host module made runnable by
   // convert-nvvm-to-sim.
-  OwningOpRef<ModuleOp> host = ModuleOp::create(gpuModule.getLoc());
-  OpBuilder b(ctx);
-  b.setInsertionPointToStart(host->getBody());
-  for (Operation &op : gpuModule.getBody()->getOperations())
-    b.clone(op);
+  FailureOr<OwningOpRef<ModuleOp>> optimized =
+      sim::optimizeDeviceIR(gpuModule, chip, kDeviceOptLevel);
+  if (failed(optimized))
+    return failure();
+  OwningOpRef<ModuleOp> host = std::move(*optimized);
   for (auto f : host->getOps<LLVM::LLVMFuncOp>())
     for (NamedAttribute a : llvm::to_vector(f->getDiscardableAttrs()))
       if (a.getName().strref().starts_with("gpu.") || a.getName().strref().starts_with("nvvm."))

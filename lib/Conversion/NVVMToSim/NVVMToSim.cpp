@@ -91,6 +91,13 @@ public:
     }
     for (LLVM::GlobalOp g : shared)
       g.erase();
+    // The declarations of the NVVM intrinsics rewritten away (LLVM IR
+    // imported back declares the ones it calls).
+    for (Region &r : table->getRegions())
+      for (auto f : llvm::make_early_inc_range(r.getOps<LLVM::LLVMFuncOp>()))
+        if (f.isExternal() && f.getName().starts_with("llvm.nvvm.") &&
+            SymbolTable::symbolKnownUseEmpty(f, table))
+          f.erase();
     UOpDialect::SitesAttrHelper(b.getContext()).setAttr(table, sites.toAttr(b));
     UOpDialect::SimSharedAttrHelper(b.getContext())
         .setAttr(table, b.getDenseI64ArrayAttr(sharedLayout));
@@ -206,20 +213,17 @@ private:
         v = LLVM::ZExtOp::create(b, loc, op->getResult(0).getType(), v);
       return replace(op, v);
     }
-    if (isa<NVVM::Barrier0Op>(op)) {
-      call(loc, sim::kBarrierFn, voidTy, {site(op)});
-      return op->erase();
-    }
+    if (isa<NVVM::Barrier0Op>(op))
+      return rewriteBarrier(op);
     if (auto bar = dyn_cast<NVVM::BarrierOp>(op)) {
       // Only the form gpu.barrier lowers to: barrier 0, every thread.
       if (bar.getNumberOfThreads() || bar.getReductionOp() || !bar->getResults().empty() ||
           (bar.getBarrierId() && !matchPattern(bar.getBarrierId(), m_Zero())))
         return unsupported(op);
-      call(loc, sim::kBarrierFn, voidTy, {site(op)});
-      return op->erase();
+      return rewriteBarrier(op);
     }
     if (auto mma = dyn_cast<NVVM::MmaOp>(op))
-      return rewriteMma(mma);
+      return rewriteMmaOp(mma);
     if (auto trunc = dyn_cast<LLVM::FPTruncOp>(op))
       return rewriteTruncToBF16(trunc);
     if (auto load = dyn_cast<LLVM::LoadOp>(op))
@@ -230,23 +234,20 @@ private:
       return check(op, rmw.getPtr(), rmw.getVal().getType(), sim::Access::ReadWrite);
     if (auto cas = dyn_cast<LLVM::AtomicCmpXchgOp>(op))
       return check(op, cas.getPtr(), cas.getVal().getType(), sim::Access::ReadWrite);
-    if (auto copy = dyn_cast<NVVM::CpAsyncOp>(op)) {
-      Value bytes = constant(i32, copy.getSize());
-      Value srcBytes = copy.getCpSize() ? copy.getCpSize() : bytes;
-      call(loc, sim::kCpAsyncFn, voidTy,
-           {site(op), generic(loc, copy.getDst()), generic(loc, copy.getSrc()), bytes, srcBytes});
-      return op->erase();
+    if (auto copy = dyn_cast<NVVM::CpAsyncOp>(op))
+      return rewriteCpAsync(op, copy.getDst(), copy.getSrc(), copy.getSize(), copy.getCpSize());
+    if (isa<NVVM::CpAsyncCommitGroupOp>(op))
+      return rewriteCommit(op);
+    if (auto wait = dyn_cast<NVVM::CpAsyncWaitGroupOp>(op))
+      return rewriteWait(op, constant(i32, wait.getN()));
+    if (auto ld = dyn_cast<NVVM::LdMatrixOp>(op)) {
+      NVVM::LdStMatrixShapeAttr shape = ld.getShape();
+      if (shape.getM() != 8 || shape.getN() != 8 ||
+          ld.getEltType() != NVVM::LdStMatrixEltType::B16)
+        return unsupported(ld);
+      return rewriteLdMatrix(op, ld.getPtr(), ld.getNum(),
+                             ld.getLayout() == NVVM::MMALayout::col);
     }
-    if (isa<NVVM::CpAsyncCommitGroupOp>(op)) {
-      call(loc, sim::kCpAsyncCommitFn, voidTy, {site(op)});
-      return op->erase();
-    }
-    if (auto wait = dyn_cast<NVVM::CpAsyncWaitGroupOp>(op)) {
-      call(loc, sim::kCpAsyncWaitFn, voidTy, {site(op), constant(i32, wait.getN())});
-      return op->erase();
-    }
-    if (auto ld = dyn_cast<NVVM::LdMatrixOp>(op))
-      return rewriteLdMatrix(ld);
     if (auto addr = dyn_cast<LLVM::AddressOfOp>(op)) {
       for (auto [i, g] : llvm::enumerate(shared))
         if (g.getSymName() == addr.getGlobalName()) {
@@ -276,11 +277,11 @@ private:
       StringRef intrinsic = intr.getIntrin();
       if (!intrinsic.starts_with("llvm.nvvm."))
         return;
-      StringRef host = hostIntrinsic(intrinsic);
-      if (host.empty())
-        return unsupported(op);
-      intr.setIntrin(b.getStringAttr(host));
-      return;
+      if (StringRef host = hostIntrinsic(intrinsic); !host.empty()) {
+        intr.setIntrin(b.getStringAttr(host));
+        return;
+      }
+      return rewriteNVVMIntrinsic(intr);
     }
     if (auto inlineAsm = dyn_cast<LLVM::InlineAsmOp>(op)) {
       // The one instruction convert-uop-to-gpu writes as inline asm.
@@ -326,44 +327,92 @@ private:
     return array;
   }
 
-  /// ldmatrix m8n8 .b16: the lane's registers come back through a stack
-  /// array the collective fills.
-  void rewriteLdMatrix(NVVM::LdMatrixOp ld) {
-    Location loc = ld.getLoc();
-    NVVM::LdStMatrixShapeAttr shape = ld.getShape();
-    if (shape.getM() != 8 || shape.getN() != 8 || ld.getEltType() != NVVM::LdStMatrixEltType::B16)
-      return unsupported(ld);
-    int64_t count = ld.getNum();
-    Block &entry = ld->getParentOfType<LLVM::LLVMFuncOp>().getBody().front();
-    Value d;
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(&entry);
-      d = LLVM::AllocaOp::create(b, loc, ptr, LLVM::LLVMArrayType::get(i32, count),
-                                 constant(i32, 1), 4);
-    }
-    b.setInsertionPoint(ld);
-    bool trans = ld.getLayout() == NVVM::MMALayout::col;
-    call(loc, sim::kLdMatrixFn, voidTy,
-         {site(ld), generic(loc, ld.getPtr()), constant(i32, count), constant(i32, trans), d});
-    Value result;
-    if (ld.getType() == i32) {
-      result = LLVM::LoadOp::create(b, loc, i32, d);
-    } else {
-      result = LLVM::UndefOp::create(b, loc, ld.getType());
-      for (int64_t j = 0; j < count; ++j) {
-        Value slot = LLVM::GEPOp::create(b, loc, ptr, i32, d,
-                                         ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(j)});
-        result = LLVM::InsertValueOp::create(b, loc, result, LLVM::LoadOp::create(b, loc, i32, slot),
-                                             ArrayRef<int64_t>{j});
-      }
-    }
-    replace(ld, result);
+  // Each instruction the simulator implements, for its NVVM op and for the
+  // `llvm.call_intrinsic` of its LLVM intrinsic (the form the simulator's
+  // optimized device IR has): one rewrite each.
+
+  void rewriteBarrier(Operation *op) {
+    call(op->getLoc(), sim::kBarrierFn, voidTy, {site(op)});
+    op->erase();
   }
 
-  void rewriteMma(NVVM::MmaOp mma) {
-    Location loc = mma.getLoc();
-    auto resultType = cast<LLVM::LLVMStructType>(mma.getType());
+  void rewriteCpAsync(Operation *op, Value dst, Value src, int64_t size, Value srcSize) {
+    Location loc = op->getLoc();
+    Value bytes = constant(i32, size);
+    call(loc, sim::kCpAsyncFn, voidTy,
+         {site(op), generic(loc, dst), generic(loc, src), bytes, srcSize ? srcSize : bytes});
+    op->erase();
+  }
+
+  void rewriteCommit(Operation *op) {
+    call(op->getLoc(), sim::kCpAsyncCommitFn, voidTy, {site(op)});
+    op->erase();
+  }
+
+  void rewriteWait(Operation *op, Value pending) {
+    call(op->getLoc(), sim::kCpAsyncWaitFn, voidTy, {site(op), pending});
+    op->erase();
+  }
+
+  /// A stack array of `words` 32-bit words in the function's entry block.
+  Value words(Location loc, Block &entry, int64_t count) {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&entry);
+    return LLVM::AllocaOp::create(b, loc, ptr, LLVM::LLVMArrayType::get(i32, count),
+                                  constant(i32, 1), 4);
+  }
+
+  /// `op`'s result (i32, or a struct of 32-bit fields) read back from the
+  /// words the simulator wrote to `array`.
+  void replaceWithWords(Operation *op, Value array) {
+    Location loc = op->getLoc();
+    Type type = op->getResult(0).getType();
+    auto word = [&](int64_t i, Type t) -> Value {
+      Value slot = LLVM::GEPOp::create(b, loc, ptr, i32, array,
+                                       ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+      Value w = LLVM::LoadOp::create(b, loc, i32, slot);
+      return t == i32 ? w : LLVM::BitcastOp::create(b, loc, t, w).getResult();
+    };
+    auto st = dyn_cast<LLVM::LLVMStructType>(type);
+    if (!st)
+      return replace(op, word(0, type));
+    Value result = LLVM::UndefOp::create(b, loc, type);
+    for (auto [i, field] : llvm::enumerate(st.getBody()))
+      result = LLVM::InsertValueOp::create(b, loc, result, word(i, field),
+                                           ArrayRef<int64_t>{(int64_t)i});
+    replace(op, result);
+  }
+
+  /// ldmatrix m8n8 .b16: the lane's registers come back through a stack
+  /// array the collective fills.
+  void rewriteLdMatrix(Operation *op, Value row, int64_t count, bool trans) {
+    Location loc = op->getLoc();
+    Value d = words(loc, op->getParentOfType<LLVM::LLVMFuncOp>().getBody().front(), count);
+    b.setInsertionPoint(op);
+    call(loc, sim::kLdMatrixFn, voidTy,
+         {site(op), generic(loc, row), constant(i32, count), constant(i32, trans), d});
+    replaceWithWords(op, d);
+  }
+
+  /// mma.sync row.col: the lane's A, B, C registers spilled to stack
+  /// arrays, its D registers read back from one.
+  void rewriteMma(Operation *op, int64_t m, int64_t n, int64_t k,
+                  std::array<NVVM::MMATypes, 4> types, ValueRange a, ValueRange bRegs,
+                  ValueRange c) {
+    Location loc = op->getLoc();
+    auto resultType = cast<LLVM::LLVMStructType>(op->getResult(0).getType());
+    Block &entry = op->getParentOfType<LLVM::LLVMFuncOp>().getBody().front();
+    b.setInsertionPoint(op);
+    Value ra = spill(loc, a, entry), rb = spill(loc, bRegs, entry), rc = spill(loc, c, entry);
+    Value d = words(loc, entry, resultType.getBody().size());
+    auto ty = [&](NVVM::MMATypes t) { return constant(i32, static_cast<int32_t>(t)); };
+    call(loc, sim::kMmaFn, voidTy,
+         {site(op), constant(i32, m), constant(i32, n), constant(i32, k), ty(types[0]),
+          ty(types[1]), ty(types[2]), ty(types[3]), ra, rb, rc, d});
+    replaceWithWords(op, d);
+  }
+
+  void rewriteMmaOp(NVVM::MmaOp mma) {
     bool rowCol =
         mma.getLayoutA() == NVVM::MMALayout::row && mma.getLayoutB() == NVVM::MMALayout::col;
     auto inferred = [](ValueRange operands) -> std::optional<NVVM::MMATypes> {
@@ -380,35 +429,93 @@ private:
       typeB = inferred(mma.getOperandB());
     if (!rowCol || !typeA || !typeB || mma.getB1Op() || mma.getIntOverflowBehavior())
       return unsupported(mma);
-    Block &entry = mma->getParentOfType<LLVM::LLVMFuncOp>().getBody().front();
-    b.setInsertionPoint(mma);
-    Value a = spill(loc, mma.getOperandA(), entry);
-    Value bb = spill(loc, mma.getOperandB(), entry);
-    Value c = spill(loc, mma.getOperandC(), entry);
-    Value d;
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(&entry);
-      d = LLVM::AllocaOp::create(b, loc, ptr,
-                                 LLVM::LLVMArrayType::get(i32, resultType.getBody().size()),
-                                 constant(i32, 1), 4);
-    }
     NVVM::MMAShapeAttr shape = mma.getShape();
-    auto ty = [&](NVVM::MMATypes t) { return constant(i32, static_cast<int32_t>(t)); };
-    call(loc, sim::kMmaFn, voidTy,
-         {site(mma), constant(i32, shape.getM()), constant(i32, shape.getN()),
-          constant(i32, shape.getK()), ty(*typeA), ty(*typeB), ty(mma.accumPtxType()),
-          ty(mma.resultPtxType()), a, bb, c, d});
-    Value result = LLVM::UndefOp::create(b, loc, resultType);
-    for (auto [i, fieldType] : llvm::enumerate(resultType.getBody())) {
-      Value slot =
-          LLVM::GEPOp::create(b, loc, ptr, i32, d, ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
-      Value word = LLVM::LoadOp::create(b, loc, i32, slot);
-      Value field =
-          fieldType == i32 ? word : LLVM::BitcastOp::create(b, loc, fieldType, word).getResult();
-      result = LLVM::InsertValueOp::create(b, loc, result, field, ArrayRef<int64_t>{(int64_t)i});
+    rewriteMma(mma, shape.getM(), shape.getN(), shape.getK(),
+               {*typeA, *typeB, mma.accumPtxType(), mma.resultPtxType()}, mma.getOperandA(),
+               mma.getOperandB(), mma.getOperandC());
+  }
+
+  /// The NVVM intrinsics LLVM's optimizer leaves as calls (`llvm.nvvm.X`,
+  /// whose NVVM op is `nvvm.X` for the special registers), decoded from
+  /// their names (IntrinsicsNVVM.td).
+  void rewriteNVVMIntrinsic(LLVM::CallIntrinsicOp intr) {
+    Operation *op = intr;
+    StringRef name = intr.getIntrin(), rest = name;
+    Location loc = op->getLoc();
+    ValueRange args = intr.getArgs();
+    if (std::optional<SReg> reg = specialRegister(name.drop_front(strlen("llvm.")))) {
+      Value v =
+          call(loc, sim::kSRegFn, i32, {constant(i32, static_cast<int32_t>(*reg))}).getResult();
+      Type t = op->getResult(0).getType();
+      return replace(op, t == i32 ? v : LLVM::ZExtOp::create(b, loc, t, v).getResult());
     }
-    replace(mma, result);
+    if (name == "llvm.nvvm.barrier0" ||
+        (name == "llvm.nvvm.barrier.cta.sync.aligned.all" && args.size() == 1 &&
+         matchPattern(args[0], m_Zero())))
+      return rewriteBarrier(op);
+    if (name == "llvm.nvvm.cp.async.commit.group")
+      return rewriteCommit(op);
+    if (name == "llvm.nvvm.cp.async.wait.group" && args.size() == 1)
+      return rewriteWait(op, args[0]);
+    // llvm.nvvm.cp.async.{ca,cg}.shared.global.{4,8,16}[.s]
+    if (rest.consume_front("llvm.nvvm.cp.async.") &&
+        (rest.consume_front("ca.shared.global.") || rest.consume_front("cg.shared.global."))) {
+      bool withSize = rest.consume_back(".s");
+      int64_t size = 0;
+      if (!rest.getAsInteger(10, size) && args.size() == (withSize ? 3u : 2u))
+        return rewriteCpAsync(op, args[0], args[1], size, withSize ? args[2] : Value());
+      return unsupported(op);
+    }
+    // llvm.nvvm.ldmatrix.sync.aligned.m8n8.x{N}[.trans].b16[.p3]
+    rest = name;
+    if (rest.consume_front("llvm.nvvm.ldmatrix.sync.aligned.m8n8.x")) {
+      rest.consume_back(".p3");
+      bool trans = rest.consume_back(".trans.b16");
+      int64_t count = 0;
+      if ((trans || rest.consume_back(".b16")) && !rest.getAsInteger(10, count) &&
+          (count == 1 || count == 2 || count == 4) && args.size() == 1)
+        return rewriteLdMatrix(op, args[0], count, trans);
+      return unsupported(op);
+    }
+    // llvm.nvvm.mma.m{M}n{N}k{K}.row.col[.satfinite].{D}.{C} (f16 inputs),
+    // or .bf16 / .tf32 (f32 accumulators).
+    rest = name;
+    if (rest.consume_front("llvm.nvvm.mma.")) {
+      SmallVector<StringRef> parts;
+      rest.split(parts, '.');
+      int64_t m = 0, n = 0, k = 0;
+      StringRef shape = parts.empty() ? "" : parts[0];
+      bool shaped = shape.consume_front("m") && !shape.consumeInteger(10, m) &&
+                    shape.consume_front("n") && !shape.consumeInteger(10, n) &&
+                    shape.consume_front("k") && !shape.consumeInteger(10, k) && shape.empty();
+      using T = NVVM::MMATypes;
+      auto type = [](StringRef t) -> std::optional<T> {
+        return llvm::StringSwitch<std::optional<T>>(t)
+            .Case("f16", T::f16)
+            .Case("f32", T::f32)
+            .Default(std::nullopt);
+      };
+      std::optional<std::array<T, 4>> types;
+      if (parts.size() == 4 && parts[3] == "bf16")
+        types = std::array<T, 4>{T::bf16, T::bf16, T::f32, T::f32};
+      else if (parts.size() == 4 && parts[3] == "tf32")
+        types = std::array<T, 4>{T::tf32, T::tf32, T::f32, T::f32};
+      else if (parts.size() == 5 && type(parts[3]) && type(parts[4]))
+        types = std::array<T, 4>{T::f16, T::f16, *type(parts[4]), *type(parts[3])};
+      if (!shaped || parts.size() < 4 || parts[1] != "row" || parts[2] != "col" || !types)
+        return unsupported(op);
+      // Registers per operand: 32-bit, two 16-bit elements each.
+      auto regs = [](int64_t elements, T t) {
+        return elements / 32 / (t == T::f16 || t == T::bf16 ? 2 : 1);
+      };
+      int64_t na = regs(m * k, (*types)[0]), nb = regs(k * n, (*types)[1]),
+              nc = regs(m * n, (*types)[2]);
+      if ((int64_t)args.size() != na + nb + nc)
+        return unsupported(op);
+      return rewriteMma(op, m, n, k, *types, args.take_front(na), args.slice(na, nb),
+                        args.take_back(nc));
+    }
+    unsupported(op);
   }
 };
 

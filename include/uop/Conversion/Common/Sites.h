@@ -22,12 +22,17 @@ namespace mlir::uop {
 /// The sites a pass numbers, in order.
 class SiteTable {
 public:
-  /// "llvm.load at file:line:col": the op's name and the first file location
-  /// it carries (else its whole location). Returns the site's number.
+  /// "llvm.load at file:line:col": the op's name (an intrinsic call's
+  /// intrinsic) and the first file location it carries (else its whole
+  /// location). Returns the site's number.
   int64_t add(Operation *op) {
     std::string s;
     llvm::raw_string_ostream os(s);
-    os << op->getName() << " at ";
+    auto intrinsic = op->getAttrOfType<StringAttr>("intrin");
+    if (op->getName().getStringRef() == "llvm.call_intrinsic" && intrinsic)
+      os << intrinsic.getValue() << " at ";
+    else
+      os << op->getName() << " at ";
     if (auto file = op->getLoc()->findInstanceOf<FileLineColLoc>())
       os << file.getFilename().getValue() << ":" << file.getLine() << ":" << file.getColumn();
     else

@@ -69,7 +69,9 @@ module attributes {gpu.container_module, uop.launch = {
     }
   }
 
-  // smem[t + ctaid]: in block 1, thread 63 writes past the 64 floats.
+  // smem[t + ctaid] = in[0], then out[t] = smem[t]: in block 1, thread 63
+  // writes past the 64 floats. (The store is read back, so LLVM's optimizer
+  // keeps it.)
   gpu.module @oob_shared {
     llvm.mlir.global internal @smem() {addr_space = 3 : i32, alignment = 4 : i64} : !llvm.array<64 x f32>
     llvm.func @oob_shared(%out: !llvm.ptr, %in: !llvm.ptr) {
@@ -80,6 +82,11 @@ module attributes {gpu.container_module, uop.launch = {
       %p = llvm.getelementptr %s[%i] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
       %x = llvm.load %in : !llvm.ptr -> f32
       llvm.store %x, %p : f32, !llvm.ptr<3>
+      nvvm.barrier0
+      %q = llvm.getelementptr %s[%t] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+      %y = llvm.load %q : !llvm.ptr<3> -> f32
+      %o = llvm.getelementptr %out[%t] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      llvm.store %y, %o : f32, !llvm.ptr
       llvm.return
     }
   }

@@ -1,0 +1,83 @@
+//===- DeviceIR.cpp - the IR the NVPTX backend compiles, for the simulator ---===//
+
+#include "DeviceIR.h"
+
+#include "uop/Dialect/UOp/IR/UOpAttrs.h"
+
+#include "mlir/Dialect/DLTI/DLTI.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Target/LLVM/NVVM/Utils.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMIRToLLVMTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/LLVMIRToNVVMTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Target/LLVMIR/Import.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Target/TargetMachine.h"
+
+using namespace mlir;
+
+FailureOr<OwningOpRef<ModuleOp>> mlir::uop::sim::optimizeDeviceIR(Operation *gpuModule,
+                                                                  StringRef chip,
+                                                                  unsigned optLevel) {
+  MLIRContext *ctx = gpuModule->getContext();
+  Location loc = gpuModule->getLoc();
+  OwningOpRef<ModuleOp> device = ModuleOp::create(loc);
+  OpBuilder b(ctx);
+  b.setInsertionPointToStart(device->getBody());
+  for (Operation &op : gpuModule->getRegion(0).front())
+    b.clone(op);
+
+  // Line tables, so that the ops keep their locations through LLVM: the
+  // simulator's errors name them.
+  PassManager pm(ctx);
+  pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass());
+  if (failed(pm.run(*device)))
+    return failure();
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> ir = translateModuleToLLVMIR(*device, llvmContext, "uop-sim");
+  if (!ir)
+    return emitError(loc) << "the simulator cannot translate the kernel to LLVM IR";
+
+  // The target machine gpu-module-to-binary's serialization uses.
+  NVVM::SerializeGPUModuleBase::init();
+  std::string triple = "nvptx64-nvidia-cuda", why;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, why);
+  if (!target)
+    return emitError(loc) << "the simulator needs LLVM's NVPTX target: " << why;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      llvm::Triple(triple), chip, TargetAttr::getPTXFeatures(chip), {}, {}));
+  if (!machine)
+    return emitError(loc) << "no NVPTX target machine for " << chip;
+  ir->setTargetTriple(llvm::Triple(triple));
+  ir->setDataLayout(machine->createDataLayout());
+  if (llvm::Error e = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0, machine.get())(ir.get()))
+    return emitError(loc) << "LLVM's optimizer failed on the kernel: "
+                          << llvm::toString(std::move(e));
+
+  // It runs on the host: no NVPTX triple, data layout or calling convention.
+  ir->setTargetTriple(llvm::Triple());
+  ir->setDataLayout("");
+  DialectRegistry registry;
+  registerLLVMDialectImport(registry);
+  registerNVVMDialectImport(registry);
+  ctx->appendDialectRegistry(registry);
+  ctx->getOrLoadDialect<DLTIDialect>(); // (the importer writes the data layout with it)
+  OwningOpRef<ModuleOp> optimized =
+      translateLLVMIRToModule(std::move(ir), ctx, /*emitExpensiveWarnings=*/false,
+                              /*dropDICompositeTypeElements=*/false, /*loadAllDialects=*/true,
+                              /*preferUnregisteredIntrinsics=*/true);
+  if (!optimized)
+    return emitError(loc) << "the simulator cannot import the optimized kernel";
+  for (StringRef attr : {"llvm.target_triple", "llvm.data_layout", "dlti.dl_spec"})
+    (*optimized)->removeAttr(attr);
+  for (auto f : optimized->getOps<LLVM::LLVMFuncOp>())
+    f.setCConv(LLVM::cconv::CConv::C);
+  return optimized;
+}
