@@ -48,6 +48,7 @@ private:
   std::vector<std::pair<uintptr_t, int64_t>> ownGlobals; // the module's globals
   std::vector<std::pair<int64_t, int64_t>> shared;
   std::vector<std::string> sites;
+  std::vector<int64_t> blockClasses;
   bool needsFibers = false;
   std::optional<SimStats> stats;
 };
@@ -107,6 +108,8 @@ FailureOr<std::unique_ptr<CompiledKernel>> SimRunner::compile(ModuleOp module, S
   k->launchDims = kernel->launch;
   for (Attribute s : UOpDialect::SitesAttrHelper(ctx).getAttr(*host))
     k->sites.push_back(cast<StringAttr>(s).str());
+  ArrayRef<int64_t> blocks = UOpDialect::SimBlocksAttrHelper(ctx).getAttr(*host);
+  k->blockClasses.assign(blocks.begin(), blocks.end());
   ArrayRef<int64_t> shared = UOpDialect::SimSharedAttrHelper(ctx).getAttr(*host);
   for (size_t i = 0; i + 1 < shared.size(); i += 2)
     k->shared.push_back({shared[i], shared[i + 1]});
@@ -169,6 +172,7 @@ llvm::Error SimKernel::run(ArrayRef<MutableArrayRef<uint8_t>> buffers, ArrayRef<
   spec.entry = entry;
   spec.shared = shared;
   spec.sites = sites;
+  spec.blockClasses = blockClasses;
   spec.needsFibers = needsFibers;
   // The packed interface takes a pointer to each argument value: the
   // buffers' addresses, then the variables as i32 (checked in range).

@@ -28,6 +28,7 @@
 #include "uop/Pipelines/Pipelines.h"
 #include "uop/Runtime/HostBuffers.h"
 #include "uop/Runtime/Npy.h"
+#include "uop/Runtime/Roofline.h"
 #include "uop/Runtime/Runner.h"
 #include "uop/Support/Stack.h"
 #include "uop/Support/Timing.h"
@@ -125,6 +126,17 @@ cl::list<std::string> varValues(cl::cat(category), "var",
                                          "(uop.define_var), one per variable"),
                                 cl::value_desc("name=value"));
 cl::opt<bool> timing(cl::cat(category), "timing", cl::desc("Print the milliseconds of each phase"));
+cl::list<std::string> estimate(cl::cat(category), "estimate", cl::CommaSeparated,
+                               cl::desc("sim: estimate the kernel's time on these GPUs from the "
+                                        "counters (a roofline, docs/simulator.md): A100, H100"),
+                               cl::value_desc("gpu,..."));
+cl::opt<unsigned> registers(cl::cat(category), "registers",
+                            cl::desc("--estimate: registers per thread (ptxas -v), for the "
+                                     "occupancy (default: not limiting)"));
+cl::opt<bool> counters(cl::cat(category), "counters",
+                       cl::desc("sim: print what the run counted per warp (instructions by "
+                                "class, global sectors, shared-memory wavefronts, barriers, "
+                                "tensor-core work)"));
 cl::opt<bool> checkAccesses(cl::cat(category), "check-accesses",
                             cl::desc("cpu: bounds-check every load and store at run time, so an "
                                      "out-of-bounds access is a fault (exit 3), never a write "
@@ -325,9 +337,62 @@ void printBuffer(const uop::HostBuffer &b) {
   llvm::outs() << "]\n";
 }
 
+/// --counters: the simulator's counters, one line each.
+void printCounters(const uop::SimCounters &c) {
+  using uop::sim::InstrClass;
+  llvm::outs() << llvm::formatv("  counters: {0} warps, {1} warp instructions:", c.warps,
+                                c.totalInstructions());
+  for (int32_t i = 0; i < uop::sim::kInstrClasses; ++i)
+    if (c.instructions[i])
+      llvm::outs() << " " << uop::sim::kInstrClassNames[i] << " " << c.instructions[i];
+  llvm::outs() << "\n";
+  auto global = [](const char *what, const uop::SimCounters::Global &g) {
+    llvm::outs() << llvm::formatv("  counters: global {0}: {1} requests, {2} bytes, {3} sectors "
+                                  "(fewest possible {4})\n",
+                                  what, g.requests, g.bytes, g.sectors, g.idealSectors);
+  };
+  global("loads", c.globalLoads);
+  global("stores", c.globalStores);
+  auto shared = [](const char *what, const uop::SimCounters::Shared &s) {
+    llvm::outs() << llvm::formatv("  counters: shared {0}: {1} requests, {2} wavefronts "
+                                  "(fewest possible {3}; {4} from bank conflicts)\n",
+                                  what, s.requests, s.wavefronts, s.idealWavefronts,
+                                  s.conflicts());
+  };
+  shared("loads", c.sharedLoads);
+  shared("stores", c.sharedStores);
+  llvm::outs() << llvm::formatv("  counters: {0} bytes read and {1} written at least once, {2} "
+                                "sectors from L2, {3} barriers, {4} tensor-core flops (mma.sync), {5} (wgmma)\n",
+                                c.uniqueReadBytes, c.uniqueWriteBytes, c.l2Sectors,
+                                c.instructionsOf(InstrClass::Barrier), c.mmaFlops, c.wgmmaFlops);
+}
+
+/// --estimate: the roofline's time, its bound and each resource's time.
+void printEstimate(const uop::GPUModel &gpu, const uop::RooflineEstimate &e) {
+  llvm::outs() << llvm::formatv("  estimate on {0}: {1:f2} us, bound by {2}; {3:f1} TFLOP/s, "
+                                "{4:f1}% of the tensor peak; {5} blocks per SM, {6:f2} waves\n",
+                                gpu.name, e.seconds * 1e6, e.terms.front().resource, e.tflops,
+                                e.fractionOfPeak * 100, e.blocksPerSM, e.waves);
+  llvm::outs() << "  estimate on " << gpu.name << ", each resource:";
+  for (const uop::RooflineEstimate::Term &t : e.terms)
+    llvm::outs() << llvm::formatv(" {0} {1:f2} us;", t.resource, t.seconds * 1e6);
+  llvm::outs() << "\n";
+}
+
 int run(MLIRContext &ctx) {
   if (opts.getNumOccurrences() && noOpt) {
     llvm::errs() << "error: --opts and --no-opt contradict each other\n";
+    return kBadInput;
+  }
+  for (const std::string &gpu : estimate)
+    if (!uop::findGPUModel(gpu)) {
+      llvm::errs() << "error: --estimate: unknown GPU '" << gpu << "' (known: "
+                   << uop::knownGPUModels() << ")\n";
+      return kBadInput;
+    }
+  if ((counters || !estimate.empty()) && target != "sim" && target != "auto") {
+    llvm::errs() << "error: --counters and --estimate count what the simulator runs: use "
+                    "--target=sim\n";
     return kBadInput;
   }
   bool isJSON = StringRef(inputFile).ends_with(".json");
@@ -523,6 +588,17 @@ int run(MLIRContext &ctx) {
                                   "({3:e2} threads/s)\n",
                                   simStats->threads, simStats->blocks, simStats->ms,
                                   simStats->threads / std::max(simStats->ms, 1e-3) * 1e3);
+  if (counters && simStats)
+    printCounters(simStats->counters);
+  for (const std::string &gpu : estimate) {
+    if (!simStats)
+      break; // (checked before the run: --estimate needs the simulator)
+    uop::LaunchShape shape{simStats->blocks,
+                           simStats->blocks ? simStats->threads / simStats->blocks : 0,
+                           simStats->sharedBytes, registers};
+    printEstimate(*uop::findGPUModel(gpu), uop::estimateRoofline(*uop::findGPUModel(gpu),
+                                                                 simStats->counters, shape));
+  }
   if (!compared) {
     llvm::outs() << "ran; no buffer has an expected value, nothing compared\n";
     return kPass;

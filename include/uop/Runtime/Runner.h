@@ -16,6 +16,7 @@
 #ifndef UOP_RUNTIME_RUNNER_H
 #define UOP_RUNTIME_RUNNER_H
 
+#include "uop/Conversion/NVVMToSim/SimABI.h"
 #include "uop/Pipelines/KernelInterface.h"
 #include "uop/Pipelines/Pipelines.h"
 
@@ -37,10 +38,52 @@ struct RunTimes {
   double runMs = 0;      // the kernel, from launch to completion
 };
 
+/// What the simulator counted in a run, as a GPU would execute the kernel
+/// (docs/simulator.md, "Counters").
+struct SimCounters {
+  /// Warp instructions executed, by class (sim::InstrClass, names in
+  /// sim::kInstrClassNames): a warp executes a basic block as often as its
+  /// busiest lane does.
+  std::array<int64_t, sim::kInstrClasses> instructions{};
+  /// Global memory, per warp-level load or store (cp.async's reads count as
+  /// loads): the 32-byte sectors its lanes touch, the fewest their bytes
+  /// could fit in (perfectly coalesced), and the bytes.
+  struct Global {
+    int64_t requests = 0, sectors = 0, idealSectors = 0, bytes = 0;
+  };
+  Global globalLoads, globalStores;
+  /// Shared memory, per warp-level access (ldmatrix's reads and cp.async's
+  /// writes included): the wavefronts the 32 banks need (one per 128 bytes
+  /// without conflicts) and the fewest possible.
+  struct Shared {
+    int64_t requests = 0, wavefronts = 0, idealWavefronts = 0;
+    int64_t conflicts() const { return wavefronts - idealWavefronts; }
+  };
+  Shared sharedLoads, sharedStores;
+  /// Bytes of global memory read, and written, at least once: DRAM traffic
+  /// if L2 kept everything.
+  int64_t uniqueReadBytes = 0, uniqueWriteBytes = 0;
+  /// 32-byte sectors L2 serves: every sector a cp.async or store touches,
+  /// and each sector plain loads touch once per block (L1 keeps it for the
+  /// block, not between blocks).
+  int64_t l2Sectors = 0;
+  /// Floating-point operations the tensor cores did, 2 m n k per
+  /// instruction: by mma.sync, and by Hopper's wgmma.
+  int64_t mmaFlops = 0, wgmmaFlops = 0;
+  int64_t warps = 0;
+
+  int64_t instructionsOf(sim::InstrClass c) const {
+    return instructions[static_cast<int32_t>(c)];
+  }
+  int64_t totalInstructions() const;
+};
+
 /// What the simulator did in a run.
 struct SimStats {
   int64_t blocks = 0, threads = 0;
+  int64_t sharedBytes = 0; // of shared memory per block
   double ms = 0;
+  SimCounters counters;
 };
 
 /// A kernel compiled for one target.

@@ -64,6 +64,64 @@ StringRef hostIntrinsic(StringRef nvvmIntrinsic) {
       .Default("");
 }
 
+/// What `op` counts as in PTX instructions (InstrClass), or nothing for an
+/// op that costs none: a constant, a register move or reinterpretation, an
+/// address computation a load or store folds in, a hint.
+std::optional<sim::InstrClass> instrClass(Operation *op) {
+  using C = sim::InstrClass;
+  if (isa<LLVM::ConstantOp, LLVM::ZeroOp, LLVM::UndefOp, LLVM::PoisonOp, LLVM::AddressOfOp,
+          LLVM::BitcastOp, LLVM::ExtractValueOp, LLVM::InsertValueOp, LLVM::ExtractElementOp,
+          LLVM::InsertElementOp, LLVM::ShuffleVectorOp, LLVM::FreezeOp, LLVM::AllocaOp>(op))
+    return std::nullopt;
+  if (auto gep = dyn_cast<LLVM::GEPOp>(op)) // constant offsets fold into ld/st
+    return gep.getDynamicIndices().empty() ? std::nullopt : std::optional<C>(C::Int);
+  if (isa<LLVM::BrOp, LLVM::CondBrOp, LLVM::SwitchOp, LLVM::ReturnOp>(op))
+    return C::Control;
+  if (isa<LLVM::LoadOp>(op))
+    return C::Load;
+  if (isa<LLVM::StoreOp, LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp>(op))
+    return C::Store;
+  if (isa<NVVM::MmaOp>(op))
+    return C::Mma;
+  if (isa<NVVM::LdMatrixOp>(op))
+    return C::LdMatrix;
+  if (isa<NVVM::CpAsyncOp, NVVM::CpAsyncCommitGroupOp, NVVM::CpAsyncWaitGroupOp>(op))
+    return C::AsyncCopy;
+  if (isa<NVVM::Barrier0Op, NVVM::BarrierOp>(op))
+    return C::Barrier;
+  if (isa<LLVM::InlineAsmOp>(op)) // (rcp.approx.f32)
+    return C::Special;
+  StringRef intrinsic;
+  if (auto intr = dyn_cast<LLVM::CallIntrinsicOp>(op))
+    intrinsic = intr.getIntrin();
+  if (!intrinsic.empty()) {
+    if (intrinsic.starts_with("llvm.assume") || intrinsic.starts_with("llvm.lifetime") ||
+        intrinsic.starts_with("llvm.experimental.noalias") || intrinsic.starts_with("llvm.dbg"))
+      return std::nullopt;
+    if (intrinsic.starts_with("llvm.nvvm.mma."))
+      return C::Mma;
+    if (intrinsic.starts_with("llvm.nvvm.ldmatrix."))
+      return C::LdMatrix;
+    if (intrinsic.starts_with("llvm.nvvm.cp.async."))
+      return C::AsyncCopy;
+    if (intrinsic.starts_with("llvm.nvvm.barrier"))
+      return C::Barrier;
+    if (intrinsic.starts_with("llvm.nvvm.read.ptx.sreg."))
+      return C::Int;
+    if (intrinsic.contains(".approx."))
+      return C::Special;
+    if (intrinsic.starts_with("llvm.nvvm."))
+      return C::Other;
+  }
+  // What remains computes a value: in floating point or in integers.
+  auto isFloat = [](Type t) { return isa<FloatType>(getElementTypeOrSelf(t)); };
+  if (llvm::any_of(op->getResultTypes(), isFloat) || llvm::any_of(op->getOperandTypes(), isFloat))
+    return C::Float;
+  if (op->getNumResults() == 1 || !intrinsic.empty())
+    return C::Int;
+  return C::Other;
+}
+
 /// Rewrites the functions of one symbol table (a gpu.module or a module).
 class Rewriter {
 public:
@@ -83,6 +141,8 @@ public:
         if (!f.isExternal())
           funcs.push_back(f);
     collectShared();
+    for (LLVM::LLVMFuncOp f : funcs)
+      countBlocks(f);
     for (LLVM::LLVMFuncOp f : funcs) {
       SmallVector<Operation *> ops;
       f.walk([&](Operation *op) { ops.push_back(op); });
@@ -101,6 +161,8 @@ public:
     UOpDialect::SitesAttrHelper(b.getContext()).setAttr(table, sites.toAttr(b));
     UOpDialect::SimSharedAttrHelper(b.getContext())
         .setAttr(table, b.getDenseI64ArrayAttr(sharedLayout));
+    UOpDialect::SimBlocksAttrHelper(b.getContext())
+        .setAttr(table, b.getDenseI64ArrayAttr(blockCounts));
   }
 
 private:
@@ -111,6 +173,22 @@ private:
   SiteTable sites;
   SmallVector<LLVM::GlobalOp> shared;
   SmallVector<int64_t> sharedLayout; // bytes, align per shared variable
+  SmallVector<int64_t> blockCounts;  // per block numbered, its instructions by class
+
+  /// Numbers each block of `f`, counts its instructions by class and makes
+  /// the thread report entering it (kBlockFn), so that a run can count the
+  /// instructions it executed.
+  void countBlocks(LLVM::LLVMFuncOp f) {
+    for (Block &block : f.getBody()) {
+      int64_t id = static_cast<int64_t>(blockCounts.size()) / sim::kInstrClasses;
+      blockCounts.append(sim::kInstrClasses, 0);
+      for (Operation &op : block)
+        if (std::optional<sim::InstrClass> c = instrClass(&op))
+          ++blockCounts[id * sim::kInstrClasses + static_cast<int32_t>(*c)];
+      b.setInsertionPointToStart(&block);
+      call(f.getLoc(), sim::kBlockFn, voidTy, {constant(i32, id)});
+    }
+  }
 
   void collectShared() {
     for (Region &r : table->getRegions())

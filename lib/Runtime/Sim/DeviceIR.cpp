@@ -7,7 +7,6 @@
 #include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Target/LLVM/NVVM/Utils.h"
@@ -18,9 +17,69 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/GVN.h"
+#include "llvm/Transforms/Scalar/InferAddressSpaces.h"
+#include "llvm/Transforms/Scalar/LoopPassManager.h"
+#include "llvm/Transforms/Scalar/LoopStrengthReduce.h"
+#include "llvm/Transforms/Scalar/NaryReassociate.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/SeparateConstOffsetFromGEP.h"
+#include "llvm/Transforms/Scalar/SpeculativeExecution.h"
+#include "llvm/Transforms/Scalar/StraightLineStrengthReduce.h"
+#include "llvm/Transforms/Vectorize/LoadStoreVectorizer.h"
 #include "llvm/Target/TargetMachine.h"
 
 using namespace mlir;
+
+/// LLVM's pipeline at `optLevel` (what gpu-module-to-binary runs), then
+/// the IR passes NVPTX's code generator adds before instruction selection
+/// (NVPTXPassConfig::addIRPasses) that LLVM exports: address-space
+/// inference, the straight-line scalar optimizations, loop strength
+/// reduction, GVN and the load/store vectorizer, which make vector loads and
+/// strength-reduce the address arithmetic as the PTX has them.
+static void optimize(llvm::Module &ir, llvm::TargetMachine &machine, unsigned optLevel) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(&machine);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  if (optLevel == 0) {
+    pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0).run(ir, mam);
+    return;
+  }
+  llvm::OptimizationLevel level = optLevel == 1   ? llvm::OptimizationLevel::O1
+                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
+                                                  : llvm::OptimizationLevel::O3;
+  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(level);
+  llvm::FunctionPassManager codegen;
+  codegen.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
+  codegen.addPass(llvm::InferAddressSpacesPass());
+  codegen.addPass(llvm::SeparateConstOffsetFromGEPPass());
+  codegen.addPass(llvm::SpeculativeExecutionPass());
+  codegen.addPass(llvm::StraightLineStrengthReducePass());
+  auto cse = [&] { // NVPTX's addEarlyCSEOrGVNPass
+    if (optLevel >= 3)
+      codegen.addPass(llvm::GVNPass());
+    else
+      codegen.addPass(llvm::EarlyCSEPass());
+  };
+  cse();
+  codegen.addPass(llvm::NaryReassociatePass());
+  codegen.addPass(llvm::EarlyCSEPass());
+  codegen.addPass(llvm::createFunctionToLoopPassAdaptor(llvm::LoopStrengthReducePass()));
+  cse();
+  codegen.addPass(llvm::LoadStoreVectorizerPass());
+  codegen.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
+  mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(codegen)));
+  mpm.run(ir, mam);
+}
 
 FailureOr<OwningOpRef<ModuleOp>> mlir::uop::sim::optimizeDeviceIR(Operation *gpuModule,
                                                                   StringRef chip,
@@ -57,9 +116,7 @@ FailureOr<OwningOpRef<ModuleOp>> mlir::uop::sim::optimizeDeviceIR(Operation *gpu
     return emitError(loc) << "no NVPTX target machine for " << chip;
   ir->setTargetTriple(llvm::Triple(triple));
   ir->setDataLayout(machine->createDataLayout());
-  if (llvm::Error e = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0, machine.get())(ir.get()))
-    return emitError(loc) << "LLVM's optimizer failed on the kernel: "
-                          << llvm::toString(std::move(e));
+  optimize(*ir, *machine, optLevel);
 
   // It runs on the host: no NVPTX triple, data layout or calling convention.
   ir->setTargetTriple(llvm::Triple());

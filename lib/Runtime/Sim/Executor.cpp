@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Executor.h"
+#include "Counters.h"
 #include "Mma.h"
 
 #include "uop/Conversion/NVVMToSim/SimABI.h"
@@ -66,6 +67,8 @@ struct Thread {
   // oldest first.
   std::vector<AsyncCopy> openGroup;
   std::deque<std::vector<AsyncCopy>> groups;
+  // Counters: its visits per basic block, its executions per site.
+  std::vector<uint32_t> visits, siteRuns;
   std::vector<uint8_t> privateMemory;
   int64_t privateUsed = 0;
   std::vector<MemRegion> allocations;
@@ -82,9 +85,11 @@ constexpr uint32_t kPending = 1u << 31, kLanded = 1u << 30, kOwnerMask = kLanded
 
 struct Executor {
   const LaunchSpec &spec;
+  Counters &counters;
   Dim3 ctaid;
   std::vector<uint8_t> sharedArena;
   uintptr_t sharedBase = 0; // the shared window's address 0
+  int64_t sharedBytes = 0;  // its size
   std::vector<uint32_t> sharedState; // per byte of the window: kPending, kLanded
   std::vector<std::pair<int64_t, int64_t>> landed; // (offset, bytes) since the last barrier
   std::vector<MemRegion> sharedRegions;
@@ -95,7 +100,7 @@ struct Executor {
   jmp_buf directExit;
   std::string error;
 
-  explicit Executor(const LaunchSpec &spec) : spec(spec) {}
+  Executor(const LaunchSpec &spec, Counters &counters) : spec(spec), counters(counters) {}
   ~Executor() {
     for (Thread &t : threads)
       if (t.stack)
@@ -148,6 +153,7 @@ struct Executor {
     sharedBase = (reinterpret_cast<uintptr_t>(sharedArena.data()) + maxAlign - 1) &
                  ~uintptr_t(maxAlign - 1);
     sharedState.assign(offset, 0);
+    sharedBytes = offset;
     landed.clear();
     for (auto [i, s] : llvm::enumerate(spec.shared))
       sharedRegions.push_back(
@@ -161,6 +167,14 @@ struct Executor {
     t.allocations.clear();
     t.openGroup.clear();
     t.groups.clear();
+    t.visits.assign(counters.numBasicBlocks(), 0);
+    t.siteRuns.assign(spec.sites.size(), 0);
+  }
+
+  /// How often the current thread ran `site` before now.
+  uint32_t occurrence(int32_t site) {
+    std::vector<uint32_t> &runs = current->siteRuns;
+    return site >= 0 && static_cast<size_t>(site) < runs.size() ? runs[site]++ : 0;
   }
 
   /// The region `p..p+bytes` lies in, among `regions`, or null.
@@ -215,10 +229,18 @@ struct Executor {
     for (const std::vector<MemRegion> *list : regionLists())
       for (const MemRegion &r : *list)
         if (inside(r, p, bytes)) {
-          if (list == &sharedRegions)
+          if (list == &sharedRegions) {
             checkShared(p, bytes, current->linear,
                         std::string(access == Access::Read ? "reads " : "writes ") +
                             std::to_string(bytes) + " bytes at");
+            counters.shared(current->linear, site, occurrence(site), access != Access::Read,
+                            p - sharedBase, static_cast<int32_t>(bytes));
+          } else if (list == &spec.globals) {
+            counters.global(current->linear, site, occurrence(site),
+                            access == Access::Read ? Counters::Kind::Load : Counters::Kind::Store,
+                            p, static_cast<int32_t>(bytes),
+                            static_cast<int32_t>(&r - spec.globals.data()));
+          }
           return;
         }
     // Name the region the address is nearest to (at or after its start).
@@ -302,6 +324,7 @@ struct Executor {
           if (setjmp(directExit))
             return failure();
           spec.entry(const_cast<void **>(spec.args.data()));
+          counters.threadDone(t.linear, t.visits);
         }
     return success();
   }
@@ -337,6 +360,11 @@ struct Executor {
                 .str());
     Thread &t = *current;
     checkShared(dst, bytes, t.linear, "cp.async writes");
+    uint32_t n = occurrence(site);
+    if (srcBytes)
+      counters.global(t.linear, site, n, Counters::Kind::AsyncLoad, src, srcBytes,
+                      static_cast<int32_t>(from - spec.globals.data()));
+    counters.shared(t.linear, site, n, /*store=*/true, dst - sharedBase, bytes);
     AsyncCopy c;
     c.dst = dst;
     c.bytes = bytes;
@@ -413,6 +441,7 @@ bool Executor::completeWarps(bool &madeProgress) {
       for (int32_t i = 0; i < kWarpSize; ++i)
         lanes[i] = threads[first + i].regs;
       computeMma(lead.mma, lanes);
+      counters.mmaFlops(2 * int64_t(lead.mma.m) * lead.mma.n * lead.mma.k);
       int32_t words = mmaRegisters(lead.mma, 'd');
       for (int32_t i = 0; i < kWarpSize; ++i)
         std::memcpy(threads[first + i].mmaResult, lanes[i].d.data(), 4 * words);
@@ -464,6 +493,10 @@ bool Executor::completeLdMatrix(int32_t first) {
       }
     }
   }
+  std::vector<uint64_t> rows;
+  for (int32_t l = 0; l < 8 * count; ++l)
+    rows.push_back(threads[first + l].ldmRow - sharedBase);
+  counters.ldmatrix(rows);
   auto element = [&](int32_t rowLane, int32_t col) {
     uint16_t v;
     std::memcpy(&v, reinterpret_cast<const void *>(threads[first + rowLane].ldmRow + 2 * col), 2);
@@ -550,8 +583,11 @@ LogicalResult Executor::runBlockFibers() {
       allDone &= t.state == State::Done;
       anyBarrier |= t.state == State::AtBarrier;
     }
-    if (allDone)
+    if (allDone) {
+      for (Thread &t : threads)
+        counters.threadDone(t.linear, t.visits);
       return success();
+    }
     if (!completeWarps(progress))
       return failure();
     if (progress)
@@ -582,6 +618,7 @@ static void uopsimCpAsync(int32_t site, void *dst, void *src, int32_t bytes, int
   active->cpAsync(site, reinterpret_cast<uintptr_t>(dst), reinterpret_cast<uintptr_t>(src), bytes,
                   srcBytes);
 }
+static void uopsimBlock(int32_t id) { ++active->current->visits[id]; }
 static void uopsimCpAsyncCommit(int32_t) {
   Thread &t = *active->current;
   t.groups.push_back(std::move(t.openGroup));
@@ -666,6 +703,7 @@ llvm::StringMap<void *> mlir::uop::sim::abiSymbols() {
   m[kCheckFn] = reinterpret_cast<void *>(&uopsimCheck);
   m[kBarrierFn] = reinterpret_cast<void *>(&uopsimBarrier);
   m[kMmaFn] = reinterpret_cast<void *>(&uopsimMma);
+  m[kBlockFn] = reinterpret_cast<void *>(&uopsimBlock);
   m[kCpAsyncFn] = reinterpret_cast<void *>(&uopsimCpAsync);
   m[kCpAsyncCommitFn] = reinterpret_cast<void *>(&uopsimCpAsyncCommit);
   m[kCpAsyncWaitFn] = reinterpret_cast<void *>(&uopsimCpAsyncWait);
@@ -680,7 +718,11 @@ llvm::StringMap<void *> mlir::uop::sim::abiSymbols() {
 
 llvm::Error mlir::uop::sim::launch(const LaunchSpec &spec, SimStats &stats) {
   auto start = Clock::now();
-  Executor e(spec);
+  std::vector<std::pair<uintptr_t, int64_t>> buffers;
+  for (const MemRegion &r : spec.globals)
+    buffers.push_back({r.begin, r.bytes});
+  Counters counters(spec.blockClasses, buffers, stats.counters);
+  Executor e(spec, counters);
   e.fibers = spec.needsFibers;
   e.threads.resize(e.fibers ? spec.block.count() : 1);
   if (e.fibers) {
@@ -707,11 +749,14 @@ llvm::Error mlir::uop::sim::launch(const LaunchSpec &spec, SimStats &stats) {
       for (int32_t x = 0; x < spec.grid.x && succeeded(result); ++x) {
         e.ctaid = {x, y, z};
         e.setUpBlock();
+        counters.startBlock(spec.block.count());
         result = e.fibers ? e.runBlockFibers() : e.runBlockDirect();
         if (failed(result))
           break;
+        counters.finishBlock();
         stats.blocks += 1;
         stats.threads += spec.block.count();
+        stats.sharedBytes = e.sharedBytes;
       }
   active = outer;
   stats.ms = msSince(start);

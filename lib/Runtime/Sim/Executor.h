@@ -33,6 +33,7 @@ struct LaunchSpec {
   std::vector<MemRegion> globals;                  // the buffers, and the module's own globals
   std::vector<std::pair<int64_t, int64_t>> shared; // bytes, align per shared variable
   std::vector<std::string> sites;                  // uop.sites
+  std::vector<int64_t> blockClasses;               // uop.sim_blocks
   bool needsFibers = false;                        // barriers or warp-collective ops present
 };
 

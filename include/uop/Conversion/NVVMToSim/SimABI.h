@@ -41,6 +41,9 @@ inline constexpr const char *kCpAsyncWaitFn = "__uopsim_cp_async_wait";
 /// one lane's part of ldmatrix.sync.aligned.m8n8.x{count}[.trans].b16: `row`
 /// is the row address it gives, `d` receives its `count` 32-bit registers.
 inline constexpr const char *kLdMatrixFn = "__uopsim_ldmatrix";
+/// void block(int32_t id): the thread enters basic block `id`, whose
+/// instructions by class are row `id` of `uop.sim_blocks` (InstrClass).
+inline constexpr const char *kBlockFn = "__uopsim_block";
 /// ptr shared(int32_t index): this block's copy of shared variable `index`
 /// (of `uop.sim_shared`).
 inline constexpr const char *kSharedFn = "__uopsim_shared";
@@ -52,6 +55,29 @@ inline constexpr const char *kUnsupportedFn = "__uopsim_unsupported";
 
 // The pass writes the module attributes uop.sites and uop.sim_shared
 // for the runtime (declared with the uop dialect's attributes, UOpBase.td).
+
+/// The classes of instructions the simulator counts, each as one PTX
+/// instruction would: what a basic block holds of each is counted when
+/// the pass runs (constants, register moves and casts between registers,
+/// and addressing folded into a load or store are free).
+enum class InstrClass : int32_t {
+  Int,       // integer arithmetic, compares, selects, address arithmetic
+  Float,     // floating-point arithmetic, fma, compares, conversions
+  Special,   // approximate transcendentals (ex2, lg2, sin, sqrt, rcp: the SFU)
+  Load,      // ld (global, shared or local: told apart when it runs)
+  Store,     // st and atomics
+  Mma,       // mma.sync
+  LdMatrix,  // ldmatrix
+  AsyncCopy, // cp.async, its commit_group and wait_group
+  Barrier,   // bar.sync
+  Control,   // branches, return
+  Other,     // anything else (an unknown intrinsic)
+};
+inline constexpr int32_t kInstrClasses = static_cast<int32_t>(InstrClass::Other) + 1;
+/// The classes' names, in order, for reports.
+inline constexpr const char *kInstrClassNames[kInstrClasses] = {
+    "int", "float", "special", "load", "store", "mma", "ldmatrix", "cp.async",
+    "barrier", "control", "other"};
 
 /// What an access checked by kCheckFn does.
 enum class Access : int32_t { Read, Write, ReadWrite };

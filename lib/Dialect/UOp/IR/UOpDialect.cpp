@@ -96,6 +96,12 @@ LogicalResult UOpDialect::verifyOperationAttribute(Operation *op, NamedAttribute
                       cast<DenseI64ArrayAttr>(value).size() % 2 == 0,
                   "an array<i64: bytes, alignment, ...> on a symbol table (builtin.module, "
                   "gpu.module)");
+  if (name == SimBlocksAttrHelper::getNameStr())
+    return expect(onTable && isa<DenseI64ArrayAttr>(value) &&
+                      llvm::all_of(cast<DenseI64ArrayAttr>(value).asArrayRef(),
+                                   [](int64_t n) { return n >= 0; }),
+                  "an array<i64: ...> of instruction counts on a symbol table (builtin.module, "
+                  "gpu.module)");
   if (name == DeviceAttrHelper::getNameStr())
     return expect(isa<ConstOp>(op) && isa<TensorType>(op->getResult(0).getType()) &&
                       isa<StringAttr>(value),

@@ -276,7 +276,9 @@ def UOp_SwizzleAttr : UOp_Attr<"Swizzle", "swizzle"> {
     #uop.swizzle<3, 4, 3>    // 128-byte rows: row r's chunks XORed with r % 8
     ```
   }];
-  let parameters = (ins "int64_t":$bits, "int64_t":$base, "int64_t":$shift);
+  let parameters = (ins AttrParameter<"int64_t", "how many bits are XORed (1 to 3)">:$bits,
+                        AttrParameter<"int64_t", "the lowest bit XORed into (4: 16-byte chunks)">:$base,
+                        AttrParameter<"int64_t", "how far above them the bits XORed in are">:$shift);
   let assemblyFormat = "`<` $bits `,` $base `,` $shift `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

@@ -66,6 +66,9 @@ def UOp_Dialect : Dialect {
     // the module or gpu.module convert-nvvm-to-sim rewrote: (bytes,
     // alignment) of each shared-memory array.
     "::mlir::DenseI64ArrayAttr":$sim_shared,
+    // the module or gpu.module convert-nvvm-to-sim rewrote: per basic block
+    // it numbered, its instructions by class (sim::InstrClass), row-major.
+    "::mlir::DenseI64ArrayAttr":$sim_blocks,
     // uop.const of a tensor (tensor graph): the device the constant is on
     // (tinygrad's CONST(VIEW(DEVICE))); on a schedule's argument, the
     // buffer's device.
