@@ -18,6 +18,8 @@ using namespace mlir;
 using namespace mlir::uop;
 
 namespace {
+constexpr int kSubPartitions = 4;
+
 // A100 SXM4 80 GB: whitepaper (108 SMs, 1410 MHz, 312 TFLOP/s dense f16 =
 // 2048 FLOP/clk/SM, L2 5120 B/clk), datasheet (2039 GB/s), CUDA
 // Programming Guide (limits, 4 schedulers); mma.sync reaches > 95% of the
@@ -70,12 +72,16 @@ RooflineEstimate mlir::uop::estimateRoofline(const GPUModel &gpu, const SimCount
   double share = std::ceil(double(blocks) / gpu.sms) / double(blocks);
   double hz = gpu.clockGHz * 1e9;
   auto perSMTerm = [&](double work, double perClock) { return share * work / perClock / hz; };
+  // An SM's 4 sub-partitions each have a scheduler and a tensor core, and a
+  // warp stays on one: fewer resident warps than that leave some idle.
+  int64_t residentWarps = int64_t(e.blocksPerSM) * ((threads + 31) / 32);
+  double busy = std::min<double>(residentWarps, kSubPartitions) / kSubPartitions;
   const SimCounters::Global &ld = c.globalLoads, &st = c.globalStores;
-  double tensor = perSMTerm(double(c.mmaFlops), gpu.mmaSyncFlopsPerClock) +
-                  perSMTerm(double(c.wgmmaFlops), gpu.peakFlopsPerClock);
+  double tensor = perSMTerm(double(c.mmaFlops), gpu.mmaSyncFlopsPerClock * busy) +
+                  perSMTerm(double(c.wgmmaFlops), gpu.peakFlopsPerClock * busy);
   e.terms = {
       {"tensor cores", tensor},
-      {"issue", perSMTerm(double(c.totalInstructions()), gpu.issuePerClock)},
+      {"issue", perSMTerm(double(c.totalInstructions()), gpu.issuePerClock * busy)},
       {"shared memory",
        perSMTerm(double(c.sharedLoads.wavefronts + c.sharedStores.wavefronts),
                  gpu.sharedWavefrontsPerClock)},

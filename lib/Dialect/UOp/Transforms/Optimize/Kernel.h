@@ -160,8 +160,10 @@ llvm::Expected<SmallVector<Opt>> handCodedOptimizations(const OptKernel &k);
 /// tinygrad's Kernel.apply_tensor_cores(1) on a copy of `k`: the TC opt and
 /// the hand-coded opts that go with it, or nothing when no tensor core fits.
 std::optional<SmallVector<Opt>> tensorCoreOptimizations(const OptKernel &k);
-/// The tensor-core opts `tcOpts` with the operands staged in shared memory
-/// (UNROLL for k-steps of 32 where it fits, STAGE), or why they cannot be.
+/// The tensor-core opts for staged operands (StagedTensorCores.cpp): wider
+/// warp tiles than tinygrad's where the shape allows, else tinygrad's
+/// `tcOpts`, then UNROLL for k-steps of 32 where it fits and STAGE; or why
+/// they cannot be staged.
 llvm::Expected<SmallVector<Opt>> stagedTensorCoreOptimizations(const OptKernel &k,
                                                                ArrayRef<Opt> tcOpts);
 

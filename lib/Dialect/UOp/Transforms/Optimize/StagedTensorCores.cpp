@@ -333,29 +333,29 @@ std::pair<Value, Value> OptKernel::writeStagedOperands(OpBuilder &b, Location lo
   return {frags[0], frags[1]};
 }
 
-llvm::Expected<SmallVector<Opt>> mlir::uop::stagedTensorCoreOptimizations(const OptKernel &original,
-                                                                         ArrayRef<Opt> tcOpts) {
-  OptKernel tc = original;
-  for (const Opt &o : tcOpts)
-    if (llvm::Error e = tc.applyOpt(o))
-      return e;
-  // k-steps of 32 (one more UNROLL) where 4 or more are left: a loop of 2
-  // is unrolled whole by LLVM, which then keeps every fragment of both
-  // steps live at once (spills, measured on 64-deep matmuls). As many
-  // buffers as shared memory holds, at least 3 (a tile in flight).
-  int64_t steps = tc.fullShape()[tc.firstReduce()];
+/// `k` with `opts` applied and then its operands staged: k-steps of 32
+/// (one more UNROLL) where 4 or more are left (a loop of 2 is unrolled
+/// whole by LLVM, which then keeps both steps' fragments live: spills on the
+/// 64-deep corpus matmuls), as many buffers as shared memory holds, at
+/// least 3 (a tile in flight). The opts, or why they cannot be.
+static llvm::Expected<SmallVector<Opt>> staged(const OptKernel &original, ArrayRef<Opt> opts) {
+  OptKernel base = original;
+  for (const Opt &o : opts)
+    if (llvm::Error e = base.applyOpt(o))
+      return llvm::createStringError(o.str() + ": " + llvm::toString(std::move(e)));
+  int64_t steps = base.fullShape()[base.firstReduce()];
   std::string why;
   for (bool unroll : {true, false})
     for (int64_t buffers : {4, 3}) {
       if (unroll && (steps % 2 != 0 || steps / 2 < 4))
         continue;
-      OptKernel k = tc;
-      SmallVector<Opt> opts;
+      OptKernel k = base;
+      SmallVector<Opt> more;
       if (unroll)
-        opts.push_back(Opt{OptOp::UNROLL, 0, 2, {}});
-      opts.push_back(Opt{OptOp::STAGE, 0, buffers, {}});
+        more.push_back(Opt{OptOp::UNROLL, 0, 2, {}});
+      more.push_back(Opt{OptOp::STAGE, 0, buffers, {}});
       bool applied = true;
-      for (const Opt &o : opts)
+      for (const Opt &o : more)
         if (llvm::Error e = k.applyOpt(o)) {
           why = o.str() + ": " + llvm::toString(std::move(e));
           applied = false;
@@ -365,4 +365,56 @@ llvm::Expected<SmallVector<Opt>> mlir::uop::stagedTensorCoreOptimizations(const 
         return k.appliedOpts;
     }
   return llvm::createStringError(llvm::Twine(why));
+}
+
+/// Staged operands are read from shared memory once per warp: the larger a
+/// warp's tile, the fewer bytes per mma (ldmatrix's wavefronts bound the
+/// schedule at tinygrad's 64x32). So a warp takes 64 columns of N where N
+/// allows (UPCAST 8 instead of tinygrad's 4), and the block as many warps
+/// (LOCAL 4 or 2 on N) as keep 256 blocks or more in the grid, enough to
+/// fill two waves of a 108-SM GPU; the opts, or nothing where the kernel's
+/// shape does not allow them.
+static std::optional<SmallVector<Opt>> widerWarpTiles(const OptKernel &original) {
+  OptKernel k = original;
+  auto legal = [](llvm::Error e) {
+    bool ok = !e;
+    llvm::consumeError(std::move(e));
+    return ok;
+  };
+  if (!legal(k.applyOpt(Opt{OptOp::TC, 0, std::nullopt, {-1, 0, 1}})) || !k.tcOpts)
+    return std::nullopt;
+  auto upcast = [&](int d, ArrayRef<int64_t> sizes) {
+    if (!k.tcOpts->axesExist[d])
+      return false;
+    int64_t size = k.fullShape()[k.tcOpts->axes[d]];
+    for (int64_t sz : sizes)
+      if (size % sz == 0)
+        return legal(k.applyOpt(Opt{OptOp::UPCAST, k.tcOpts->axes[d], sz, {}}));
+    return false;
+  };
+  // M as tinygrad upcasts it, N by 8.
+  if (!upcast(1, {5, 4, 3, 2}) || !upcast(0, {8}))
+    return std::nullopt;
+  auto blocks = [](const OptKernel &x) { return prod(x.fullShape().take_front(x.globalDims())); };
+  for (int64_t warps : {4, 2}) {
+    OptKernel withLocal = k;
+    if (!withLocal.tcOpts->axesExist[0] ||
+        withLocal.fullShape()[withLocal.tcOpts->axes[0]] % warps != 0 ||
+        !legal(withLocal.applyOpt(
+            Opt{OptOp::LOCAL, withLocal.tcOpts->axes[0], warps, {}})))
+      continue;
+    if (blocks(withLocal) >= 256)
+      return withLocal.appliedOpts;
+  }
+  return k.appliedOpts;
+}
+
+llvm::Expected<SmallVector<Opt>> mlir::uop::stagedTensorCoreOptimizations(const OptKernel &original,
+                                                                         ArrayRef<Opt> tcOpts) {
+  if (std::optional<SmallVector<Opt>> wide = widerWarpTiles(original))
+    if (llvm::Expected<SmallVector<Opt>> opts = staged(original, *wide))
+      return opts;
+    else
+      llvm::consumeError(opts.takeError());
+  return staged(original, tcOpts);
 }
