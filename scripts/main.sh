@@ -7,6 +7,8 @@
 # sm_80 and assemble it with ptxas where NVIDIA's toolkit is installed, run
 # the GPU code on the best target there is (a CUDA GPU through the driver,
 # else the SIMT simulator: uop-run --target=auto) against tinygrad's outputs,
+# run a tensor-core matmul with its operands staged in shared memory on the
+# simulator with its counters and a roofline estimate,
 # export the AST back to JSON, and show that a broken variant is rejected
 # with a location. Then a whole program: tinygrad's tensor graph for
 # attention (../shared/graphs) kernelized into tinygrad's kernels and
@@ -51,6 +53,9 @@ else
 fi
 echo "== the GPU code run on the best available target (a CUDA GPU, else the SIMT simulator)"
 "$run" "$kernel" --target=auto --timing
+echo "== tensor cores: tinygrad's f16 matmul with its operands staged in shared memory (cp.async, ldmatrix),"
+echo "   on the simulator with what it counted per warp and a roofline estimate of its time on an A100"
+"$run" "$corpus/matmul_f16/k0.json" --target=sim --counters --estimate=A100
 echo "== export the AST back to tinygrad's JSON"
 "$translate" --export-tinygrad "$build/conv2d.mlir" | head -c 400
 echo " ..."

@@ -96,6 +96,26 @@ def test_explicit_opts_and_noopt(corpus):
     assert uop_mlir.compile(m, "cpu", heuristic=False).applied_opts == ""
 
 
+def test_tensor_core_schedule(corpus):
+    """tc_schedule picks the heuristic's tensor-core schedule: staged (cp.async, ldmatrix)
+    by default, tinygrad's on request; both compute tinygrad's result on the simulator."""
+    path, spec, arrays = load(corpus, "matmul_f16")
+    m = uop_mlir.import_tinygrad(open(path).read(), filename=path)
+    (staged,) = uop_mlir.compile(m, "ptx")
+    (tinygrad,) = uop_mlir.compile(m, "ptx", tc_schedule="tinygrad")
+    assert "ldmatrix" in staged.ptx and "cp.async" in staged.ptx
+    assert "ldmatrix" not in tinygrad.ptx and "mma.sync" in tinygrad.ptx
+    for schedule in ("auto", "tinygrad"):
+        k = uop_mlir.compile(m, "sim", tc_schedule=schedule)
+        assert ("STAGE" in k.applied_opts) == (schedule == "auto")
+        outs = k(*[a for a, _ in arrays])
+        for out, (_, expected) in zip(outs, arrays):
+            if expected is not None:
+                np.testing.assert_allclose(out, expected, rtol=2e-2, atol=2e-2)
+    with pytest.raises(uop_mlir.Error, match="unknown tensor-core schedule 'fast'"):
+        uop_mlir.compile(m, "ptx", tc_schedule="fast")
+
+
 def test_ptx(corpus):
     path, _, _ = load(corpus, "add")
     m = uop_mlir.import_tinygrad(json.load(open(path)))
