@@ -19,12 +19,11 @@ usage: bench_tc.py [--build DIR] [--shared DIR] [--target sim|cuda] [--output FI
 """
 import argparse
 import datetime
+import importlib.util
 import json
 import os
-import random
 import re
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
@@ -32,7 +31,6 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KERNELS = ["perf_matmul_f16_1024/k0.json", "perf_attention/k0.json", "perf_attention/k4.json"]
 SCHEDULES = ["tinygrad", "staged"]
-FORMATS = {"f16": "e", "f32": "f"}
 
 
 def die(msg):
@@ -46,17 +44,6 @@ def run(cmd, **kw):
 
 def ptxas_path():
     return shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
-
-
-def stored(nodes):
-    out = set()
-    for op, _, _, srcs in nodes:
-        if op == "STORE":
-            t = nodes[srcs[0]]
-            if t[0] == "VIEW":
-                t = nodes[t[3][0]]
-            out.add(t[2])
-    return out
 
 
 def matmul_shape(nodes):
@@ -78,32 +65,15 @@ def matmul_shape(nodes):
 
 def prepare(bin_dir, path, work):
     """The kernel with seeded random inputs and, as expected outputs, the unoptimized kernel's
-    results on the CPU (as test/Runtime/Sim/run_perf.py makes them)."""
-    kernel = json.load(open(path))
-    os.makedirs(work, exist_ok=True)
-    rng = random.Random(path)
-    outs = stored(kernel["nodes"])
-    for b in kernel["buffers"]:
-        if b["index"] in outs:
-            continue
-        b["input"] = f"in{b['index']}.bin"
-        with open(os.path.join(work, b["input"]), "wb") as f:
-            f.write(struct.pack(f"<{b['size']}{FORMATS[b['dtype']]}",
-                                *(rng.randint(-8, 8) / 8 for _ in range(b["size"]))))
-    inputs = os.path.join(work, "inputs.json")
-    json.dump(kernel, open(inputs, "w"))
-    ref = run([os.path.join(bin_dir, "uop-run"), inputs, "--target=cpu", "--no-opt",
-               "--write-buffers=" + os.path.join(work, "ref")])
-    if ref.returncode:
-        die(f"reference run of {path}: {ref.stdout}{ref.stderr}")
-    for b in kernel["buffers"]:
-        if b["index"] in outs:
-            b["expected"] = f"want{b['index']}.bin"
-            shutil.copy(os.path.join(work, "ref", f"b{b['index']}.bin"),
-                        os.path.join(work, b["expected"]))
-    want = os.path.join(work, "kernel.json")
-    json.dump(kernel, open(want, "w"))
-    return want, kernel
+    results on the CPU, as the perf test makes them (test/Runtime/Sim/run_perf.py)."""
+    spec = importlib.util.spec_from_file_location(
+        "run_perf", os.path.join(ROOT, "test", "Runtime", "Sim", "run_perf.py"))
+    run_perf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run_perf)
+    kernel_json, kernel = run_perf.with_buffers(bin_dir, path, work)
+    if not kernel_json:
+        die(f"{path}: {kernel}")
+    return kernel_json, kernel
 
 
 def ptxas_info(bin_dir, path, schedule, chip, work):

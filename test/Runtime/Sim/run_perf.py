@@ -39,7 +39,10 @@ def stored_buffers(nodes):
     return out
 
 
-def check(bin_dir, kernel_path, work, tinygrad_mma):
+def with_buffers(bin_dir, kernel_path, work):
+    """The kernel as a JSON in `work` with seeded random inputs and, as its expected outputs,
+    what the unoptimized kernel computes on the CPU: (that JSON's path, the kernel), or
+    (None, why not). scripts/bench_tc.py makes its inputs with this too."""
     kernel = json.load(open(kernel_path))
     name = f"{kernel['case']}_{kernel['kernel']}"
     os.makedirs(work, exist_ok=True)
@@ -47,7 +50,7 @@ def check(bin_dir, kernel_path, work, tinygrad_mma):
     outputs = stored_buffers(kernel["nodes"])
     for b in kernel["buffers"]:
         if b["dtype"] not in FORMATS:
-            return f"FAIL {name}: buffer dtype {b['dtype']} not generated"
+            return None, f"buffer dtype {b['dtype']} not generated"
         if b["index"] in outputs:
             continue
         b["input"] = f"in{b['index']}.bin"
@@ -59,7 +62,7 @@ def check(bin_dir, kernel_path, work, tinygrad_mma):
     ref = run([os.path.join(bin_dir, "uop-run"), inputs_json, "--target=cpu", "--no-opt",
                "--write-buffers=" + os.path.join(work, "ref")])
     if ref.returncode:
-        return f"FAIL {name}: reference run: {ref.stdout}{ref.stderr}"
+        return None, f"reference run: {ref.stdout}{ref.stderr}"
     for b in kernel["buffers"]:
         if b["index"] in outputs:
             b["expected"] = f"want{b['index']}.bin"
@@ -67,6 +70,14 @@ def check(bin_dir, kernel_path, work, tinygrad_mma):
                         os.path.join(work, b["expected"]))
     want_json = os.path.join(work, "kernel.json")
     json.dump(kernel, open(want_json, "w"))
+    return want_json, kernel
+
+
+def check(bin_dir, kernel_path, work, tinygrad_mma):
+    want_json, kernel = with_buffers(bin_dir, kernel_path, work)
+    if not want_json:
+        return f"FAIL {kernel_path}: {kernel}"
+    name = f"{kernel['case']}_{kernel['kernel']}"
     sim = run([os.path.join(bin_dir, "uop-run"), want_json, "--target=sim"])
     ptx = os.path.join(work, "k.ptx")
     run([os.path.join(bin_dir, "uop-translate"), "--export-ptx", kernel_path, "-o", ptx])
