@@ -82,9 +82,8 @@ RooflineEstimate mlir::uop::estimateRoofline(const GPUModel &gpu, const SimCount
   e.terms = {
       {"tensor cores", tensor},
       {"issue", perSMTerm(double(c.totalInstructions()), gpu.issuePerClock * busy)},
-      {"shared memory",
-       perSMTerm(double(c.sharedLoads.wavefronts + c.sharedStores.wavefronts),
-                 gpu.sharedWavefrontsPerClock)},
+      {"shared memory", perSMTerm(double(c.sharedLoads.wavefronts + c.sharedStores.wavefronts),
+                                  gpu.sharedWavefrontsPerClock)},
       {"L1", perSMTerm(double(ld.sectors + st.sectors), gpu.l1SectorsPerClock)},
       {"L2", double(c.l2Sectors) * 32 / gpu.l2BytesPerSecond},
       {"DRAM", double(c.uniqueReadBytes + c.uniqueWriteBytes) / gpu.dramBytesPerSecond},

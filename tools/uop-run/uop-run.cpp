@@ -356,15 +356,15 @@ void printCounters(const uop::SimCounters &c) {
   auto shared = [](const char *what, const uop::SimCounters::Shared &s) {
     llvm::outs() << llvm::formatv("  counters: shared {0}: {1} requests, {2} wavefronts "
                                   "(fewest possible {3}; {4} from bank conflicts)\n",
-                                  what, s.requests, s.wavefronts, s.idealWavefronts,
-                                  s.conflicts());
+                                  what, s.requests, s.wavefronts, s.idealWavefronts, s.conflicts());
   };
   shared("loads", c.sharedLoads);
   shared("stores", c.sharedStores);
-  llvm::outs() << llvm::formatv("  counters: {0} bytes read and {1} written at least once, {2} "
-                                "sectors from L2, {3} barriers, {4} tensor-core flops (mma.sync), {5} (wgmma)\n",
-                                c.uniqueReadBytes, c.uniqueWriteBytes, c.l2Sectors,
-                                c.instructionsOf(InstrClass::Barrier), c.mmaFlops, c.wgmmaFlops);
+  llvm::outs() << llvm::formatv(
+      "  counters: {0} bytes read and {1} written at least once, {2} "
+      "sectors from L2, {3} barriers, {4} tensor-core flops (mma.sync), {5} (wgmma)\n",
+      c.uniqueReadBytes, c.uniqueWriteBytes, c.l2Sectors, c.instructionsOf(InstrClass::Barrier),
+      c.mmaFlops, c.wgmmaFlops);
 }
 
 /// --estimate: the roofline's time, its bound and each resource's time.
@@ -386,8 +386,8 @@ int run(MLIRContext &ctx) {
   }
   for (const std::string &gpu : estimate)
     if (!uop::findGPUModel(gpu)) {
-      llvm::errs() << "error: --estimate: unknown GPU '" << gpu << "' (known: "
-                   << uop::knownGPUModels() << ")\n";
+      llvm::errs() << "error: --estimate: unknown GPU '" << gpu
+                   << "' (known: " << uop::knownGPUModels() << ")\n";
       return kBadInput;
     }
   if ((counters || !estimate.empty()) && target != "sim" && target != "auto") {
@@ -596,8 +596,8 @@ int run(MLIRContext &ctx) {
     uop::LaunchShape shape{simStats->blocks,
                            simStats->blocks ? simStats->threads / simStats->blocks : 0,
                            simStats->sharedBytes, registers};
-    printEstimate(*uop::findGPUModel(gpu), uop::estimateRoofline(*uop::findGPUModel(gpu),
-                                                                 simStats->counters, shape));
+    printEstimate(*uop::findGPUModel(gpu),
+                  uop::estimateRoofline(*uop::findGPUModel(gpu), simStats->counters, shape));
   }
   if (!compared) {
     llvm::outs() << "ran; no buffer has an expected value, nothing compared\n";

@@ -24,18 +24,18 @@ namespace mlir::uop {
 
 /// A GPU's throughputs and limits, per SM unless said otherwise.
 struct GPUModel {
-  const char *name;       // "A100": the 80 GB SXM part
-  int sms;                // streaming multiprocessors
-  double clockGHz;        // the clock NVIDIA's tensor peak is quoted at
-  double peakFlopsPerClock;    // dense f16 tensor peak (wgmma on Hopper)
-  double mmaSyncFlopsPerClock; // what mma.sync reaches (measured)
-  double issuePerClock;        // warp instructions
+  const char *name;                // "A100": the 80 GB SXM part
+  int sms;                         // streaming multiprocessors
+  double clockGHz;                 // the clock NVIDIA's tensor peak is quoted at
+  double peakFlopsPerClock;        // dense f16 tensor peak (wgmma on Hopper)
+  double mmaSyncFlopsPerClock;     // what mma.sync reaches (measured)
+  double issuePerClock;            // warp instructions
   double sharedWavefrontsPerClock; // 128-byte shared-memory wavefronts
   double l1SectorsPerClock;        // 32-byte global sectors through L1
   double l2BytesPerSecond;         // the whole L2
   double dramBytesPerSecond;
-  int maxThreads, maxBlocks;       // resident per SM
-  int64_t registers, sharedBytes;  // per SM
+  int maxThreads, maxBlocks;      // resident per SM
+  int64_t registers, sharedBytes; // per SM
 
   /// The dense f16 tensor peak of the whole GPU, in FLOP/s.
   double peakFlops() const { return sms * peakFlopsPerClock * clockGHz * 1e9; }
@@ -61,10 +61,10 @@ struct RooflineEstimate {
     double seconds;
   };
   llvm::SmallVector<Term> terms;
-  double seconds = 0;      // the largest term: the estimate
-  int blocksPerSM = 0;     // resident at once (threads, blocks, shared memory, registers)
-  double waves = 0;        // blocks / (SMs * blocksPerSM)
-  double tflops = 0;       // the tensor work over the estimated time
+  double seconds = 0;        // the largest term: the estimate
+  int blocksPerSM = 0;       // resident at once (threads, blocks, shared memory, registers)
+  double waves = 0;          // blocks / (SMs * blocksPerSM)
+  double tflops = 0;         // the tensor work over the estimated time
   double fractionOfPeak = 0; // of the GPU's dense f16 tensor peak
 };
 

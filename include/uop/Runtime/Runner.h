@@ -72,9 +72,7 @@ struct SimCounters {
   int64_t mmaFlops = 0, wgmmaFlops = 0;
   int64_t warps = 0;
 
-  int64_t instructionsOf(sim::InstrClass c) const {
-    return instructions[static_cast<int32_t>(c)];
-  }
+  int64_t instructionsOf(sim::InstrClass c) const { return instructions[static_cast<int32_t>(c)]; }
   int64_t totalInstructions() const;
 };
 

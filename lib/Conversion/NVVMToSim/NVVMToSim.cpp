@@ -320,11 +320,9 @@ private:
       return rewriteWait(op, constant(i32, wait.getN()));
     if (auto ld = dyn_cast<NVVM::LdMatrixOp>(op)) {
       NVVM::LdStMatrixShapeAttr shape = ld.getShape();
-      if (shape.getM() != 8 || shape.getN() != 8 ||
-          ld.getEltType() != NVVM::LdStMatrixEltType::B16)
+      if (shape.getM() != 8 || shape.getN() != 8 || ld.getEltType() != NVVM::LdStMatrixEltType::B16)
         return unsupported(ld);
-      return rewriteLdMatrix(op, ld.getPtr(), ld.getNum(),
-                             ld.getLayout() == NVVM::MMALayout::col);
+      return rewriteLdMatrix(op, ld.getPtr(), ld.getNum(), ld.getLayout() == NVVM::MMALayout::col);
     }
     if (auto addr = dyn_cast<LLVM::AddressOfOp>(op)) {
       for (auto [i, g] : llvm::enumerate(shared))
@@ -527,9 +525,8 @@ private:
       Type t = op->getResult(0).getType();
       return replace(op, t == i32 ? v : LLVM::ZExtOp::create(b, loc, t, v).getResult());
     }
-    if (name == "llvm.nvvm.barrier0" ||
-        (name == "llvm.nvvm.barrier.cta.sync.aligned.all" && args.size() == 1 &&
-         matchPattern(args[0], m_Zero())))
+    if (name == "llvm.nvvm.barrier0" || (name == "llvm.nvvm.barrier.cta.sync.aligned.all" &&
+                                         args.size() == 1 && matchPattern(args[0], m_Zero())))
       return rewriteBarrier(op);
     if (name == "llvm.nvvm.cp.async.commit.group")
       return rewriteCommit(op);

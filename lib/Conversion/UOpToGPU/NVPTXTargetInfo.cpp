@@ -61,8 +61,8 @@ FailureOr<Value> emitShared(DefineLocalOp local, OpBuilder &b, const DTypeLoweri
   std::optional<SwizzleAttr> swizzle = local.getSwizzle();
   uint64_t align = swizzle ? std::max<int64_t>(16, swizzle->getPeriod()) : 16;
   auto global = LLVM::GlobalOp::create(mb, local.getLoc(), array, /*isConstant=*/false,
-                                       LLVM::Linkage::Internal, local.getName(), Attribute(),
-                                       align, /*addrSpace=*/3);
+                                       LLVM::Linkage::Internal, local.getName(), Attribute(), align,
+                                       /*addrSpace=*/3);
   SymbolTable(module).insert(global, module.getBody()->begin()); // renamed if taken
   return LLVM::AddressOfOp::create(b, local.getLoc(), global).getResult();
 }
@@ -90,8 +90,8 @@ Value emitLdMatrix(LdMatrixOp ld, Value ptr, OpBuilder &b) {
   MLIRContext *ctx = b.getContext();
   int64_t count = ld.getCount();
   Type i32 = b.getI32Type();
-  Type regs = count == 1 ? i32
-                         : LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(count, i32));
+  Type regs =
+      count == 1 ? i32 : LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(count, i32));
   Value r = NVVM::LdMatrixOp::create(
       b, loc, regs, ptr, count, ld.getTrans() ? NVVM::MMALayout::col : NVVM::MMALayout::row,
       NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8), NVVM::LdStMatrixEltType::B16);

@@ -67,7 +67,7 @@ private:
   void countGlobal(llvm::ArrayRef<Access> group);
   void countShared(llvm::ArrayRef<Access> group, bool store);
 
-  std::vector<int64_t> classes;                 // blocks x kInstrClasses
+  std::vector<int64_t> classes;                  // blocks x kInstrClasses
   std::vector<std::vector<uint32_t>> warpVisits; // per warp, per basic block: the busiest lane's
   std::vector<std::vector<Access>> warpAccesses;
   std::vector<std::pair<uintptr_t, int64_t>> buffers;

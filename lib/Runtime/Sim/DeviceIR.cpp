@@ -7,8 +7,8 @@
 #include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVM/NVVM/Utils.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMIRToLLVMTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/LLVMIRToNVVMTranslation.h"
@@ -18,6 +18,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/GVN.h"
 #include "llvm/Transforms/Scalar/InferAddressSpaces.h"
@@ -29,7 +30,6 @@
 #include "llvm/Transforms/Scalar/SpeculativeExecution.h"
 #include "llvm/Transforms/Scalar/StraightLineStrengthReduce.h"
 #include "llvm/Transforms/Vectorize/LoadStoreVectorizer.h"
-#include "llvm/Target/TargetMachine.h"
 
 using namespace mlir;
 
@@ -81,9 +81,8 @@ static void optimize(llvm::Module &ir, llvm::TargetMachine &machine, unsigned op
   mpm.run(ir, mam);
 }
 
-FailureOr<OwningOpRef<ModuleOp>> mlir::uop::sim::optimizeDeviceIR(Operation *gpuModule,
-                                                                  StringRef chip,
-                                                                  unsigned optLevel) {
+FailureOr<OwningOpRef<ModuleOp>>
+mlir::uop::sim::optimizeDeviceIR(Operation *gpuModule, StringRef chip, unsigned optLevel) {
   MLIRContext *ctx = gpuModule->getContext();
   Location loc = gpuModule->getLoc();
   OwningOpRef<ModuleOp> device = ModuleOp::create(loc);

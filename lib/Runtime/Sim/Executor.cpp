@@ -21,8 +21,8 @@
 
 #include <cmath>
 #include <csetjmp>
-#include <deque>
 #include <cstring>
+#include <deque>
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -88,9 +88,9 @@ struct Executor {
   Counters &counters;
   Dim3 ctaid;
   std::vector<uint8_t> sharedArena;
-  uintptr_t sharedBase = 0; // the shared window's address 0
-  int64_t sharedBytes = 0;  // its size
-  std::vector<uint32_t> sharedState; // per byte of the window: kPending, kLanded
+  uintptr_t sharedBase = 0;                        // the shared window's address 0
+  int64_t sharedBytes = 0;                         // its size
+  std::vector<uint32_t> sharedState;               // per byte of the window: kPending, kLanded
   std::vector<std::pair<int64_t, int64_t>> landed; // (offset, bytes) since the last barrier
   std::vector<MemRegion> sharedRegions;
   std::vector<Thread> threads;
@@ -150,8 +150,8 @@ struct Executor {
     // Shared memory starts each block as garbage, as on the GPU (0xA5
     // bytes); the window starts at the largest alignment a variable asks.
     sharedArena.assign(offset + maxAlign, 0xA5);
-    sharedBase = (reinterpret_cast<uintptr_t>(sharedArena.data()) + maxAlign - 1) &
-                 ~uintptr_t(maxAlign - 1);
+    sharedBase =
+        (reinterpret_cast<uintptr_t>(sharedArena.data()) + maxAlign - 1) & ~uintptr_t(maxAlign - 1);
     sharedState.assign(offset, 0);
     sharedBytes = offset;
     landed.clear();
@@ -421,15 +421,15 @@ bool Executor::completeWarps(bool &madeProgress) {
     Thread &lead = threads[first];
     for (int32_t i = first; i < end; ++i) {
       const Thread &t = threads[i];
-      bool same = t.waitSite == lead.waitSite && t.warpOp == lead.warpOp &&
-                  (t.warpOp == WarpOp::Mma ? t.mma == lead.mma
-                                           : t.ldmCount == lead.ldmCount &&
-                                                 t.ldmTrans == lead.ldmTrans);
+      bool same =
+          t.waitSite == lead.waitSite && t.warpOp == lead.warpOp &&
+          (t.warpOp == WarpOp::Mma ? t.mma == lead.mma
+                                   : t.ldmCount == lead.ldmCount && t.ldmTrans == lead.ldmTrans);
       if (!same) {
         current = &threads[i];
         error = where(t) + ": lanes of warp " + std::to_string(w) + " wait at different " +
-                warpOpName(lead.warpOp) + " instructions: '" + site(t.waitSite) +
-                "' here and '" + site(lead.waitSite) + "' in lane 0";
+                warpOpName(lead.warpOp) + " instructions: '" + site(t.waitSite) + "' here and '" +
+                site(lead.waitSite) + "' in lane 0";
         return false;
       }
     }

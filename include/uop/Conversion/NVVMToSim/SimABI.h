@@ -76,8 +76,8 @@ enum class InstrClass : int32_t {
 inline constexpr int32_t kInstrClasses = static_cast<int32_t>(InstrClass::Other) + 1;
 /// The classes' names, in order, for reports.
 inline constexpr const char *kInstrClassNames[kInstrClasses] = {
-    "int", "float", "special", "load", "store", "mma", "ldmatrix", "cp.async",
-    "barrier", "control", "other"};
+    "int",      "float",    "special", "load",    "store", "mma",
+    "ldmatrix", "cp.async", "barrier", "control", "other"};
 
 /// What an access checked by kCheckFn does.
 enum class Access : int32_t { Read, Write, ReadWrite };

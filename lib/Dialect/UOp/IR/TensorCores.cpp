@@ -47,7 +47,7 @@ ArrayRef<TensorCoreDesc> mlir::uop::getNvidiaTensorCores() {
 //                        B b0,b1:  row t + 4*i,         col g
 //   C and D (all)        c0..c3:   row g + 8*(i/2),     col 2*t + i%2
 std::pair<int64_t, int64_t> mlir::uop::mmaFragmentCoord(char operand, int64_t k, bool tf32,
-                                                       int64_t lane, int64_t i) {
+                                                        int64_t lane, int64_t i) {
   // groupID and threadID_in_group of the ISA's tables.
   int64_t g = lane / 4, t = lane % 4;
   switch (operand) {

@@ -328,8 +328,7 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
         auto r = ranges[a].getDefiningOp<RangeOp>();
         std::optional<int64_t> size = r ? sym::intConst(r.getEnd()) : std::nullopt;
         if (!size)
-          return copy.emitOpError() << "needs the block's size: local axis " << a
-                                    << " is symbolic";
+          return copy.emitOpError() << "needs the block's size: local axis " << a << " is symbolic";
         tid = build.add(tid, build.mul(ranges[a], threads));
         threads *= *size;
       }
@@ -350,8 +349,8 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
         gate = ix.both(gate, build.lt(p, pieces));
       Value srcIndex = IndexOp::create(b, loc, srcView.getSrc(), s, gate);
       Value dstIndex = IndexOp::create(b, loc, dstView.getSrc(), d, Value());
-      done = AsyncCopyOp::create(b, loc, VoidType::get(b.getContext()), dstIndex, srcIndex, 16,
-                                 deps);
+      done =
+          AsyncCopyOp::create(b, loc, VoidType::get(b.getContext()), dstIndex, srcIndex, 16, deps);
       deps = {done};
     }
     copy.getResult().replaceAllUsesWith(done);

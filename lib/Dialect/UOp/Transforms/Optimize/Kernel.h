@@ -40,14 +40,14 @@ struct TCOptions {
 /// (StagedTensorCores.cpp): the block's tile of it per reduce step, the
 /// tile's strides in shared memory, and how ldmatrix reads the fragments.
 struct StagedOperand {
-  int64_t buf = -1;              // in bufs
-  shape::View frag;              // its view, swizzled onto the lanes by the TC opt
-  int64_t rows = 0, cols = 0;    // the tile: rows of cols contiguous elements
-  int64_t pitch = 0;             // elements between rows in the buffer
+  int64_t buf = -1;                 // in bufs
+  shape::View frag;                 // its view, swizzled onto the lanes by the TC opt
+  int64_t rows = 0, cols = 0;       // the tile: rows of cols contiguous elements
+  int64_t pitch = 0;                // elements between rows in the buffer
   SmallVector<int64_t> smemStrides; // per axis, in the tile in shared memory (rows cols apart)
   SmallVector<int64_t> laneStrides; // per TC lane axis: the ldmatrix row address it moves
-  int64_t count = 0;             // ldmatrix's matrices
-  bool trans = false;            // ldmatrix .trans: the tile is contiguous along M or N
+  int64_t count = 0;                // ldmatrix's matrices
+  bool trans = false;               // ldmatrix .trans: the tile is contiguous along M or N
   std::optional<std::array<int64_t, 3>> swizzle; // #uop.swizzle's bits, base, shift
 };
 

@@ -13,9 +13,15 @@ using namespace mlir::uop;
 namespace {
 /// tinygrad's OptOps, by name.
 constexpr std::pair<OptOp, llvm::StringLiteral> kOptOps[] = {
-    {OptOp::TC, "TC"},           {OptOp::UPCAST, "UPCAST"},     {OptOp::UNROLL, "UNROLL"},
-    {OptOp::LOCAL, "LOCAL"},     {OptOp::GROUP, "GROUP"},       {OptOp::GROUPTOP, "GROUPTOP"},
-    {OptOp::NOLOCALS, "NOLOCALS"}, {OptOp::PADTO, "PADTO"},     {OptOp::SWAP, "SWAP"},
+    {OptOp::TC, "TC"},
+    {OptOp::UPCAST, "UPCAST"},
+    {OptOp::UNROLL, "UNROLL"},
+    {OptOp::LOCAL, "LOCAL"},
+    {OptOp::GROUP, "GROUP"},
+    {OptOp::GROUPTOP, "GROUPTOP"},
+    {OptOp::NOLOCALS, "NOLOCALS"},
+    {OptOp::PADTO, "PADTO"},
+    {OptOp::SWAP, "SWAP"},
     {OptOp::STAGE, "STAGE"},
 };
 
@@ -122,9 +128,9 @@ OptTarget OptTarget::get(TargetAttr target) {
   t.sharedMax = target.getSharedMax();
   t.name = target.getChip().str();
   unsigned sm = 0;
-  t.hasAsyncCopy = StringRef(t.name).starts_with("sm_") &&
-                   !StringRef(t.name).drop_front(3).take_while(llvm::isDigit).getAsInteger(10, sm) &&
-                   sm >= 80;
+  t.hasAsyncCopy =
+      StringRef(t.name).starts_with("sm_") &&
+      !StringRef(t.name).drop_front(3).take_while(llvm::isDigit).getAsInteger(10, sm) && sm >= 80;
   // The target's tensor cores in its order (tinygrad tries them in order).
   for (TensorCoreAttr tc : target.getTensorCores())
     for (const TensorCoreDesc &d : getNvidiaTensorCores())

@@ -96,16 +96,16 @@ static Operation *tcSource(ReduceAxisOp r, int i) {
 
 llvm::Expected<StagePlan> OptKernel::planStaging(int64_t axis, int64_t stages) const {
   CHECK(tensorCore && useTensorCores == 1, "STAGE stages the tensor cores' operands: TC first");
-  CHECK(target.hasAsyncCopy, "STAGE needs cp.async and ldmatrix (sm_80 or later), not " +
-                                 target.name);
+  CHECK(target.hasAsyncCopy,
+        "STAGE needs cp.async and ldmatrix (sm_80 or later), not " + target.name);
   const TensorCoreDesc &tc = *tensorCore;
   CHECK(tc.in == TCDType::f16 || tc.in == TCDType::bf16,
         "ldmatrix reads 16-bit elements, not the tensor core's tf32");
   CHECK(reduceops.size() == 1 && groupForReduces == 0, "STAGE needs one reduce, not grouped");
   CHECK(stages >= 2 && stages <= 8, "STAGE takes 2 to 8 buffers, not " + std::to_string(stages));
   int64_t wd = globalDims(), fr = firstReduce(), fu = firstUpcast();
-  CHECK(fu - fr == 1, "STAGE pipelines the one reduce loop, but the kernel has " +
-                          std::to_string(fu - fr));
+  CHECK(fu - fr == 1,
+        "STAGE pipelines the one reduce loop, but the kernel has " + std::to_string(fu - fr));
   CHECK(axis == 0, "the reduce loop is axis 0, not " + std::to_string(axis));
   int64_t kt = fr;
   int64_t tcd = fu, ownEnd = tcd + llvm::Log2_64(tc.k) + tc.countOpts('u');
@@ -215,15 +215,14 @@ llvm::Expected<StagePlan> OptKernel::planStaging(int64_t axis, int64_t stages) c
     int64_t rowStep = inTile(kStride == 1 ? mnStride : kStride);
     op.swizzle = swizzleFor(rowStep * esize);
     int64_t tileBytes = op.rows * op.cols * esize;
-    if (op.swizzle && tileBytes % (int64_t(1) << ((*op.swizzle)[0] + (*op.swizzle)[1] +
-                                                   (*op.swizzle)[2])) != 0)
+    if (op.swizzle &&
+        tileBytes % (int64_t(1) << ((*op.swizzle)[0] + (*op.swizzle)[1] + (*op.swizzle)[2])) != 0)
       op.swizzle.reset();
     smemBytes += stages * tileBytes;
   }
-  CHECK(smemBytes <= target.sharedMax, "exceeds maximum shared memory size: " +
-                                           std::to_string(stages) + " buffers need " +
-                                           std::to_string(smemBytes) + " bytes, max " +
-                                           std::to_string(target.sharedMax));
+  CHECK(smemBytes <= target.sharedMax,
+        "exceeds maximum shared memory size: " + std::to_string(stages) + " buffers need " +
+            std::to_string(smemBytes) + " bytes, max " + std::to_string(target.sharedMax));
   return plan;
 }
 
@@ -259,8 +258,8 @@ std::pair<Value, Value> OptKernel::writeStagedOperands(OpBuilder &b, Location lo
     SwizzleAttr swizzle;
     if (op.swizzle)
       swizzle = SwizzleAttr::get(ctx, (*op.swizzle)[0], (*op.swizzle)[1], (*op.swizzle)[2]);
-    local[i] = DefineLocalOp::create(b, loc, type, b.getStringAttr(i == 0 ? "tc_a" : "tc_b"),
-                                     swizzle);
+    local[i] =
+        DefineLocalOp::create(b, loc, type, b.getStringAttr(i == 0 ? "tc_a" : "tc_b"), swizzle);
   }
   auto view = [&](Value buf, ShapeTracker st) -> Value {
     return ViewOp::create(b, loc, buf.getType(), buf, st.toAttr(ctx));
@@ -290,8 +289,8 @@ std::pair<Value, Value> OptKernel::writeStagedOperands(OpBuilder &b, Location lo
   auto ring = [&](int i, int64_t shift, ArrayRef<int64_t> inner) {
     SmallVector<int64_t> strides(inner);
     strides[kt] = tile[i];
-    return ShapeTracker{{View::create({plan.stages * tile[i]}),
-                         View::create(full, strides, shift * tile[i])}};
+    return ShapeTracker{
+        {View::create({plan.stages * tile[i]}), View::create(full, strides, shift * tile[i])}};
   };
 
   // Tiles 0 .. ahead-1 before the loop, one group each (an empty group
@@ -400,8 +399,7 @@ static std::optional<SmallVector<Opt>> widerWarpTiles(const OptKernel &original)
     OptKernel withLocal = k;
     if (!withLocal.tcOpts->axesExist[0] ||
         withLocal.fullShape()[withLocal.tcOpts->axes[0]] % warps != 0 ||
-        !legal(withLocal.applyOpt(
-            Opt{OptOp::LOCAL, withLocal.tcOpts->axes[0], warps, {}})))
+        !legal(withLocal.applyOpt(Opt{OptOp::LOCAL, withLocal.tcOpts->axes[0], warps, {}})))
       continue;
     if (blocks(withLocal) >= 256)
       return withLocal.appliedOpts;
@@ -410,11 +408,12 @@ static std::optional<SmallVector<Opt>> widerWarpTiles(const OptKernel &original)
 }
 
 llvm::Expected<SmallVector<Opt>> mlir::uop::stagedTensorCoreOptimizations(const OptKernel &original,
-                                                                         ArrayRef<Opt> tcOpts) {
-  if (std::optional<SmallVector<Opt>> wide = widerWarpTiles(original))
-    if (llvm::Expected<SmallVector<Opt>> opts = staged(original, *wide))
+                                                                          ArrayRef<Opt> tcOpts) {
+  if (std::optional<SmallVector<Opt>> wide = widerWarpTiles(original)) {
+    llvm::Expected<SmallVector<Opt>> opts = staged(original, *wide);
+    if (opts)
       return opts;
-    else
-      llvm::consumeError(opts.takeError());
+    llvm::consumeError(opts.takeError());
+  }
   return staged(original, tcOpts);
 }

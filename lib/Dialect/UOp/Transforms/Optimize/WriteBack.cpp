@@ -76,8 +76,8 @@ void OptKernel::writeBack() {
     Location loc = r.getLoc();
     Type t = r.getType();
     auto ptrType = PtrType::get(t, st.realSize(), AddressSpace::local);
-    Value buf = DefineLocalOp::create(b, loc, ptrType, b.getStringAttr("temp" + Twine(n)),
-                                      SwizzleAttr());
+    Value buf =
+        DefineLocalOp::create(b, loc, ptrType, b.getStringAttr("temp" + Twine(n)), SwizzleAttr());
     auto throughLocal = [&](ShapeTrackerAttr s, Value value) -> Value {
       Value view = ViewOp::create(b, loc, ptrType, buf, s);
       Value store = StoreOp::create(b, loc, view, value, Value(), Value());
