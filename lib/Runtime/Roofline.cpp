@@ -88,9 +88,10 @@ RooflineEstimate mlir::uop::estimateRoofline(const GPUModel &gpu, const SimCount
       {"L2", double(c.l2Sectors) * 32 / gpu.l2BytesPerSecond},
       {"DRAM", double(c.uniqueReadBytes + c.uniqueWriteBytes) / gpu.dramBytesPerSecond},
   };
-  llvm::stable_sort(e.terms, [](const RooflineEstimate::Term &x, const RooflineEstimate::Term &y) {
-    return x.seconds > y.seconds;
-  });
+  // The largest first; equal times keep the order above.
+  for (size_t i = 1; i < e.terms.size(); ++i)
+    for (size_t j = i; j > 0 && e.terms[j].seconds > e.terms[j - 1].seconds; --j)
+      std::swap(e.terms[j], e.terms[j - 1]);
   e.seconds = e.terms.front().seconds;
   double flops = double(c.mmaFlops + c.wgmmaFlops);
   if (e.seconds > 0) {

@@ -590,9 +590,12 @@ int run(MLIRContext &ctx) {
                                   simStats->threads / std::max(simStats->ms, 1e-3) * 1e3);
   if (counters && simStats)
     printCounters(simStats->counters);
+  if ((counters || !estimate.empty()) && !simStats) // --target=auto found a GPU
+    llvm::outs() << "  no counters or estimates: the kernel ran on " << (*runner)->getName()
+                 << ", not on the simulator\n";
   for (const std::string &gpu : estimate) {
     if (!simStats)
-      break; // (checked before the run: --estimate needs the simulator)
+      break;
     uop::LaunchShape shape{simStats->blocks,
                            simStats->blocks ? simStats->threads / simStats->blocks : 0,
                            simStats->sharedBytes, registers};

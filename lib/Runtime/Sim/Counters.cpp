@@ -161,9 +161,9 @@ void Counters::finishBlock() {
         out.instructions[c] += int64_t(n) * classes[block * kInstrClasses + c];
   for (std::vector<Access> &accesses : warpAccesses) {
     // One warp-level access: the same site's same execution in each lane.
-    llvm::stable_sort(accesses, [](const Access &x, const Access &y) {
-      return std::tie(x.site, x.occurrence, x.isShared, x.kind) <
-             std::tie(y.site, y.occurrence, y.isShared, y.kind);
+    llvm::sort(accesses, [](const Access &x, const Access &y) {
+      return std::tie(x.site, x.occurrence, x.isShared, x.kind, x.lane) <
+             std::tie(y.site, y.occurrence, y.isShared, y.kind, y.lane);
     });
     for (size_t i = 0; i < accesses.size();) {
       size_t j = i + 1;

@@ -105,15 +105,16 @@ mlir::uop::sim::optimizeDeviceIR(Operation *gpuModule, StringRef chip, unsigned 
 
   // The target machine gpu-module-to-binary's serialization uses.
   NVVM::SerializeGPUModuleBase::init();
-  std::string triple = "nvptx64-nvidia-cuda", why;
+  llvm::Triple triple("nvptx64-nvidia-cuda");
+  std::string why;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, why);
   if (!target)
     return emitError(loc) << "the simulator needs LLVM's NVPTX target: " << why;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      llvm::Triple(triple), chip, TargetAttr::getPTXFeatures(chip), {}, {}));
+      triple, chip, TargetAttr::getPTXFeatures(chip), {}, {}));
   if (!machine)
     return emitError(loc) << "no NVPTX target machine for " << chip;
-  ir->setTargetTriple(llvm::Triple(triple));
+  ir->setTargetTriple(triple);
   ir->setDataLayout(machine->createDataLayout());
   optimize(*ir, *machine, optLevel);
 
