@@ -113,9 +113,12 @@ def pass_totals(rows):
 
 
 def compile_ptx(tool, files, chip, ptx_dir, what, extra=()):
-    """One --export-ptx process with --mlir-timing: (wall ms, in-process ms, rows)."""
+    """One --export-ptx process with --mlir-timing: (wall ms, in-process ms, rows). The
+    tensor-core kernels keep tinygrad's schedule (--tc-schedule=tinygrad), so that every
+    kernel is compared with tinygrad's and nvcc's compile of the same schedule
+    (scripts/bench_tc.py compares the schedules)."""
     cmd = [tool, "--export-ptx", *files, f"--chip={chip}", f"--ptx-dir={ptx_dir}", "--mlir-timing",
-           *extra]
+           "--tc-schedule=tinygrad", *extra]
     wall, _, err = run(cmd, what)
     total, rows = parse_timing(err)
     return wall, total, rows
