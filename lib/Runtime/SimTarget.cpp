@@ -39,6 +39,7 @@ class SimKernel final : public CompiledKernel {
 public:
   llvm::Error run(ArrayRef<MutableArrayRef<uint8_t>> buffers, ArrayRef<int64_t> vars) override;
   std::optional<SimStats> getSimStats() const override { return stats; }
+  void countMemory(bool on) override { countingMemory = on; }
 
 private:
   friend class SimRunner;
@@ -49,7 +50,7 @@ private:
   std::vector<std::pair<int64_t, int64_t>> shared;
   std::vector<std::string> sites;
   std::vector<int64_t> blockClasses;
-  bool needsFibers = false;
+  bool needsFibers = false, countingMemory = false;
   std::optional<SimStats> stats;
 };
 
@@ -173,6 +174,7 @@ llvm::Error SimKernel::run(ArrayRef<MutableArrayRef<uint8_t>> buffers, ArrayRef<
   spec.shared = shared;
   spec.sites = sites;
   spec.blockClasses = blockClasses;
+  spec.countMemory = countingMemory;
   spec.needsFibers = needsFibers;
   // The packed interface takes a pointer to each argument value: the
   // buffers' addresses, then the variables as i32 (checked in range).

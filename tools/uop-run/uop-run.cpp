@@ -516,6 +516,7 @@ int run(MLIRContext &ctx) {
           tcSchedule));
   if (failed(compiled))
     return kBadInput;
+  (*compiled)->countMemory(counters || !estimate.empty());
   auto args = argumentBuffers(buffers, (*compiled)->numBuffers(), name,
                               jsonPath.empty() ? inputFile : jsonPath);
   if (failed(args))

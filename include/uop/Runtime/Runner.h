@@ -109,6 +109,10 @@ public:
   const RunTimes &getTimes() const { return times; }
   /// What the simulator counted in the last run; nothing on other targets.
   virtual std::optional<SimStats> getSimStats() const { return std::nullopt; }
+  /// On the simulator, whether the next runs count memory accesses per warp
+  /// (SimCounters' global, shared and L2 figures; off by default, as it
+  /// slows a run several times). Instructions are always counted.
+  virtual void countMemory(bool) {}
   /// The opts uop-optimize applied, in tinygrad's notation ("" for none);
   /// nothing when the kernel came in past uop-optimize.
   const std::optional<std::string> &getAppliedOpts() const { return appliedOpts; }

@@ -23,9 +23,12 @@ int64_t SimCounters::totalInstructions() const {
 }
 
 Counters::Counters(llvm::ArrayRef<int64_t> blockClasses,
-                   llvm::ArrayRef<std::pair<uintptr_t, int64_t>> globals, SimCounters &out)
-    : classes(blockClasses.begin(), blockClasses.end()), buffers(globals.begin(), globals.end()),
-      out(out) {
+                   llvm::ArrayRef<std::pair<uintptr_t, int64_t>> globals, bool withMemory,
+                   SimCounters &out)
+    : classes(blockClasses.begin(), blockClasses.end()), withMemory(withMemory),
+      buffers(globals.begin(), globals.end()), out(out) {
+  if (!withMemory)
+    return;
   for (auto [start, bytes] : buffers) {
     size_t sectors = static_cast<size_t>((bytes + kSector - 1) / kSector);
     readSectors.emplace_back(sectors, 0);
@@ -49,12 +52,16 @@ void Counters::threadDone(int32_t linear, llvm::ArrayRef<uint32_t> visits) {
 
 void Counters::global(int32_t linear, int32_t site, uint32_t occurrence, Kind kind,
                       uintptr_t address, int32_t bytes, int32_t buffer) {
+  if (!withMemory)
+    return;
   warpAccesses[linear / kWarpSize].push_back(
       {site, occurrence, linear % kWarpSize, kind, false, bytes, buffer, address});
 }
 
 void Counters::shared(int32_t linear, int32_t site, uint32_t occurrence, bool store,
                       uint64_t offset, int32_t bytes) {
+  if (!withMemory)
+    return;
   warpAccesses[linear / kWarpSize].push_back({site, occurrence, linear % kWarpSize,
                                               store ? Kind::Store : Kind::Load, true, bytes, -1,
                                               offset});
@@ -77,6 +84,8 @@ static int64_t wavefronts(llvm::ArrayRef<std::pair<uint64_t, int32_t>> accesses)
 }
 
 void Counters::ldmatrix(llvm::ArrayRef<uint64_t> rows) {
+  if (!withMemory)
+    return;
   // Each 8x8 matrix is eight 16-byte rows: one phase.
   SimCounters::Shared &s = out.sharedLoads;
   ++s.requests;

@@ -27,8 +27,10 @@ public:
   /// `blockClasses`: per basic block of the kernel, its instructions by
   /// class (uop.sim_blocks); `globals`: (start, bytes) of each global
   /// buffer, whose touched sectors are tracked for the whole launch.
+  /// Memory accesses are counted only `withMemory`.
   Counters(llvm::ArrayRef<int64_t> blockClasses,
-           llvm::ArrayRef<std::pair<uintptr_t, int64_t>> globals, SimCounters &out);
+           llvm::ArrayRef<std::pair<uintptr_t, int64_t>> globals, bool withMemory,
+           SimCounters &out);
 
   int32_t numBasicBlocks() const { return static_cast<int32_t>(classes.size() / kInstrClasses); }
 
@@ -67,7 +69,8 @@ private:
   void countGlobal(llvm::ArrayRef<Access> group);
   void countShared(llvm::ArrayRef<Access> group, bool store);
 
-  std::vector<int64_t> classes;                  // blocks x kInstrClasses
+  std::vector<int64_t> classes; // blocks x kInstrClasses
+  bool withMemory;
   std::vector<std::vector<uint32_t>> warpVisits; // per warp, per basic block: the busiest lane's
   std::vector<std::vector<Access>> warpAccesses;
   std::vector<std::pair<uintptr_t, int64_t>> buffers;

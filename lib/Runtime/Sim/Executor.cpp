@@ -721,7 +721,7 @@ llvm::Error mlir::uop::sim::launch(const LaunchSpec &spec, SimStats &stats) {
   std::vector<std::pair<uintptr_t, int64_t>> buffers;
   for (const MemRegion &r : spec.globals)
     buffers.push_back({r.begin, r.bytes});
-  Counters counters(spec.blockClasses, buffers, stats.counters);
+  Counters counters(spec.blockClasses, buffers, spec.countMemory, stats.counters);
   Executor e(spec, counters);
   e.fibers = spec.needsFibers;
   e.threads.resize(e.fibers ? spec.block.count() : 1);

@@ -34,6 +34,7 @@ struct LaunchSpec {
   std::vector<std::pair<int64_t, int64_t>> shared; // bytes, align per shared variable
   std::vector<std::string> sites;                  // uop.sites
   std::vector<int64_t> blockClasses;               // uop.sim_blocks
+  bool countMemory = false;                        // count memory accesses per warp
   bool needsFibers = false;                        // barriers or warp-collective ops present
 };
 
