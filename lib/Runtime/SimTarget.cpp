@@ -50,7 +50,7 @@ private:
   std::vector<std::pair<int64_t, int64_t>> shared;
   std::vector<std::string> sites;
   std::vector<int64_t> blockClasses;
-  bool needsFibers = false, countingMemory = false;
+  bool needsFibers = false, usesWgmma = false, countingMemory = false;
   std::optional<SimStats> stats;
 };
 
@@ -114,8 +114,9 @@ FailureOr<std::unique_ptr<CompiledKernel>> SimRunner::compile(ModuleOp module, S
   ArrayRef<int64_t> shared = UOpDialect::SimSharedAttrHelper(ctx).getAttr(*host);
   for (size_t i = 0; i + 1 < shared.size(); i += 2)
     k->shared.push_back({shared[i], shared[i + 1]});
+  k->usesWgmma = host->lookupSymbol(sim::kWgmmaFn);
   k->needsFibers = host->lookupSymbol(sim::kBarrierFn) || host->lookupSymbol(sim::kMmaFn) ||
-                   host->lookupSymbol(sim::kLdMatrixFn);
+                   host->lookupSymbol(sim::kLdMatrixFn) || k->usesWgmma;
   SmallVector<std::pair<std::string, int64_t>> globals;
   DataLayout layout(*host);
   for (auto g : host->getOps<LLVM::GlobalOp>())
@@ -176,6 +177,7 @@ llvm::Error SimKernel::run(ArrayRef<MutableArrayRef<uint8_t>> buffers, ArrayRef<
   spec.blockClasses = blockClasses;
   spec.countMemory = countingMemory;
   spec.needsFibers = needsFibers;
+  spec.usesWgmma = usesWgmma;
   // The packed interface takes a pointer to each argument value: the
   // buffers' addresses, then the variables as i32 (checked in range).
   std::vector<void *> values;

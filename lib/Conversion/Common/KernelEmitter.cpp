@@ -248,7 +248,8 @@ private:
     if (auto store = dyn_cast<StoreOp>(op))
       return emitStoreInLoops(store);
     // Effects without a value are emitted once, where their ranges are.
-    if (isa<BarrierOp, AsyncCopyOp, AsyncCommitOp, AsyncWaitOp>(op) &&
+    if (isa<BarrierOp, AsyncCopyOp, AsyncCommitOp, AsyncWaitOp, WgmmaFenceOp, WgmmaCommitOp,
+            FenceProxyAsyncOp>(op) &&
         !effectsDone.insert(op).second)
       return Value();
     if (auto reduce = dyn_cast<ReduceOp>(op))

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "uop/Conversion/NVVMToSim/SimABI.h"
+#include "uop/Conversion/NVVMToSim/WgmmaToSim.h"
 #include "uop/Conversion/Passes.h"
 
 #include "uop/Conversion/Common/Sites.h"
@@ -64,6 +65,19 @@ StringRef hostIntrinsic(StringRef nvvmIntrinsic) {
       .Default("");
 }
 
+/// Whether `addr` is in a stack array that holds a wgmma's registers
+/// (rewriteWgmmaForSim's): its loads and stores are register moves.
+bool isWgmmaRegisters(Value addr) {
+  while (auto gep = addr.getDefiningOp<LLVM::GEPOp>())
+    addr = gep.getBase();
+  if (!addr.getDefiningOp<LLVM::AllocaOp>())
+    return false;
+  return llvm::any_of(addr.getUsers(), [](Operation *u) {
+    auto c = dyn_cast<LLVM::CallOp>(u);
+    return c && c.getCallee() && *c.getCallee() == sim::kWgmmaPreFn;
+  });
+}
+
 /// What `op` counts as in PTX instructions (InstrClass), or nothing for an
 /// op that costs none: a constant, a register move or reinterpretation, an
 /// address computation a load or store folds in, a hint.
@@ -77,10 +91,20 @@ std::optional<sim::InstrClass> instrClass(Operation *op) {
     return gep.getDynamicIndices().empty() ? std::nullopt : std::optional<C>(C::Int);
   if (isa<LLVM::BrOp, LLVM::CondBrOp, LLVM::SwitchOp, LLVM::ReturnOp>(op))
     return C::Control;
-  if (isa<LLVM::LoadOp>(op))
-    return C::Load;
-  if (isa<LLVM::StoreOp, LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp>(op))
+  if (auto load = dyn_cast<LLVM::LoadOp>(op))
+    return isWgmmaRegisters(load.getAddr()) ? std::nullopt : std::optional<C>(C::Load);
+  if (auto store = dyn_cast<LLVM::StoreOp>(op))
+    return isWgmmaRegisters(store.getAddr()) ? std::nullopt : std::optional<C>(C::Store);
+  if (isa<LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp>(op))
     return C::Store;
+  if (auto c = dyn_cast<LLVM::CallOp>(op); c && c.getCallee()) {
+    if (*c.getCallee() == sim::kWgmmaPreFn)
+      return C::Wgmma;
+    if (*c.getCallee() == sim::kWgmmaUsePreFn)
+      return std::nullopt;
+  }
+  if (isa<NVVM::WgmmaMmaAsyncOp>(op))
+    return C::Wgmma;
   if (isa<NVVM::MmaOp>(op))
     return C::Mma;
   if (isa<NVVM::LdMatrixOp>(op))
@@ -140,6 +164,7 @@ public:
       for (auto f : r.getOps<LLVM::LLVMFuncOp>())
         if (!f.isExternal())
           funcs.push_back(f);
+    sim::rewriteWgmmaForSim(table); // (done already in device IR)
     collectShared();
     for (LLVM::LLVMFuncOp f : funcs)
       countBlocks(f);
@@ -155,7 +180,9 @@ public:
     // imported back declares the ones it calls).
     for (Region &r : table->getRegions())
       for (auto f : llvm::make_early_inc_range(r.getOps<LLVM::LLVMFuncOp>()))
-        if (f.isExternal() && f.getName().starts_with("llvm.nvvm.") &&
+        if (f.isExternal() &&
+            (f.getName().starts_with("llvm.nvvm.") || f.getName() == sim::kWgmmaPreFn ||
+             f.getName() == sim::kWgmmaUsePreFn) &&
             SymbolTable::symbolKnownUseEmpty(f, table))
           f.erase();
     UOpDialect::SitesAttrHelper(b.getContext()).setAttr(table, sites.toAttr(b));
@@ -318,6 +345,19 @@ private:
       return rewriteCommit(op);
     if (auto wait = dyn_cast<NVVM::CpAsyncWaitGroupOp>(op))
       return rewriteWait(op, constant(i32, wait.getN()));
+    if (isa<NVVM::WgmmaFenceAlignedOp>(op))
+      return replaceWithCall(op, sim::kWgmmaFenceFn, {});
+    if (isa<NVVM::WgmmaGroupSyncAlignedOp>(op))
+      return replaceWithCall(op, sim::kWgmmaCommitFn, {});
+    if (auto wait = dyn_cast<NVVM::WgmmaWaitGroupSyncOp>(op))
+      return replaceWithCall(op, sim::kWgmmaWaitFn, {constant(i32, wait.getGroup())});
+    if (auto fence = dyn_cast<NVVM::FenceProxyOp>(op)) {
+      // fence.proxy.async (all state spaces) or .async.shared::cta.
+      bool async = fence.getKind() == NVVM::ProxyKind::async ||
+                   (fence.getKind() == NVVM::ProxyKind::async_shared &&
+                    (!fence.getSpace() || *fence.getSpace() == NVVM::SharedSpace::shared_cta));
+      return async ? replaceWithCall(op, sim::kFenceProxyAsyncFn, {}) : unsupported(op);
+    }
     if (auto ld = dyn_cast<NVVM::LdMatrixOp>(op)) {
       NVVM::LdStMatrixShapeAttr shape = ld.getShape();
       if (shape.getM() != 8 || shape.getN() != 8 || ld.getEltType() != NVVM::LdStMatrixEltType::B16)
@@ -377,6 +417,13 @@ private:
       auto fn = SymbolTable::lookupSymbolIn(table, *callee);
       if (fn && !cast<LLVM::LLVMFuncOp>(fn).isExternal())
         return;
+      if (*callee == sim::kWgmmaPreFn || *callee == sim::kWgmmaUsePreFn) {
+        // Now with the site, from the call's location.
+        SmallVector<Value> args{site(op)};
+        llvm::append_range(args, c.getArgOperands());
+        return replaceWithCall(op, *callee == sim::kWgmmaPreFn ? sim::kWgmmaFn : sim::kWgmmaUseFn,
+                               args, /*withSite=*/false);
+      }
       if (callee->starts_with("__uopsim_"))
         return;
       return unsupported(op);
@@ -406,6 +453,17 @@ private:
   // Each instruction the simulator implements, for its NVVM op and for the
   // `llvm.call_intrinsic` of its LLVM intrinsic (the form the simulator's
   // optimized device IR has): one rewrite each.
+
+  /// `op` (no results) as a call of the simulator's `fn` with the site and
+  /// then `args` (or just `args`).
+  void replaceWithCall(Operation *op, StringRef fn, ValueRange args, bool withSite = true) {
+    SmallVector<Value> all;
+    if (withSite)
+      all.push_back(site(op));
+    llvm::append_range(all, args);
+    call(op->getLoc(), fn, voidTy, all);
+    op->erase();
+  }
 
   void rewriteBarrier(Operation *op) {
     call(op->getLoc(), sim::kBarrierFn, voidTy, {site(op)});
@@ -528,6 +586,15 @@ private:
     if (name == "llvm.nvvm.barrier0" || (name == "llvm.nvvm.barrier.cta.sync.aligned.all" &&
                                          args.size() == 1 && matchPattern(args[0], m_Zero())))
       return rewriteBarrier(op);
+    if (name == "llvm.nvvm.wgmma.fence.sync.aligned")
+      return replaceWithCall(op, sim::kWgmmaFenceFn, {});
+    if (name == "llvm.nvvm.wgmma.commit_group.sync.aligned")
+      return replaceWithCall(op, sim::kWgmmaCommitFn, {});
+    if (name == "llvm.nvvm.wgmma.wait_group.sync.aligned" && args.size() == 1)
+      return replaceWithCall(op, sim::kWgmmaWaitFn,
+                             {LLVM::TruncOp::create(b, loc, i32, args[0]).getResult()});
+    if (name == "llvm.nvvm.fence.proxy.async" || name == "llvm.nvvm.fence.proxy.async.shared_cta")
+      return replaceWithCall(op, sim::kFenceProxyAsyncFn, {});
     if (name == "llvm.nvvm.cp.async.commit.group")
       return rewriteCommit(op);
     if (name == "llvm.nvvm.cp.async.wait.group" && args.size() == 1)

@@ -60,6 +60,13 @@ FailureOr<Value> emitShared(DefineLocalOp local, OpBuilder &b, const DTypeLoweri
   // pattern is of shared addresses; see #uop.swizzle).
   std::optional<SwizzleAttr> swizzle = local.getSwizzle();
   uint64_t align = swizzle ? std::max<int64_t>(16, swizzle->getPeriod()) : 16;
+  // wgmma's swizzle patterns repeat every 1024 bytes of shared address; a
+  // tile it reads starts on one unless its descriptor says otherwise.
+  auto readByWgmma = [](Operation *user) {
+    return llvm::any_of(user->getUsers(), [](Operation *u) { return isa<WgmmaOp>(u); });
+  };
+  if (llvm::any_of(local->getUsers(), readByWgmma))
+    align = std::max<uint64_t>(align, 1024);
   auto global = LLVM::GlobalOp::create(mb, local.getLoc(), array, /*isConstant=*/false,
                                        LLVM::Linkage::Internal, local.getName(), Attribute(), align,
                                        /*addrSpace=*/3);
@@ -109,6 +116,55 @@ Value emitLdMatrix(LdMatrixOp ld, Value ptr, OpBuilder &b) {
       out = LLVM::InsertElementOp::create(b, loc, out, x, lane(2 * j + h));
     }
   }
+  return out;
+}
+
+/// A wgmma matrix descriptor for the tile at `ptr` (shared): bits 0-13 the
+/// start address / 16 (the low 18 bits of the shared address), the rest
+/// from the tile's layout (PTX ISA, "Matrix Descriptor Format").
+Value wgmmaDescriptor(Value ptr, WgmmaTileAttr tile, OpBuilder &b, Location loc) {
+  Type i64 = b.getI64Type();
+  auto c = [&](uint64_t v) {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(static_cast<int64_t>(v)));
+  };
+  Value addr = LLVM::PtrToIntOp::create(b, loc, i64, ptr);
+  Value start = LLVM::LShrOp::create(b, loc, LLVM::AndOp::create(b, loc, addr, c(0x3FFFF)), c(4));
+  return LLVM::OrOp::create(b, loc, start, c(tile.descriptorHighBits()));
+}
+
+/// WGMMA as nvvm.wgmma.mma_async m64nNk16 (f32 accumulators): the
+/// accumulator vector packed into the op's struct and unpacked from it.
+FailureOr<Value> emitWgmma(WgmmaOp op, ValueRange operands, TargetAttr target, OpBuilder &b) {
+  if (target.getChip() != "sm_90a")
+    return op.emitOpError() << "needs wgmma, which only sm_90a has, not " << target.getChip();
+  Location loc = op.getLoc();
+  MLIRContext *ctx = b.getContext();
+  auto accType = cast<VectorType>(op.getType());
+  int64_t regs = accType.getNumElements();
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  auto structType = LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(regs, f32));
+  auto lane = [&](int64_t i) {
+    return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(i));
+  };
+  Value acc = LLVM::UndefOp::create(b, loc, structType);
+  for (int64_t i = 0; i < regs; ++i)
+    acc = LLVM::InsertValueOp::create(
+        b, loc, acc, LLVM::ExtractElementOp::create(b, loc, operands[0], lane(i)), i);
+  using namespace NVVM;
+  Type elem = cast<PtrType>(op.getA().getType()).getElementType();
+  WGMMATypes in = elem.isBF16() ? WGMMATypes::bf16 : WGMMATypes::f16;
+  // A's layout row / B's col is K-major (PTX's imm-trans 0).
+  WgmmaTileAttr aTile = op.getATile(), bTile = op.getBTile();
+  Value d = WgmmaMmaAsyncOp::create(
+      b, loc, structType, acc, wgmmaDescriptor(operands[1], aTile, b, loc),
+      wgmmaDescriptor(operands[2], bTile, b, loc), MMAShapeAttr::get(ctx, 64, op.getN(), 16), in,
+      in, WGMMATypes::f32, op.getZeroAcc() ? WGMMAScaleOut::zero : WGMMAScaleOut::one,
+      WGMMAScaleIn::one, WGMMAScaleIn::one, aTile.isMNMajor() ? MMALayout::col : MMALayout::row,
+      bTile.isMNMajor() ? MMALayout::row : MMALayout::col, MMAIntOverflowAttr());
+  Value out = LLVM::PoisonOp::create(b, loc, accType);
+  for (int64_t i = 0; i < regs; ++i)
+    out = LLVM::InsertElementOp::create(b, loc, out, LLVM::ExtractValueOp::create(b, loc, d, i),
+                                        lane(i));
   return out;
 }
 
@@ -193,6 +249,29 @@ std::optional<FailureOr<Value>> NVPTXTargetInfo::emitTargetOp(Operation *op, Val
   }
   if (auto ld = dyn_cast<LdMatrixOp>(op))
     return FailureOr<Value>(emitLdMatrix(ld, operands[0], b));
+  if (auto wgmma = dyn_cast<WgmmaOp>(op))
+    return emitWgmma(wgmma, operands, target, b);
+  if (isa<WgmmaFenceOp, WgmmaCommitOp, WgmmaWaitOp, FenceProxyAsyncOp>(op) &&
+      target.getChip() != "sm_90a")
+    return FailureOr<Value>(op->emitOpError() << "needs sm_90a, not " << target.getChip());
+  if (isa<WgmmaFenceOp>(op)) {
+    NVVM::WgmmaFenceAlignedOp::create(b, op->getLoc());
+    return FailureOr<Value>(Value());
+  }
+  if (isa<WgmmaCommitOp>(op)) {
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, op->getLoc());
+    return FailureOr<Value>(Value());
+  }
+  if (auto wait = dyn_cast<WgmmaWaitOp>(op)) {
+    NVVM::WgmmaWaitGroupSyncOp::create(b, op->getLoc(), wait.getPending());
+    return FailureOr<Value>(operands[0]);
+  }
+  if (isa<FenceProxyAsyncOp>(op)) {
+    NVVM::FenceProxyOp::create(
+        b, op->getLoc(), NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+    return FailureOr<Value>(Value());
+  }
   return std::nullopt;
 }
 

@@ -51,6 +51,8 @@ public:
   void ldmatrix(llvm::ArrayRef<uint64_t> rows);
   /// A warp's mma.sync did `flops` operations.
   void mmaFlops(int64_t flops) { out.mmaFlops += flops; }
+  /// A warpgroup's wgmma.mma_async did `flops` operations.
+  void wgmmaFlops(int64_t flops) { out.wgmmaFlops += flops; }
 
   /// The block is done: its accesses and instructions, per warp.
   void finishBlock();

@@ -2,6 +2,7 @@
 
 #include "DeviceIR.h"
 
+#include "uop/Conversion/NVVMToSim/WgmmaToSim.h"
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 
 #include "mlir/Dialect/DLTI/DLTI.h"
@@ -90,6 +91,8 @@ mlir::uop::sim::optimizeDeviceIR(Operation *gpuModule, StringRef chip, unsigned 
   b.setInsertionPointToStart(device->getBody());
   for (Operation &op : gpuModule->getRegion(0).front())
     b.clone(op);
+  // LLVM has no intrinsic for it: a call the simulator implements.
+  rewriteWgmmaForSim(*device);
 
   // Line tables, so that the ops keep their locations through LLVM: the
   // simulator's errors name them.
@@ -110,8 +113,8 @@ mlir::uop::sim::optimizeDeviceIR(Operation *gpuModule, StringRef chip, unsigned 
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, why);
   if (!target)
     return emitError(loc) << "the simulator needs LLVM's NVPTX target: " << why;
-  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, chip, TargetAttr::getPTXFeatures(chip), {}, {}));
+  std::unique_ptr<llvm::TargetMachine> machine(
+      target->createTargetMachine(triple, chip, TargetAttr::getPTXFeatures(chip), {}, {}));
   if (!machine)
     return emitError(loc) << "no NVPTX target machine for " << chip;
   ir->setTargetTriple(triple);

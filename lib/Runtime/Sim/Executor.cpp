@@ -13,6 +13,7 @@
 #include "Executor.h"
 #include "Counters.h"
 #include "Mma.h"
+#include "Wgmma.h"
 
 #include "uop/Conversion/NVVMToSim/SimABI.h"
 #include "uop/Support/Timing.h"
@@ -23,6 +24,7 @@
 #include <csetjmp>
 #include <cstring>
 #include <deque>
+#include <memory>
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -34,13 +36,24 @@ using namespace mlir::uop::sim;
 namespace {
 
 constexpr int32_t kWarpSize = 32;
+constexpr int32_t kWarpgroupSize = 128;
 constexpr size_t kFiberStack = 256 << 10;   // virtual; pages are touched on use
 constexpr int64_t kPrivateBytes = 64 << 10; // per thread, for llvm.alloca
 
 enum class State { Ready, AtBarrier, AtWarp, Done, Faulted };
 
-/// The warp-collective ops: all 32 lanes of a warp must reach one.
-enum class WarpOp { Mma, LdMatrix };
+/// The warp-collective ops: all 32 lanes of a warp must reach one (all 128
+/// threads of a warpgroup for wgmma).
+enum class WarpOp { Mma, LdMatrix, Wgmma };
+
+/// A warpgroup's wgmma.mma_async, issued: the shared bytes it reads until
+/// a wgmma.wait_group of one of its threads retires it.
+struct WgmmaIssue {
+  int32_t site = -1;
+  bool retired = false;
+  std::vector<std::pair<int64_t, int64_t>> reads; // (window offset, bytes)
+};
+using WgmmaGroup = std::vector<std::shared_ptr<WgmmaIssue>>;
 
 /// A cp.async in flight: the bytes it read, and where they land.
 struct AsyncCopy {
@@ -63,6 +76,19 @@ struct Thread {
   uintptr_t ldmRow = 0;
   int32_t ldmCount = 0, ldmTrans = 0;
   uint32_t *ldmResult = nullptr;
+  // wgmma: the op, its accumulator words, where D goes; since the last
+  // wgmma.wait_group, whether a wgmma.fence ran; its groups, the last issue
+  // of each mma_async (by id), and the shared bytes it wrote since its last
+  // fence.proxy.async.
+  WgmmaDesc wg;
+  int32_t wgId = 0;
+  const uint32_t *wgAcc = nullptr;
+  uint32_t *wgResult = nullptr;
+  bool wgFenced = false;
+  WgmmaGroup wgOpen;
+  std::deque<WgmmaGroup> wgGroups;
+  std::vector<std::shared_ptr<WgmmaIssue>> wgLast;
+  std::vector<std::pair<int64_t, int64_t>> unfenced;
   // cp.async: the copies since the last commit, then the committed groups,
   // oldest first.
   std::vector<AsyncCopy> openGroup;
@@ -93,6 +119,11 @@ struct Executor {
   std::vector<uint32_t> sharedState;               // per byte of the window: kPending, kLanded
   std::vector<std::pair<int64_t, int64_t>> landed; // (offset, bytes) since the last barrier
   std::vector<MemRegion> sharedRegions;
+  // With wgmma: per shared byte, the wgmma ops in flight that read it, and
+  // the thread whose ordinary write no fence.proxy.async has ordered before
+  // the async proxy (-1: none).
+  std::vector<uint16_t> wgmmaReaders;
+  std::vector<int32_t> unfencedBy;
   std::vector<Thread> threads;
   Thread *current = nullptr;
   bool fibers = false;
@@ -147,12 +178,18 @@ struct Executor {
       offsets.push_back(offset);
       offset += bytes;
     }
+    // A wgmma descriptor holds a shared address's low 18 bits: the window
+    // starts on 2^18 bytes, so that the host address's are the offset.
+    if (spec.usesWgmma)
+      maxAlign = std::max<int64_t>(maxAlign, int64_t(1) << 18);
     // Shared memory starts each block as garbage, as on the GPU (0xA5
     // bytes); the window starts at the largest alignment a variable asks.
     sharedArena.assign(offset + maxAlign, 0xA5);
     sharedBase =
         (reinterpret_cast<uintptr_t>(sharedArena.data()) + maxAlign - 1) & ~uintptr_t(maxAlign - 1);
     sharedState.assign(offset, 0);
+    wgmmaReaders.assign(spec.usesWgmma ? offset : 0, 0);
+    unfencedBy.assign(spec.usesWgmma ? offset : 0, -1);
     sharedBytes = offset;
     landed.clear();
     for (auto [i, s] : llvm::enumerate(spec.shared))
@@ -167,6 +204,11 @@ struct Executor {
     t.allocations.clear();
     t.openGroup.clear();
     t.groups.clear();
+    t.wgFenced = false;
+    t.wgOpen.clear();
+    t.wgGroups.clear();
+    t.wgLast.clear();
+    t.unfenced.clear();
     t.visits.assign(counters.numBasicBlocks(), 0);
     t.siteRuns.assign(spec.sites.size(), 0);
   }
@@ -230,9 +272,11 @@ struct Executor {
       for (const MemRegion &r : *list)
         if (inside(r, p, bytes)) {
           if (list == &sharedRegions) {
-            checkShared(p, bytes, current->linear,
-                        std::string(access == Access::Read ? "reads " : "writes ") +
-                            std::to_string(bytes) + " bytes at");
+            std::string what = std::string(access == Access::Read ? "reads " : "writes ") +
+                               std::to_string(bytes) + " bytes at";
+            checkShared(p, bytes, current->linear, what);
+            if (access != Access::Read)
+              sharedWritten(p, bytes, what, site);
             counters.shared(current->linear, site, occurrence(site), access != Access::Read,
                             p - sharedBase, static_cast<int32_t>(bytes));
           } else if (list == &spec.globals) {
@@ -334,7 +378,10 @@ struct Executor {
   LogicalResult runBlockFibers();
   bool completeWarps(bool &madeProgress);
   bool completeLdMatrix(int32_t first);
-  static const char *warpOpName(WarpOp op) { return op == WarpOp::Mma ? "mma.sync" : "ldmatrix"; }
+  bool completeWgmma(int32_t first);
+  static const char *warpOpName(WarpOp op) {
+    return op == WarpOp::Mma ? "mma.sync" : op == WarpOp::LdMatrix ? "ldmatrix" : "wgmma.mma_async";
+  }
 
   void cpAsync(int32_t site, uintptr_t dst, uintptr_t src, int32_t bytes, int32_t srcBytes) {
     std::string at = " ('" + this->site(site) + "')";
@@ -360,6 +407,7 @@ struct Executor {
                 .str());
     Thread &t = *current;
     checkShared(dst, bytes, t.linear, "cp.async writes");
+    checkNoWgmmaReads(dst, bytes, "cp.async writes", site);
     uint32_t n = occurrence(site);
     if (srcBytes)
       counters.global(t.linear, site, n, Counters::Kind::AsyncLoad, src, srcBytes,
@@ -378,6 +426,7 @@ struct Executor {
     Thread &t = *current;
     while (static_cast<int64_t>(t.groups.size()) > std::max<int32_t>(pending, 0)) {
       for (const AsyncCopy &c : t.groups.front()) {
+        sharedWritten(c.dst, c.bytes, "a cp.async lands at");
         std::memcpy(reinterpret_cast<void *>(c.dst), c.data.data(), c.bytes);
         for (int64_t i = 0; i < c.bytes; ++i)
           sharedState[c.dst - sharedBase + i] = kLanded | static_cast<uint32_t>(t.linear);
@@ -385,6 +434,60 @@ struct Executor {
       }
       t.groups.pop_front();
     }
+  }
+
+  /// Faults if a wgmma in flight reads shared bytes p..p+bytes (written by
+  /// the op at `writer`, if known).
+  void checkNoWgmmaReads(uintptr_t p, int64_t bytes, const std::string &what, int32_t writer = -1) {
+    if (!spec.usesWgmma || p < sharedBase || p - sharedBase + bytes > wgmmaReaders.size())
+      return;
+    for (int64_t i = 0; i < bytes; ++i)
+      if (wgmmaReaders[p - sharedBase + i])
+        fault(llvm::formatv("{0} {1}, which a wgmma.mma_async in flight reads: no "
+                            "wgmma.wait_group has retired it{2}",
+                            what, sharedByte(p + i),
+                            writer >= 0 ? " ('" + site(writer) + "')" : std::string())
+                  .str());
+  }
+
+  /// An ordinary (generic-proxy) write of shared bytes p..p+bytes by the
+  /// current thread: not while a wgmma reads them, and unseen by wgmma
+  /// until the thread's next fence.proxy.async.
+  void sharedWritten(uintptr_t p, int64_t bytes, const std::string &what, int32_t writer = -1) {
+    if (!spec.usesWgmma || p < sharedBase || p - sharedBase + bytes > unfencedBy.size())
+      return;
+    checkNoWgmmaReads(p, bytes, what, writer);
+    int64_t offset = static_cast<int64_t>(p - sharedBase);
+    for (int64_t i = 0; i < bytes; ++i)
+      unfencedBy[offset + i] = current->linear;
+    current->unfenced.push_back({offset, bytes});
+  }
+
+  /// fence.proxy.async: the current thread's writes are visible to wgmma.
+  void fenceProxyAsync() {
+    Thread &t = *current;
+    for (auto [offset, bytes] : t.unfenced)
+      for (int64_t i = 0; i < bytes; ++i)
+        if (unfencedBy[offset + i] == t.linear)
+          unfencedBy[offset + i] = -1;
+    t.unfenced.clear();
+  }
+
+  /// wgmma.wait_group: every group but the newest `pending` is retired;
+  /// the shared bytes its ops read are free.
+  void wgmmaWait(int32_t pending) {
+    Thread &t = *current;
+    while (static_cast<int64_t>(t.wgGroups.size()) > std::max<int32_t>(pending, 0)) {
+      for (const std::shared_ptr<WgmmaIssue> &issue : t.wgGroups.front())
+        if (!issue->retired) {
+          issue->retired = true;
+          for (auto [offset, bytes] : issue->reads)
+            for (int64_t i = 0; i < bytes; ++i)
+              --wgmmaReaders[offset + i];
+        }
+      t.wgGroups.pop_front();
+    }
+    t.wgFenced = false; // registers may be touched again: fence before the next
   }
 
   /// A barrier publishes what landed before it to every thread.
@@ -411,11 +514,35 @@ void Executor::fiberMain() {
 /// is not one the simulator implements.
 bool Executor::completeWarps(bool &madeProgress) {
   int32_t n = static_cast<int32_t>(threads.size());
+  // wgmma: the 128 threads of a warpgroup.
+  for (int32_t first = 0; first + kWarpgroupSize <= n; first += kWarpgroupSize) {
+    const Thread &lead = threads[first];
+    bool all = true;
+    for (int32_t i = first; i < first + kWarpgroupSize; ++i)
+      all &= threads[i].state == State::AtWarp && threads[i].warpOp == WarpOp::Wgmma;
+    if (!all)
+      continue;
+    for (int32_t i = first; i < first + kWarpgroupSize; ++i) {
+      const Thread &t = threads[i];
+      if (t.waitSite != lead.waitSite || !(t.wg == lead.wg)) {
+        current = &threads[i];
+        error = where(t) + ": threads of warpgroup " + std::to_string(first / kWarpgroupSize) +
+                " wait at different wgmma.mma_async instructions (or descriptors): '" +
+                site(t.waitSite) + "' here and '" + site(lead.waitSite) + "' in its thread 0";
+        return false;
+      }
+    }
+    if (!completeWgmma(first))
+      return false;
+    for (int32_t i = first; i < first + kWarpgroupSize; ++i)
+      threads[i].state = State::Ready;
+    madeProgress = true;
+  }
   for (int32_t w = 0; w * kWarpSize < n; ++w) {
     int32_t first = w * kWarpSize, end = std::min(n, first + kWarpSize);
     bool all = end - first == kWarpSize;
     for (int32_t i = first; i < end; ++i)
-      all &= threads[i].state == State::AtWarp;
+      all &= threads[i].state == State::AtWarp && threads[i].warpOp != WarpOp::Wgmma;
     if (!all)
       continue;
     Thread &lead = threads[first];
@@ -513,6 +640,104 @@ bool Executor::completeLdMatrix(int32_t first) {
   return true;
 }
 
+/// wgmma.mma_async m64nNk16 for the warpgroup starting at thread `first`:
+/// A and B read from shared memory where the descriptors say (each byte
+/// must hold published data that a fence.proxy.async has made visible to
+/// the async proxy), D = A * B (+ C) computed now with f32 fma in k order
+/// (the tensor core's order is not documented; exact for exact sums), and
+/// the bytes read stay reserved until a wgmma.wait_group retires the op.
+bool Executor::completeWgmma(int32_t first) {
+  Thread &lead = threads[first];
+  current = &lead;
+  const WgmmaDesc &d = lead.wg;
+  std::string at = " ('" + site(lead.waitSite) + "')";
+  WgmmaTile tiles[2] = {decodeWgmmaDescriptor(d.descA, d.flags & kWgmmaTransA),
+                        decodeWgmmaDescriptor(d.descB, d.flags & kWgmmaTransB)};
+  for (int32_t i = 0; i < 2; ++i)
+    if (std::string why = checkWgmmaTile(tiles[i], "AB"[i]); !why.empty()) {
+      error = where(lead) + ": " + why + at;
+      return false;
+    }
+  auto issue = std::make_shared<WgmmaIssue>();
+  issue->site = lead.waitSite;
+  int32_t type = d.types & 0xF;
+  // Element (mn, k) of operand `which` (0: A, 1: B), checked.
+  std::string why;
+  auto read = [&](int32_t which, int32_t mn, int32_t k) -> float {
+    uint64_t a = wgmmaElementAddress(tiles[which], mn, k, 2);
+    std::string name = llvm::formatv("{0}({1}, {2})", "AB"[which], which ? k : mn, which ? mn : k);
+    uintptr_t p = sharedBase + a;
+    if (!regionOf(sharedRegions, p, 2)) {
+      why = llvm::formatv("wgmma reads {0} at shared byte {1}, outside every shared variable", name,
+                          a);
+      return 0;
+    }
+    for (int64_t i = 0; i < 2 && why.empty(); ++i) {
+      uint32_t st = sharedState[a + i];
+      int32_t owner = static_cast<int32_t>(st & kOwnerMask);
+      if (st & kPending)
+        why = llvm::formatv("wgmma reads {0} at {1}, the target of a cp.async of thread {2} "
+                            "that no cp.async.wait_group has completed",
+                            name, sharedByte(p + i), owner);
+      else if (st & kLanded)
+        why = llvm::formatv("wgmma reads {0} at {1}, written by a cp.async of thread {2} that "
+                            "no barrier has published",
+                            name, sharedByte(p + i), owner);
+      else if (unfencedBy[a + i] >= 0)
+        why = llvm::formatv("wgmma reads {0} at {1}, which thread {2} wrote with no "
+                            "fence.proxy.async since (wgmma reads through the async proxy)",
+                            name, sharedByte(p + i), unfencedBy[a + i]);
+    }
+    issue->reads.push_back({static_cast<int64_t>(a), 2});
+    uint16_t bits;
+    std::memcpy(&bits, reinterpret_cast<const void *>(p), 2);
+    return wgmmaElement(bits, type);
+  };
+  int32_t n = d.n;
+  std::vector<float> A(64 * 16), B(16 * n), D(64 * n, 0.0f);
+  for (int32_t m = 0; m < 64 && why.empty(); ++m)
+    for (int32_t k = 0; k < 16 && why.empty(); ++k)
+      A[m * 16 + k] = read(0, m, k) * (d.flags & kWgmmaNegA ? -1.0f : 1.0f);
+  for (int32_t j = 0; j < n && why.empty(); ++j)
+    for (int32_t k = 0; k < 16 && why.empty(); ++k)
+      B[k * n + j] = read(1, j, k) * (d.flags & kWgmmaNegB ? -1.0f : 1.0f);
+  if (!why.empty()) {
+    error = where(lead) + ": " + why + at;
+    return false;
+  }
+  auto bitsOf = [](float f) {
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+  };
+  if (d.flags & kWgmmaScaleD)
+    for (int32_t t = 0; t < kWarpgroupSize; ++t)
+      for (int32_t i = 0; i < n / 2; ++i) {
+        auto [row, col] = wgmmaAccumulator(t, i);
+        std::memcpy(&D[row * n + col], &threads[first + t].wgAcc[i], 4);
+      }
+  for (int32_t m = 0; m < 64; ++m)
+    for (int32_t j = 0; j < n; ++j)
+      for (int32_t k = 0; k < 16; ++k)
+        D[m * n + j] = std::fma(A[m * 16 + k], B[k * n + j], D[m * n + j]);
+  for (int32_t t = 0; t < kWarpgroupSize; ++t) {
+    Thread &th = threads[first + t];
+    for (int32_t i = 0; i < n / 2; ++i) {
+      auto [row, col] = wgmmaAccumulator(t, i);
+      th.wgResult[i] = bitsOf(D[row * n + col]);
+    }
+    th.wgOpen.push_back(issue);
+    if (th.wgLast.size() <= static_cast<size_t>(th.wgId))
+      th.wgLast.resize(th.wgId + 1);
+    th.wgLast[th.wgId] = issue;
+  }
+  for (auto [offset, bytes] : issue->reads)
+    for (int64_t i = 0; i < bytes; ++i)
+      ++wgmmaReaders[offset + i];
+  counters.wgmmaFlops(2 * int64_t(64) * n * 16);
+  return true;
+}
+
 /// Why no thread of the block can go on, naming one thread that is stuck.
 std::string Executor::describeDeadlock() const {
   auto state = [&](const Thread &t) -> std::string {
@@ -527,6 +752,24 @@ std::string Executor::describeDeadlock() const {
     }
   };
   int32_t n = static_cast<int32_t>(threads.size());
+  // A warpgroup that cannot complete its wgmma.
+  for (const Thread &t : threads) {
+    if (t.state != State::AtWarp || t.warpOp != WarpOp::Wgmma)
+      continue;
+    int32_t first = t.linear / kWarpgroupSize * kWarpgroupSize,
+            end = std::min(n, first + kWarpgroupSize);
+    if (end - first < kWarpgroupSize)
+      return llvm::formatv("{0}: '{1}' needs all 128 threads of a warpgroup, but warpgroup {2} "
+                           "has {3} threads (block size {4})",
+                           where(t), site(t.waitSite), t.linear / kWarpgroupSize, end - first,
+                           str(spec.block));
+    for (int32_t i = first; i < end; ++i)
+      if (threads[i].state != State::AtWarp || threads[i].warpOp != WarpOp::Wgmma)
+        return llvm::formatv("{0}: wgmma.mma_async not reached by all threads of warpgroup "
+                             "{1}: thread {2} {3}, while thread {4} waits at '{5}'",
+                             where(threads[i]), t.linear / kWarpgroupSize, i - first,
+                             state(threads[i]), t.linear - first, site(t.waitSite));
+  }
   // A warp that cannot complete its mma.sync or ldmatrix.
   for (const Thread &t : threads) {
     if (t.state != State::AtWarp)
@@ -639,6 +882,41 @@ static void uopsimLdMatrix(int32_t site, void *row, int32_t count, int32_t trans
   e.wait(State::AtWarp, site);
 }
 static void uopsimBarrier(int32_t site) { active->wait(State::AtBarrier, site); }
+static void uopsimWgmma(int32_t site, int32_t id, int32_t shape, int32_t types, int32_t flags,
+                        uint64_t descA, uint64_t descB, const uint32_t *acc, uint32_t *d) {
+  Executor &e = *active;
+  WgmmaDesc desc{shape >> 20, (shape >> 8) & 0xFFF, shape & 0xFF, types, flags, descA, descB};
+  std::string at = " ('" + e.site(site) + "')";
+  if (std::string why = checkWgmma(desc); !why.empty())
+    e.fault(why + at);
+  Thread &t = *e.current;
+  if (!t.wgFenced)
+    e.fault("wgmma.mma_async with no wgmma.fence before it since the thread's last "
+            "wgmma.wait_group (or its start)" +
+            at);
+  t.wg = desc;
+  t.wgId = id;
+  t.wgAcc = acc;
+  t.wgResult = d;
+  t.warpOp = WarpOp::Wgmma;
+  e.wait(State::AtWarp, site);
+}
+static void uopsimWgmmaUse(int32_t site, int32_t id) {
+  Executor &e = *active;
+  Thread &t = *e.current;
+  if (id >= 0 && static_cast<size_t>(id) < t.wgLast.size() && t.wgLast[id] &&
+      !t.wgLast[id]->retired)
+    e.fault("'" + e.site(site) + "' reads the result of '" + e.site(t.wgLast[id]->site) +
+            "', which no wgmma.wait_group has retired");
+}
+static void uopsimWgmmaFence(int32_t) { active->current->wgFenced = true; }
+static void uopsimWgmmaCommit(int32_t) {
+  Thread &t = *active->current;
+  t.wgGroups.push_back(std::move(t.wgOpen));
+  t.wgOpen.clear();
+}
+static void uopsimWgmmaWait(int32_t, int32_t pending) { active->wgmmaWait(pending); }
+static void uopsimFenceProxyAsync(int32_t) { active->fenceProxyAsync(); }
 static void *uopsimShared(int32_t index) {
   return reinterpret_cast<void *>(active->sharedRegions[index].begin);
 }
@@ -708,6 +986,12 @@ llvm::StringMap<void *> mlir::uop::sim::abiSymbols() {
   m[kCpAsyncCommitFn] = reinterpret_cast<void *>(&uopsimCpAsyncCommit);
   m[kCpAsyncWaitFn] = reinterpret_cast<void *>(&uopsimCpAsyncWait);
   m[kLdMatrixFn] = reinterpret_cast<void *>(&uopsimLdMatrix);
+  m[kWgmmaFn] = reinterpret_cast<void *>(&uopsimWgmma);
+  m[kWgmmaUseFn] = reinterpret_cast<void *>(&uopsimWgmmaUse);
+  m[kWgmmaFenceFn] = reinterpret_cast<void *>(&uopsimWgmmaFence);
+  m[kWgmmaCommitFn] = reinterpret_cast<void *>(&uopsimWgmmaCommit);
+  m[kWgmmaWaitFn] = reinterpret_cast<void *>(&uopsimWgmmaWait);
+  m[kFenceProxyAsyncFn] = reinterpret_cast<void *>(&uopsimFenceProxyAsync);
   m[kSharedFn] = reinterpret_cast<void *>(&uopsimShared);
   m[kAllocaFn] = reinterpret_cast<void *>(&uopsimAlloca);
   m[kUnsupportedFn] = reinterpret_cast<void *>(&uopsimUnsupported);

@@ -36,6 +36,7 @@ struct LaunchSpec {
   std::vector<int64_t> blockClasses;               // uop.sim_blocks
   bool countMemory = false;                        // count memory accesses per warp
   bool needsFibers = false;                        // barriers or warp-collective ops present
+  bool usesWgmma = false;                          // wgmma: its shared-memory hazards tracked
 };
 
 /// Runs the whole grid. A fault stops it at once; the error names the

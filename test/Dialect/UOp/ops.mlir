@@ -344,3 +344,28 @@ uop.kernel @staged {
   %bt = uop.ldmatrix %si count 2 trans : !uop.ptr<f16, 2048, local> -> vector<4xf16>
   uop.sink
 }
+
+// Hopper's wgmma: fence, the multiply with each tile's descriptor layout,
+// commit, wait (which gives the retired accumulator), and the proxy fence.
+// CHECK-LABEL: uop.kernel @wgmma
+uop.kernel @wgmma {
+  %sa = uop.define_local "a" : !uop.ptr<f16, 4096, local>
+  %sb = uop.define_local "b" : !uop.ptr<f16, 8192, local>
+  %i = uop.const 0 : si32
+  %a = uop.index %sa[%i] : !uop.ptr<f16, 4096, local>, si32
+  %b = uop.index %sb[%i] : !uop.ptr<f16, 8192, local>, si32
+  %z = uop.const 0.0 : f32
+  %acc = uop.vectorize %z, %z, %z, %z : f32
+  // CHECK: %[[P:.*]] = uop.fence_proxy_async{{$}}
+  %p = uop.fence_proxy_async
+  %bar = uop.barrier after %p
+  // CHECK: %[[F:.*]] = uop.wgmma_fence after %{{.*}}
+  %f = uop.wgmma_fence after %bar
+  // CHECK: %[[D:.*]] = uop.wgmma %{{.*}}, %{{.*}}[<k, swizzle = 128, lbo = 16, sbo = 1024>], %{{.*}}[<mn, swizzle = 0, lbo = 128, sbo = 256>] zero_acc after %[[F]] : !uop.ptr<f16, 4096, local>, !uop.ptr<f16, 8192, local> -> vector<4xf32>
+  %d = uop.wgmma %acc, %a [#uop.wgmma_tile<k, swizzle = 128, lbo = 16, sbo = 1024>], %b [#uop.wgmma_tile<mn, swizzle = 0, lbo = 128, sbo = 256>] zero_acc after %f : !uop.ptr<f16, 4096, local>, !uop.ptr<f16, 8192, local> -> vector<4xf32>
+  // CHECK: %[[C:.*]] = uop.wgmma_commit %[[D]] : vector<4xf32>
+  %c = uop.wgmma_commit %d : vector<4xf32>
+  // CHECK: uop.wgmma_wait 0, %[[D]] after %[[C]] : vector<4xf32>
+  %r = uop.wgmma_wait 0, %d after %c : vector<4xf32>
+  uop.sink
+}

@@ -121,3 +121,63 @@ uop.kernel @k {
   %a = uop.ldmatrix %g count 4 : !uop.ptr<f16, 4096> -> vector<8xf16>
   uop.sink
 }
+
+// -----
+
+// expected-error @+3 {{wgmma tile major must be `k` or `mn`, not `m`}}
+uop.kernel @k {
+  %s = uop.define_local "t" : !uop.ptr<f16, 2048, local>
+  %d = uop.wgmma %acc, %s [#uop.wgmma_tile<m, swizzle = 0, lbo = 16, sbo = 16>], %s [#uop.wgmma_tile<k, swizzle = 0, lbo = 16, sbo = 16>] : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 2048, local> -> vector<4xf32>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %s = uop.define_local "t" : !uop.ptr<f16, 2048, local>
+  // expected-error @+1 {{wgmma tile swizzle must be 0, 32, 64 or 128 bytes, not 16}}
+  %d = uop.wgmma %acc, %s [#uop.wgmma_tile<k, swizzle = 16, lbo = 16, sbo = 16>], %s [#uop.wgmma_tile<k, swizzle = 0, lbo = 16, sbo = 16>] : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 2048, local> -> vector<4xf32>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %s = uop.define_local "t" : !uop.ptr<f16, 2048, local>
+  // expected-error @+1 {{wgmma tile sbo must be a multiple of 16 below 2^18, not 24}}
+  %d = uop.wgmma %acc, %s [#uop.wgmma_tile<k, swizzle = 0, lbo = 16, sbo = 24>], %s [#uop.wgmma_tile<k, swizzle = 0, lbo = 16, sbo = 16>] : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 2048, local> -> vector<4xf32>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %s = uop.define_local "t" : !uop.ptr<f32, 2048, local>
+  %z = uop.const 0.0 : f32
+  %acc = uop.vectorize %z, %z, %z, %z : f32
+  // expected-error @+1 {{multiplies f16 or bf16 tiles of one dtype, not 'f32' and 'f32'}}
+  %d = uop.wgmma %acc, %s [#uop.wgmma_tile<k, swizzle = 0, lbo = 16, sbo = 16>], %s [#uop.wgmma_tile<k, swizzle = 0, lbo = 16, sbo = 16>] : !uop.ptr<f32, 2048, local>, !uop.ptr<f32, 2048, local> -> vector<4xf32>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %s = uop.define_local "t" : !uop.ptr<f16, 2048, local>
+  %z = uop.const 0.0 : f32
+  %acc = uop.vectorize %z, %z, %z, %z, %z, %z : f32
+  // expected-error @+1 {{with 6 accumulator registers has N = 12: wgmma's N is a multiple of 8 from 8 to 256}}
+  %d = uop.wgmma %acc, %s [#uop.wgmma_tile<k, swizzle = 0, lbo = 16, sbo = 16>], %s [#uop.wgmma_tile<k, swizzle = 0, lbo = 16, sbo = 16>] : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 2048, local> -> vector<6xf32>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %g = uop.define_global 0 : !uop.ptr<f16, 4096>
+  %z = uop.const 0.0 : f32
+  %acc = uop.vectorize %z, %z, %z, %z : f32
+  // expected-error @+1 {{A must point into local memory, got '!uop.ptr<f16, 4096>'}}
+  %d = uop.wgmma %acc, %g [#uop.wgmma_tile<k, swizzle = 0, lbo = 16, sbo = 16>], %g [#uop.wgmma_tile<k, swizzle = 0, lbo = 16, sbo = 16>] : !uop.ptr<f16, 4096>, !uop.ptr<f16, 4096> -> vector<4xf32>
+  uop.sink
+}

@@ -29,8 +29,15 @@ public:
     std::string s;
     llvm::raw_string_ostream os(s);
     auto intrinsic = op->getAttrOfType<StringAttr>("intrin");
+    auto callee = op->getAttrOfType<FlatSymbolRefAttr>("callee");
     if (op->getName().getStringRef() == "llvm.call_intrinsic" && intrinsic)
       os << intrinsic.getValue() << " at ";
+    else if (op->getName().getStringRef() == "llvm.call" && callee &&
+             callee.getValue().starts_with("__uopsim_wgmma"))
+      // The simulator's stand-ins for nvvm.wgmma.mma_async and its readers.
+      os << (callee.getValue().starts_with("__uopsim_wgmma_use") ? "a read of a wgmma result"
+                                                                 : "nvvm.wgmma.mma_async")
+         << " at ";
     else
       os << op->getName() << " at ";
     if (auto file = op->getLoc()->findInstanceOf<FileLineColLoc>())

@@ -41,6 +41,38 @@ inline constexpr const char *kCpAsyncWaitFn = "__uopsim_cp_async_wait";
 /// one lane's part of ldmatrix.sync.aligned.m8n8.x{count}[.trans].b16: `row`
 /// is the row address it gives, `d` receives its `count` 32-bit registers.
 inline constexpr const char *kLdMatrixFn = "__uopsim_ldmatrix";
+/// void wgmma(int32_t site, int32_t id, int32_t shape, int32_t types,
+///            int32_t flags, int64_t descA, int64_t descB, ptr acc, ptr d):
+/// one thread's part of wgmma.mma_async.sync.aligned with A and B in shared
+/// memory: `shape` is m << 20 | n << 8 | k, `types` the NVVM::WGMMATypes of
+/// A, B and D as a | b << 4 | d << 8 (| 1 << 12 with .satfinite), `flags`
+/// WgmmaFlags; `acc` holds its accumulator words, `d` receives the
+/// result's. `id` numbers the mma_async ops of the module, for kWgmmaUseFn.
+inline constexpr const char *kWgmmaFn = "__uopsim_wgmma";
+/// void wgmma_use(int32_t site, int32_t id): the thread reads the result of
+/// its last wgmma `id` (not as another wgmma's accumulator), which a
+/// wgmma_wait must have retired.
+inline constexpr const char *kWgmmaUseFn = "__uopsim_wgmma_use";
+/// kWgmmaFn and kWgmmaUseFn without their first argument (`site`), as the
+/// simulator's device IR calls them before LLVM's optimizer: the site is
+/// added after, from the call's location.
+inline constexpr const char *kWgmmaPreFn = "__uopsim_wgmma.pre";
+inline constexpr const char *kWgmmaUsePreFn = "__uopsim_wgmma_use.pre";
+/// void wgmma_fence(int32_t site), wgmma_commit(int32_t site),
+/// wgmma_wait(int32_t site, int32_t pending): wgmma.fence, commit_group and
+/// wait_group; fence_proxy_async(int32_t site): fence.proxy.async.shared::cta.
+inline constexpr const char *kWgmmaFenceFn = "__uopsim_wgmma_fence";
+inline constexpr const char *kWgmmaCommitFn = "__uopsim_wgmma_commit";
+inline constexpr const char *kWgmmaWaitFn = "__uopsim_wgmma_wait";
+inline constexpr const char *kFenceProxyAsyncFn = "__uopsim_fence_proxy_async";
+/// kWgmmaFn's flags.
+enum WgmmaFlags : int32_t {
+  kWgmmaScaleD = 1, // D = A * B + C (else C is ignored)
+  kWgmmaTransA = 2, // A is M-major (PTX imm-trans-a)
+  kWgmmaTransB = 4, // B is N-major
+  kWgmmaNegA = 8,   // scale-a = -1
+  kWgmmaNegB = 16,  // scale-b = -1
+};
 /// void block(int32_t id): the thread enters basic block `id`, whose
 /// instructions by class are row `id` of `uop.sim_blocks` (InstrClass).
 inline constexpr const char *kBlockFn = "__uopsim_block";
@@ -67,6 +99,7 @@ enum class InstrClass : int32_t {
   Load,      // ld (global, shared or local: told apart when it runs)
   Store,     // st and atomics
   Mma,       // mma.sync
+  Wgmma,     // wgmma.mma_async (its fence, commit and wait are Other)
   LdMatrix,  // ldmatrix
   AsyncCopy, // cp.async, its commit_group and wait_group
   Barrier,   // bar.sync
@@ -76,8 +109,8 @@ enum class InstrClass : int32_t {
 inline constexpr int32_t kInstrClasses = static_cast<int32_t>(InstrClass::Other) + 1;
 /// The classes' names, in order, for reports.
 inline constexpr const char *kInstrClassNames[kInstrClasses] = {
-    "int",      "float",    "special", "load",    "store", "mma",
-    "ldmatrix", "cp.async", "barrier", "control", "other"};
+    "int",   "float",    "special",  "load",    "store",   "mma",
+    "wgmma", "ldmatrix", "cp.async", "barrier", "control", "other"};
 
 /// What an access checked by kCheckFn does.
 enum class Access : int32_t { Read, Write, ReadWrite };

@@ -124,3 +124,42 @@ LogicalResult LdMatrixOp::verify() {
                          << getType();
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// wgmma
+//===----------------------------------------------------------------------===//
+
+LogicalResult WgmmaTileAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef major,
+                                    int64_t swizzle, int64_t lbo, int64_t sbo) {
+  if (major != "k" && major != "mn")
+    return emitError() << "wgmma tile major must be `k` or `mn`, not `" << major << "`";
+  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitError() << "wgmma tile swizzle must be 0, 32, 64 or 128 bytes, not " << swizzle;
+  // The descriptor holds each offset as 14 bits of 16-byte units.
+  for (auto [name, v] : {std::pair<StringRef, int64_t>{"lbo", lbo}, {"sbo", sbo}})
+    if (v < 0 || v % 16 != 0 || v >= (int64_t(1) << 18))
+      return emitError() << "wgmma tile " << name << " must be a multiple of 16 below 2^18, not "
+                         << v;
+  return success();
+}
+
+uint64_t WgmmaTileAttr::descriptorHighBits() const {
+  // PTX's swizzle mode field (bits 62-63): 1 = 128B, 2 = 64B, 3 = 32B.
+  uint64_t mode = getSwizzle() == 128 ? 1 : getSwizzle() == 64 ? 2 : getSwizzle() == 32 ? 3 : 0;
+  return (uint64_t(getLbo()) >> 4) << 16 | (uint64_t(getSbo()) >> 4) << 32 | mode << 62;
+}
+
+LogicalResult WgmmaOp::verify() {
+  if (failed(checkPointer(*this, getA(), AddressSpace::local, "A")) ||
+      failed(checkPointer(*this, getB(), AddressSpace::local, "B")))
+    return failure();
+  Type a = cast<PtrType>(getA().getType()).getElementType(),
+       b = cast<PtrType>(getB().getType()).getElementType();
+  if (a != b || (!a.isF16() && !a.isBF16()))
+    return emitOpError() << "multiplies f16 or bf16 tiles of one dtype, not " << a << " and " << b;
+  int64_t n = getN();
+  if (n % 8 != 0 || n < 8 || n > 256)
+    return emitOpError() << "with " << n / 2 << " accumulator registers has N = " << n
+                         << ": wgmma's N is a multiple of 8 from 8 to 256";
+  return success();
+}

@@ -289,6 +289,48 @@ def UOp_SwizzleAttr : UOp_Attr<"Swizzle", "swizzle"> {
   }];
 }
 
+// `k` or `mn`, written as a bare keyword.
+def UOp_WgmmaMajorParameter : StringRefParameter<"`k` or `mn`: the contiguous index"> {
+  let parser = [{ [&]() -> ::mlir::FailureOr<std::string> {
+    std::string s;
+    if ($_parser.parseKeywordOrString(&s))
+      return ::mlir::failure();
+    return s;
+  }() }];
+  let printer = [{ $_printer << $_self }];
+}
+
+def UOp_WgmmaTileAttr : UOp_Attr<"WgmmaTile", "wgmma_tile"> {
+  let summary = "how a wgmma operand lies in shared memory: its matrix descriptor's fields";
+  let description = [{
+    The layout of one operand tile of `uop.wgmma` (A: 64 x 16, B: 16 x N),
+    as PTX's wgmma matrix descriptor gives it ("Matrix Descriptor Format",
+    PTX ISA 9.7.15.5.1): `major` is `k` (the K index is contiguous: PTX's
+    non-transposed operand) or `mn` (M or N contiguous: transposed);
+    `swizzle` the bytes of the swizzle pattern's rows (0 for none, 32, 64 or
+    128); `lbo` and `sbo` the leading and stride byte offsets, multiples of
+    16 below 2^18. With swizzle and `major = k`, `lbo` is unused (PTX: assumed
+    1). docs/simulator.md gives each layout's element addresses.
+
+    ```
+    #uop.wgmma_tile<k, swizzle = 128, lbo = 16, sbo = 1024>
+    #uop.wgmma_tile<mn, swizzle = 0, lbo = 128, sbo = 256>
+    ```
+  }];
+  let parameters = (ins UOp_WgmmaMajorParameter:$major,
+                        AttrParameter<"int64_t", "swizzle pattern bytes: 0, 32, 64 or 128">:$swizzle,
+                        AttrParameter<"int64_t", "leading dimension byte offset">:$lbo,
+                        AttrParameter<"int64_t", "stride dimension byte offset">:$sbo);
+  let assemblyFormat = "`<` $major `,` `swizzle` `=` $swizzle `,` `lbo` `=` $lbo `,` `sbo` `=` $sbo `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    bool isMNMajor() const { return getMajor() == "mn"; }
+    /// The descriptor's bits 16-63 (all but the start address): LBO, SBO,
+    /// base offset 0 and the swizzle mode.
+    uint64_t descriptorHighBits() const;
+  }];
+}
+
 def UOp_KernelInfoAttr : UOp_Attr<"KernelInfo", "kernel_info"> {
   let summary = "what the optimizer decided for a kernel: tinygrad's KernelInfo";
   let description = [{

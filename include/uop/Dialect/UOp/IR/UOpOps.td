@@ -1080,6 +1080,118 @@ def UOp_LdMatrixOp : Op<UOp_Dialect, "ldmatrix", [MemoryEffects<[MemRead]>]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Hopper's warpgroup matrix multiply (wgmma): its operands in shared memory
+//===----------------------------------------------------------------------===//
+
+def UOp_WgmmaFenceOp : Op<UOp_Dialect, "wgmma_fence", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "orders register accesses before the warpgroup's next wgmma";
+  let description = [{
+    PTX's `wgmma.fence.sync.aligned` (sm_90a): needed before a `wgmma` whose
+    accumulator other instructions wrote since the thread's last
+    `wgmma_wait` (and before its first). Every thread of the warpgroup
+    executes it.
+
+    ```mlir
+    %f = uop.wgmma_fence after %barrier
+    ```
+  }];
+  let arguments = (ins Variadic<UOp_Void>:$deps);
+  let results = (outs UOp_Void:$result);
+  let assemblyFormat = "(`after` $deps^)? attr-dict";
+}
+
+def UOp_WgmmaOp : Op<UOp_Dialect, "wgmma", [MemoryEffects<[MemRead, MemWrite]>,
+                                            AllTypesMatch<["acc", "result"]>]> {
+  let summary = "a warpgroup's asynchronous m64nNk16 matrix multiply from shared memory";
+  let description = [{
+    PTX's `wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}` (sm_90a),
+    executed by the 128 threads of a warpgroup (four consecutive warps):
+    D = A * B + C (or A * B with `zero_acc`), A 64 x 16 and B 16 x N read
+    from shared memory where `a` and `b` (INDEXes into `define_local`s,
+    the tiles' starting elements) and their `#uop.wgmma_tile` layouts say.
+    `acc` and the result are this thread's N / 2 accumulator registers:
+    register `i` of lane `l` of warp `w` of the group holds row
+    `16 w + l / 4 + 8 ((i / 2) % 2)`, column `2 (l % 4) + i % 2 + 8 (i / 4)`.
+    The multiply is asynchronous: the result may be read only through the
+    `wgmma_wait` that retires it (after a `wgmma_commit`), and the tiles
+    must not be written before then; it must follow a `wgmma_fence`, and a
+    `fence_proxy_async` after the last ordinary writes to the tiles.
+
+    ```mlir
+    %d = uop.wgmma %acc, %a [<k, swizzle = 128, lbo = 16, sbo = 1024>],
+           %b [<mn, swizzle = 128, lbo = 8192, sbo = 1024>] after %f
+           : !uop.ptr<f16, 4096, local>, !uop.ptr<f16, 8192, local> -> vector<64xf32>
+    ```
+  }];
+  let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc, UOp_AnyPtr:$a, UOp_WgmmaTileAttr:$a_tile,
+                       UOp_AnyPtr:$b, UOp_WgmmaTileAttr:$b_tile, UnitAttr:$zero_acc,
+                       Variadic<UOp_Void>:$deps);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $acc `,` $a `[` $a_tile `]` `,` $b `[` $b_tile `]` (`zero_acc` $zero_acc^)? (`after` $deps^)? attr-dict
+    `:` type($a) `,` type($b) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The shape's N: two columns per accumulator register.
+    int64_t getN() { return 2 * cast<VectorType>(getType()).getNumElements(); }
+  }];
+}
+
+def UOp_WgmmaCommitOp : Op<UOp_Dialect, "wgmma_commit", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "closes the thread's current group of wgmma operations";
+  let description = [{
+    PTX's `wgmma.commit_group.sync.aligned`: the `wgmma`s the thread issued
+    since its last commit (the operands name them) form one group, which
+    `wgmma_wait` counts.
+
+    ```mlir
+    %c = uop.wgmma_commit %d0, %d1 : vector<64xf32>, vector<64xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<VectorOfRankAndType<[1], [F32]>>:$issued);
+  let results = (outs UOp_Void:$result);
+  let assemblyFormat = "$issued attr-dict `:` type($issued)";
+}
+
+def UOp_WgmmaWaitOp : Op<UOp_Dialect, "wgmma_wait", [MemoryEffects<[MemRead, MemWrite]>,
+                                                    AllTypesMatch<["value", "result"]>]> {
+  let summary = "waits for the thread's wgmma groups; gives a retired accumulator";
+  let description = [{
+    PTX's `wgmma.wait_group.sync.aligned pending`: every group but the
+    newest `pending` is complete when it returns. The result is `value`
+    (a `wgmma` result that such a group retires), now readable.
+
+    ```mlir
+    %r = uop.wgmma_wait 0, %d after %c : vector<64xf32>
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$pending,
+                       VectorOfRankAndType<[1], [F32]>:$value, Variadic<UOp_Void>:$deps);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $pending `,` $value (`after` $deps^)? attr-dict `:` type($value)
+  }];
+}
+
+def UOp_FenceProxyAsyncOp : Op<UOp_Dialect, "fence_proxy_async", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "makes the thread's shared-memory writes visible to wgmma";
+  let description = [{
+    PTX's `fence.proxy.async.shared::cta`: `wgmma` reads shared memory
+    through the async proxy, so the thread's earlier ordinary writes there
+    (stores, landed `async_copy`s) need this fence, and then a BARRIER
+    for the other threads, before a `wgmma` reads them.
+
+    ```mlir
+    %p = uop.fence_proxy_async after %w
+    ```
+  }];
+  let arguments = (ins Variadic<UOp_Void>:$deps);
+  let results = (outs UOp_Void:$result);
+  let assemblyFormat = "(`after` $deps^)? attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
 // Control
 //===----------------------------------------------------------------------===//
 
