@@ -106,3 +106,24 @@ module attributes {uop.target = #uop.target<"sm_80">} {
     uop.sink %s
   }
 }
+
+// -----
+
+// wgmma is Hopper's (sm_90a): elsewhere its ops are errors.
+module attributes {uop.target = #uop.target<"sm_90">} {
+  uop.kernel @wgmma_sm90 {
+    %out = uop.define_global 0 : !uop.ptr<f32, 128>
+    %sa = uop.define_local "ta" : !uop.ptr<f16, 1024, local>
+    %l = uop.special "lidx0" 128 : si32
+    %z = uop.const 0 : si32
+    %a = uop.index %sa[%z] : !uop.ptr<f16, 1024, local>, si32
+    %zf = uop.const 0.0 : f32
+    %acc = uop.vectorize %zf, %zf, %zf, %zf : f32
+    // expected-error @below {{'uop.wgmma' op needs wgmma, which only sm_90a has, not sm_90}}
+    %d = uop.wgmma %acc, %a [<k, swizzle = 0, lbo = 128, sbo = 256>], %a [<k, swizzle = 0, lbo = 128, sbo = 256>] : !uop.ptr<f16, 1024, local>, !uop.ptr<f16, 1024, local> -> vector<4xf32>
+    %x = uop.gep %d [0] : vector<4xf32>
+    %po = uop.index %out[%l] : !uop.ptr<f32, 128>, si32
+    %s = uop.store %po, %x : !uop.ptr<f32, 128>
+    uop.sink %s
+  }
+}
