@@ -4,7 +4,8 @@
 For the corpus-perf kernels tinygrad runs on tensor cores (the 1024^3 f16 matmul and the two
 attention matmuls), under each tensor-core schedule of uop-optimize (`--tc-schedule`:
 tinygrad's, fragments loaded from global memory; staged, tiles copied to shared memory with
-cp.async and read with ldmatrix), this reports as markdown:
+cp.async and read with ldmatrix; wgmma, the same tiles multiplied by Hopper's wgmma, sm_90a
+only, estimated on the H100 only, or the reason it does not apply), this reports as markdown:
   - the opts, launch dimensions, registers and spills (ptxas -v, sm_80 and sm_90a);
   - from one run on the simulator (seeded random inputs, checked against the unoptimized
     kernel on the CPU): warp instructions per mma.sync and per k16 step of a warp, global
@@ -30,7 +31,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KERNELS = ["perf_matmul_f16_1024/k0.json", "perf_attention/k0.json", "perf_attention/k4.json"]
-SCHEDULES = ["tinygrad", "staged"]
+SCHEDULES = ["tinygrad", "staged", "wgmma"]  # wgmma: Hopper's, sm_90a only
 
 
 def die(msg):
@@ -77,9 +78,14 @@ def prepare(bin_dir, path, work):
 
 
 def ptxas_info(bin_dir, path, schedule, chip, work):
+    """(registers, spill bytes, launch dims), or None where the schedule does not apply."""
+    if schedule == "wgmma" and chip != "sm_90a":
+        return None
     ptx = os.path.join(work, f"{schedule}-{chip}.ptx")
     r = run([os.path.join(bin_dir, "uop-translate"), "--export-ptx", path, f"--chip={chip}",
              f"--tc-schedule={schedule}", "-o", ptx])
+    if r.returncode and schedule == "wgmma":
+        return None
     if r.returncode:
         die(f"--export-ptx {path}: {r.stderr}")
     header = open(ptx).readline()
@@ -94,8 +100,11 @@ def ptxas_info(bin_dir, path, schedule, chip, work):
 
 
 def simulate(bin_dir, kernel_json, schedule, regs):
+    # wgmma is Hopper's: run for sm_90a, estimated on the H100 only.
     cmd = [os.path.join(bin_dir, "uop-run"), kernel_json, "--target=sim", "--counters",
-           f"--tc-schedule={schedule}", "--estimate=A100,H100"]
+           f"--tc-schedule={schedule}"]
+    cmd += (["--chip=sm_90a", "--estimate=H100"] if schedule == "wgmma"
+            else ["--estimate=A100,H100"])
     if regs:
         cmd.append(f"--registers={regs}")
     r = run(cmd)
@@ -130,7 +139,7 @@ def main():
         die(f"no uop-run in {bin_dir}: build first")
     work = tempfile.mkdtemp(prefix="bench_tc.")
     lines = ["| kernel | schedule | opts | grid / block | regs / spill (sm_80, sm_90a) | "
-             "instructions per mma.sync | per k16 step of a warp | global sectors / fewest | "
+             "instructions per mma.sync or wgmma | per k16 step of a warp | global sectors / fewest | "
              "bank conflicts | barriers | A100 estimate | H100 estimate |"
              + (" GPU ms | GPU TFLOP/s |" if o.target == "cuda" else ""),
              "|" + "---|" * (12 + (2 if o.target == "cuda" else 0))]
@@ -142,13 +151,23 @@ def main():
         kernel_json, kernel = prepare(bin_dir, path, os.path.join(work, rel.replace("/", "_")))
         flops, k = matmul_shape(kernel["nodes"])
         for schedule in SCHEDULES:
-            regs80, spill80, dims = ptxas_info(bin_dir, path, schedule, "sm_80", work)
-            regs90, spill90, _ = ptxas_info(bin_dir, path, schedule, "sm_90a", work)
-            out = simulate(bin_dir, kernel_json, schedule, regs80)
+            on80 = ptxas_info(bin_dir, path, schedule, "sm_80", work)
+            on90 = ptxas_info(bin_dir, path, schedule, "sm_90a", work)
+            if on90 is None:
+                why = run([os.path.join(bin_dir, "uop-translate"), "--export-ptx", path,
+                           "--chip=sm_90a", f"--tc-schedule={schedule}", "-o", os.devnull]).stderr
+                m = re.search(r"\((.*)\)\s*$", why.strip())
+                lines.append(f"| {rel} | {schedule} | not applicable: {m.group(1) if m else why.strip()} |"
+                             + " |" * (9 + (2 if o.target == "cuda" else 0)))
+                print(lines[-1], file=sys.stderr)
+                continue
+            regs80, spill80, dims = on80 if on80 else (None, None, on90[2])
+            regs90, spill90, _ = on90
+            out = simulate(bin_dir, kernel_json, schedule, regs80 or regs90)
             opts = num(r"opts: (\S+)", out, cast=str)
             warps = num(r"counters: (\d+) warps", out)
             total = num(r"(\d+) warp instructions", out)
-            mma = num(r" mma (\d+)", out) or 0
+            mma = num(r" mma (\d+)", out) or num(r" wgmma (\d+)", out) or 0
             ld = re.search(r"global loads: \d+ requests, \d+ bytes, (\d+) sectors \(fewest possible (\d+)\)", out)
             conflicts = sum(int(x) for x in re.findall(r"(\d+) from bank conflicts", out))
             barriers = num(r"(\d+) barriers", out)
@@ -156,8 +175,8 @@ def main():
                                 r"([\d.]+)% of the tensor peak", out) for g in ("A100", "H100")}
             per_mma = f"{total / mma:.1f}" if mma else "n/a"
             per_step = f"{total / (warps * k / 16):.0f}" if warps else "n/a"
-            regs = (f"{regs80} / {spill80}, {regs90} / {spill90}" if regs80 is not None
-                    else "n/a (no ptxas)")
+            regs = (f"{regs80 if on80 else '-'} / {spill80 if on80 else '-'}, {regs90} / {spill90}"
+                    if regs90 is not None else "n/a (no ptxas)")
             cell = lambda e: f"{e.group(1)} us, {e.group(4)}% ({e.group(2)})" if e else "n/a"
             row = (f"| {rel} | {schedule} | `{opts}` | {dims[0]} / {dims[1]} | {regs} | {per_mma} | "
                    f"{per_step} | {ld.group(1)} / {ld.group(2)} | {conflicts} | {barriers} | "

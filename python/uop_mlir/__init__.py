@@ -120,7 +120,8 @@ def compile(module, target="cpu", *, kernel=None, chip="", opts=None, heuristic=
     `opts` are tinygrad opts in uop-mlir's notation ("LOCAL:0:4,UPCAST:1:4"); without them
     tinygrad's heuristic runs unless `heuristic` is False (tinygrad's NOOPT); its tensor-core
     kernels stage their operands in shared memory where they can (`tc_schedule` "auto"; "staged"
-    insists, "tinygrad" loads fragments from global memory as tinygrad does). The module
+    insists, "tinygrad" loads fragments from global memory as tinygrad does, "wgmma" uses
+    Hopper's wgmma on sm_90a). The module
     is compiled on a copy unless `in_place`."""
     m = module if in_place else module.clone()
     codegen = _codegen_options(opts, heuristic, optimize, tc_schedule)

@@ -114,7 +114,7 @@ cl::opt<bool> noOpt(cl::cat(category), "no-opt", cl::desc("Apply no opts (tinygr
 cl::opt<std::string> tcSchedule(cl::cat(category), "tc-schedule",
                                 cl::desc("The heuristic's tensor-core schedule: auto (operands "
                                          "staged in shared memory where they can be), staged, "
-                                         "tinygrad"),
+                                         "tinygrad, wgmma (sm_90a)"),
                                 cl::init("auto"));
 cl::opt<std::string> writeBuffers(cl::cat(category), "write-buffers",
                                   cl::desc("After the run, write every buffer to DIR/b<index>.bin "

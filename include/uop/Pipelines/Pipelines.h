@@ -115,7 +115,7 @@ template <typename Derived> struct UOpCodegenPipelineOptions : public PassPipeli
   mlir::detail::PassOptions::Option<std::string> tcSchedule{
       *this, "tc-schedule",
       llvm::cl::desc("The heuristic's tensor-core schedule: auto (staged in shared memory where "
-                     "it can be), staged, or tinygrad (uop-optimize's tc-schedule)"),
+                     "it can be), staged, tinygrad or wgmma (uop-optimize's tc-schedule)"),
       llvm::cl::init("auto")};
 
   KernelCodegenOptions codegen() const { return {optimize, opts, heuristic, tcSchedule}; }

@@ -576,6 +576,9 @@ private:
     if (!wmma || reduce.getKind() != ReduceKind::add || !target.hasTensorCores() ||
         reduce.getType() != wmma.getType() || !matchPattern(wmma.getC(), m_AnyZeroFloat()))
       return Value();
+    for (Value dep : wmma.getDeps()) // (the barrier that publishes a wgmma's tiles)
+      if (failed(emit(dep)))
+        return failure();
     FailureOr<Value> a = emit(wmma.getA()), b = emit(wmma.getB());
     if (failed(a) || failed(b))
       return failure();

@@ -66,16 +66,29 @@ StringRef hostIntrinsic(StringRef nvvmIntrinsic) {
 }
 
 /// Whether `addr` is in a stack array that holds a wgmma's registers
-/// (rewriteWgmmaForSim's): its loads and stores are register moves.
+/// (rewriteWgmmaForSim's): its loads and stores are register moves. LLVM
+/// may reach the array through address-space casts (NVPTX's local space).
 bool isWgmmaRegisters(Value addr) {
-  while (auto gep = addr.getDefiningOp<LLVM::GEPOp>())
-    addr = gep.getBase();
+  auto isView = [](Operation *op) { return isa<LLVM::GEPOp, LLVM::AddrSpaceCastOp>(op); };
+  while (Operation *def = addr.getDefiningOp()) {
+    if (!isView(def))
+      break;
+    addr = def->getOperand(0);
+  }
   if (!addr.getDefiningOp<LLVM::AllocaOp>())
     return false;
-  return llvm::any_of(addr.getUsers(), [](Operation *u) {
-    auto c = dyn_cast<LLVM::CallOp>(u);
-    return c && c.getCallee() && *c.getCallee() == sim::kWgmmaPreFn;
-  });
+  SmallVector<Value> work{addr};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (Operation *u : v.getUsers()) {
+      if (isView(u) && u->getOperand(0) == v)
+        work.push_back(u->getResult(0));
+      auto c = dyn_cast<LLVM::CallOp>(u);
+      if (c && c.getCallee() && *c.getCallee() == sim::kWgmmaPreFn)
+        return true;
+    }
+  }
+  return false;
 }
 
 /// What `op` counts as in PTX instructions (InstrClass), or nothing for an

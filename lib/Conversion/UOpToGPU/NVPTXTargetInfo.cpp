@@ -132,14 +132,13 @@ Value wgmmaDescriptor(Value ptr, WgmmaTileAttr tile, OpBuilder &b, Location loc)
   return LLVM::OrOp::create(b, loc, start, c(tile.descriptorHighBits()));
 }
 
-/// WGMMA as nvvm.wgmma.mma_async m64nNk16 (f32 accumulators): the
-/// accumulator vector packed into the op's struct and unpacked from it.
-FailureOr<Value> emitWgmma(WgmmaOp op, ValueRange operands, TargetAttr target, OpBuilder &b) {
-  if (target.getChip() != "sm_90a")
-    return op.emitOpError() << "needs wgmma, which only sm_90a has, not " << target.getChip();
-  Location loc = op.getLoc();
+/// nvvm.wgmma.mma_async m64nNk16 into f32 accumulators (`accVector`, the
+/// thread's N / 2), of the `elem` tiles at `a` and `b` (shared): the
+/// accumulators packed into the op's struct and unpacked from it.
+Value wgmmaAsync(Location loc, Value accVector, Value a, WgmmaTileAttr aTile, Value bPtr,
+                 WgmmaTileAttr bTile, Type elem, bool zeroAcc, OpBuilder &b) {
   MLIRContext *ctx = b.getContext();
-  auto accType = cast<VectorType>(op.getType());
+  auto accType = cast<VectorType>(accVector.getType());
   int64_t regs = accType.getNumElements();
   Type f32 = b.getF32Type(), i32 = b.getI32Type();
   auto structType = LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(regs, f32));
@@ -149,23 +148,44 @@ FailureOr<Value> emitWgmma(WgmmaOp op, ValueRange operands, TargetAttr target, O
   Value acc = LLVM::UndefOp::create(b, loc, structType);
   for (int64_t i = 0; i < regs; ++i)
     acc = LLVM::InsertValueOp::create(
-        b, loc, acc, LLVM::ExtractElementOp::create(b, loc, operands[0], lane(i)), i);
+        b, loc, acc, LLVM::ExtractElementOp::create(b, loc, accVector, lane(i)), i);
   using namespace NVVM;
-  Type elem = cast<PtrType>(op.getA().getType()).getElementType();
   WGMMATypes in = elem.isBF16() ? WGMMATypes::bf16 : WGMMATypes::f16;
   // A's layout row / B's col is K-major (PTX's imm-trans 0).
-  WgmmaTileAttr aTile = op.getATile(), bTile = op.getBTile();
   Value d = WgmmaMmaAsyncOp::create(
-      b, loc, structType, acc, wgmmaDescriptor(operands[1], aTile, b, loc),
-      wgmmaDescriptor(operands[2], bTile, b, loc), MMAShapeAttr::get(ctx, 64, op.getN(), 16), in,
-      in, WGMMATypes::f32, op.getZeroAcc() ? WGMMAScaleOut::zero : WGMMAScaleOut::one,
-      WGMMAScaleIn::one, WGMMAScaleIn::one, aTile.isMNMajor() ? MMALayout::col : MMALayout::row,
+      b, loc, structType, acc, wgmmaDescriptor(a, aTile, b, loc),
+      wgmmaDescriptor(bPtr, bTile, b, loc), MMAShapeAttr::get(ctx, 64, 2 * regs, 16), in, in,
+      WGMMATypes::f32, zeroAcc ? WGMMAScaleOut::zero : WGMMAScaleOut::one, WGMMAScaleIn::one,
+      WGMMAScaleIn::one, aTile.isMNMajor() ? MMALayout::col : MMALayout::row,
       bTile.isMNMajor() ? MMALayout::row : MMALayout::col, MMAIntOverflowAttr());
   Value out = LLVM::PoisonOp::create(b, loc, accType);
   for (int64_t i = 0; i < regs; ++i)
     out = LLVM::InsertElementOp::create(b, loc, out, LLVM::ExtractValueOp::create(b, loc, d, i),
                                         lane(i));
   return out;
+}
+
+/// WGMMA (uop.wgmma): the asynchronous multiply alone.
+FailureOr<Value> emitWgmma(WgmmaOp op, ValueRange operands, TargetAttr target, OpBuilder &b) {
+  if (target.getChip() != "sm_90a")
+    return op.emitOpError() << "needs wgmma, which only sm_90a has, not " << target.getChip();
+  return wgmmaAsync(op.getLoc(), operands[0], operands[1], op.getATile(), operands[2],
+                    op.getBTile(), cast<PtrType>(op.getA().getType()).getElementType(),
+                    op.getZeroAcc(), b);
+}
+
+/// WMMA's wgmma form: fence, the multiply, commit and wait for it, so that
+/// the result is complete where it is used.
+FailureOr<Value> emitWmmaAsWgmma(WmmaOp op, ValueRange operands, TargetAttr target, OpBuilder &b) {
+  if (target.getChip() != "sm_90a")
+    return op.emitOpError() << "is a wgmma, which only sm_90a has, not " << target.getChip();
+  Location loc = op.getLoc();
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  Value d = wgmmaAsync(loc, operands[2], operands[0], *op.getATile(), operands[1], *op.getBTile(),
+                       cast<PtrType>(op.getA().getType()).getElementType(), false, b);
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  return d;
 }
 
 /// tinygrad's PTX: ex2.approx, lg2.approx, sin.approx, sqrt.approx and
@@ -227,6 +247,8 @@ Value NVPTXTargetInfo::emitMulAdd(OpBuilder &b, Location loc, Value x, Value y, 
 
 std::optional<FailureOr<Value>> NVPTXTargetInfo::emitTargetOp(Operation *op, ValueRange operands,
                                                               OpBuilder &b) const {
+  if (auto wmma = dyn_cast<WmmaOp>(op); wmma && wmma.isWgmma())
+    return emitWmmaAsWgmma(wmma, operands, target, b);
   if (auto wmma = dyn_cast<WmmaOp>(op))
     return lowerWmmaToNVVM(wmma, operands[0], operands[1], operands[2], target, b);
   if (auto local = dyn_cast<DefineLocalOp>(op))

@@ -197,3 +197,47 @@ uop.kernel @smem attributes {uop.opts = "TC:0:-1,0,1,UPCAST:0:4,UPCAST:1:4,LOCAL
   uop.sink %st
 }
 }
+
+// -----
+
+// WGMMA is Hopper's wgmma (sm_90a).
+module attributes {uop.target = #uop.target<"sm_80">} {
+// expected-error @+1 {{for sm_80: WGMMA needs Hopper's wgmma (sm_90a), not sm_80}}
+uop.kernel @wgmma_sm80 attributes {uop.opts = "TC:0:-1,0,1,WGMMA:0:3"} {
+  %out = uop.define_global 0 : !uop.ptr<f32, 128>
+  %out_v = uop.view %out [#uop.view<shape = [16, 8, 1], strides = [8, 1, 0]>] : !uop.ptr<f32, 128>
+  %a = uop.define_global 1 : !uop.ptr<f16, 512>
+  %a_v = uop.view %a [#uop.view<shape = [16, 8, 32], strides = [32, 0, 1]>] : !uop.ptr<f16, 512>
+  %b = uop.define_global 2 : !uop.ptr<f16, 256>
+  %b_v = uop.view %b [#uop.view<shape = [16, 8, 32], strides = [0, 1, 8]>] : !uop.ptr<f16, 256>
+  %x = uop.load %a_v : !uop.ptr<f16, 512>
+  %y = uop.load %b_v : !uop.ptr<f16, 256>
+  %m = uop.mul %x, %y : f16
+  %f = uop.cast %m : f16 -> f32
+  %sum = uop.reduce_axis add %f [2] : f32
+  %st = uop.store %out_v, %sum : !uop.ptr<f32, 128>
+  uop.sink %st
+}
+}
+
+// -----
+
+// A wgmma is a warpgroup's: the TC's lanes and 4 warps down M.
+module attributes {uop.target = #uop.target<"sm_90a">} {
+// expected-error @+1 {{for sm_90a: WGMMA needs a warpgroup: the TC's lanes and then LOCAL 4 on M as the block's threads}}
+uop.kernel @wgmma_one_warp attributes {uop.opts = "TC:0:-1,0,1,WGMMA:0:3"} {
+  %out = uop.define_global 0 : !uop.ptr<f32, 128>
+  %out_v = uop.view %out [#uop.view<shape = [16, 8, 1], strides = [8, 1, 0]>] : !uop.ptr<f32, 128>
+  %a = uop.define_global 1 : !uop.ptr<f16, 512>
+  %a_v = uop.view %a [#uop.view<shape = [16, 8, 32], strides = [32, 0, 1]>] : !uop.ptr<f16, 512>
+  %b = uop.define_global 2 : !uop.ptr<f16, 256>
+  %b_v = uop.view %b [#uop.view<shape = [16, 8, 32], strides = [0, 1, 8]>] : !uop.ptr<f16, 256>
+  %x = uop.load %a_v : !uop.ptr<f16, 512>
+  %y = uop.load %b_v : !uop.ptr<f16, 256>
+  %m = uop.mul %x, %y : f16
+  %f = uop.cast %m : f16 -> f32
+  %sum = uop.reduce_axis add %f [2] : f32
+  %st = uop.store %out_v, %sum : !uop.ptr<f32, 128>
+  uop.sink %st
+}
+}

@@ -746,17 +746,55 @@ LogicalResult ContractOp::verify() {
 
 std::string WmmaOp::getTensorCoreName() {
   ArrayRef<int64_t> d = getDims();
-  std::string s = "WMMA";
+  std::string s = isWgmma() ? "WGMMA" : "WMMA";
   for (int64_t x : d)
     s += "_" + std::to_string(x);
-  return s + "_" + uop::getTinygradName(getScalarType(getA().getType())) + "_" +
+  Type in = isWgmma() ? cast<PtrType>(getA().getType()).getElementType()
+                      : getScalarType(getA().getType());
+  return s + "_" + uop::getTinygradName(in) + "_" +
          uop::getTinygradName(getScalarType(getC().getType()));
+}
+
+/// The wgmma form of WMMA: tiles in shared memory, a warpgroup's m64nNk16.
+static LogicalResult verifyWgmmaForm(WmmaOp op) {
+  ArrayRef<int64_t> d = op.getDims();
+  auto a = dyn_cast<PtrType>(op.getA().getType()), b = dyn_cast<PtrType>(op.getB().getType());
+  if (!op.getBTile() || !a || !b || a.getAddressSpace() != AddressSpace::local ||
+      b.getAddressSpace() != AddressSpace::local)
+    return op.emitOpError() << "with tiles reads A and B from shared memory: both operands local "
+                               "pointers, both tiles given";
+  Type in = a.getElementType();
+  if (b.getElementType() != in || (!in.isF16() && !in.isBF16()))
+    return op.emitOpError() << "with tiles multiplies f16 or bf16 tiles of one dtype";
+  if (!getScalarType(op.getC().getType()).isF32())
+    return op.emitOpError() << "with tiles accumulates in f32";
+  if (d[1] != 64 || d[2] != 16 || d[0] % 8 != 0 || d[0] < 8 || d[0] > 256)
+    return op.emitOpError() << "with tiles is wgmma m64nNk16: dims (N, 64, 16), N a multiple of 8 "
+                               "up to 256";
+  if (op.getThreads() != 128)
+    return op.emitOpError() << "with tiles is built by a warpgroup, 128 threads";
+  int64_t ept[3] = {1, 1, d[0] / 2};
+  if (getVCount(op.getC().getType()) != ept[2])
+    return op.emitOpError() << "C must hold N / 2 = " << ept[2] << " elements per thread";
+  if (op.getUpcastAxes().size() != 3)
+    return op.emitOpError() << "needs upcast axes for A, B and C";
+  for (int i = 0; i < 3; ++i)
+    if (cast<AxisSizesAttr>(op.getUpcastAxes()[i]).getProduct() != ept[i])
+      return op.emitOpError() << "upcast axes of "
+                              << "ABC"[i] << " must multiply to " << ept[i];
+  if (op.getReduceAxes().size() != 4)
+    return op.emitOpError() << "needs log2(K) = 4 reduce axes";
+  return checkAxes(op.getReduceAxes(), std::nullopt, [&] { return op.emitOpError(); });
 }
 
 LogicalResult WmmaOp::verify() {
   ArrayRef<int64_t> d = getDims();
   if (d.size() != 3)
     return emitOpError() << "dims must be (N, M, K)";
+  if (isWgmma())
+    return verifyWgmmaForm(*this);
+  if (getBTile() || !isa<VectorType>(getA().getType()) || !isa<VectorType>(getB().getType()))
+    return emitOpError() << "without tiles takes A and B as vectors of fragment elements";
   Type in = getScalarType(getA().getType()), out = getScalarType(getC().getType());
   if (getScalarType(getB().getType()) != in)
     return emitOpError() << "A and B must have one element type";

@@ -275,6 +275,20 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
         op.replaceAllUsesWith(LdMatrixOp::create(b, op.getLoc(), ld.getType(), ptr, ld.getCount(),
                                                  ld.getTrans(), ld.getDeps()));
         op.erase();
+      } else if (auto wmma = dyn_cast<WmmaOp>(op); wmma && wmma.isWgmma()) {
+        // The tiles' starts, as for ldmatrix's rows.
+        for (OpOperand *operand : {&wmma.getAMutable(), &wmma.getBMutable()}) {
+          auto view = operand->get().getDefiningOp<ViewOp>();
+          if (!view)
+            continue;
+          auto [idx, valid] = ix.index(view.getSt(), ranges);
+          if (valid) {
+            wmma.emitOpError() << "reads a tile through a masked view";
+            return signalPassFailure();
+          }
+          idx = swizzled(b, op.getLoc(), view.getSrc(), idx);
+          operand->set(IndexOp::create(b, op.getLoc(), view.getSrc(), idx, Value()));
+        }
       } else if (auto r = dyn_cast<ReduceAxisOp>(op)) {
         SmallVector<Value> over;
         for (int64_t a : r.getAxes())

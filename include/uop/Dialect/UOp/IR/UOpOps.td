@@ -934,6 +934,16 @@ def UOp_WmmaOp : UOp_Op<"wmma", [Pure, AllTypesMatch<["c", "result"]>]> {
     m16n8k8 f16 and tf32 inputs), and that the upcast axes multiply out to
     those counts and there are log2(K) reduce axes.
 
+    With `tiles` (not tinygrad's: uop-optimize's WGMMA) it is a warpgroup's
+    wgmma m64nNk16 on sm_90a, dims (N, 64, 16), 128 threads: A and B are the
+    starts of their tiles in shared memory (VIEWs or INDEXes of
+    `define_local`s) laid out as the two `#uop.wgmma_tile`s say, their
+    upcast axes empty; C holds the thread's N / 2 accumulators (the
+    wgmma's register order), its upcast axes the N blocks of 8 then the
+    m16n8 fragment's; `after` names what must happen first (the barrier
+    that publishes the tiles). It completes before its result is used
+    (lowered to wgmma fence, mma_async, commit and wait 0).
+
     ```mlir
     %d = uop.wmma %a, %b, %c dims [8, 16, 16] device "CUDA" threads 32
            upcast [#uop.axes<(8, 2), (9, 2), (10, 2)>, #uop.axes<(8, 2), (9, 2)>,
@@ -941,21 +951,27 @@ def UOp_WmmaOp : UOp_Op<"wmma", [Pure, AllTypesMatch<["c", "result"]>]> {
            : vector<8xf16>, vector<4xf16>, vector<4xf32>
     ```
   }];
-  let arguments = (ins UOp_Vector:$a, UOp_Vector:$b, UOp_Vector:$c,
+  let arguments = (ins AnyTypeOf<[UOp_Vector, UOp_AnyPtr]>:$a,
+                       AnyTypeOf<[UOp_Vector, UOp_AnyPtr]>:$b, UOp_Vector:$c,
                        DenseI64ArrayAttr:$dims, StrAttr:$device,
                        ConfinedAttr<I64Attr, [IntPositive]>:$threads,
                        TypedArrayAttrBase<UOp_AxisSizesAttr, "upcast axes of A, B and C">:$upcast_axes,
-                       DenseI64ArrayAttr:$reduce_axes);
+                       DenseI64ArrayAttr:$reduce_axes,
+                       OptionalAttr<UOp_WgmmaTileAttr>:$a_tile,
+                       OptionalAttr<UOp_WgmmaTileAttr>:$b_tile, Variadic<UOp_Void>:$deps);
   let results = (outs UOp_Vector:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $c `dims` $dims `device` $device `threads` $threads
-    `upcast` $upcast_axes `reduce` $reduce_axes attr-dict
+    `upcast` $upcast_axes `reduce` $reduce_axes (`tiles` `[` $a_tile^ `,` $b_tile `]`)?
+    (`after` $deps^)? attr-dict
     `:` type($a) `,` type($b) `,` type($c)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// tinygrad's str(TensorCore): WMMA_<N>_<M>_<K>_<dtype_in>_<dtype_out>.
     std::string getTensorCoreName();
+    /// The wgmma form: A and B are tiles in shared memory.
+    bool isWgmma() { return getATile().has_value(); }
   }];
 }
 

@@ -403,7 +403,7 @@ llvm::Error OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
   CHECK(!stages, "STAGE must be the last opt");
   if (opt.op == OptOp::TC)
     return applyTC(opt);
-  if (opt.op == OptOp::STAGE)
+  if (opt.op == OptOp::STAGE || opt.op == OptOp::WGMMA)
     return applyStage(opt);
   int64_t axis = realAxis(opt);
   CHECK(axis < (int64_t)fullShape().size(), "invalid axis " + std::to_string(axis) +
@@ -523,6 +523,7 @@ llvm::Error OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
   }
   case OptOp::TC:
   case OptOp::STAGE:
+  case OptOp::WGMMA:
     break;
   }
   if (appendOpt)

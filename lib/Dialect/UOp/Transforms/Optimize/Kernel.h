@@ -40,20 +40,26 @@ struct TCOptions {
 /// (StagedTensorCores.cpp): the block's tile of it per reduce step, the
 /// tile's strides in shared memory, and how ldmatrix reads the fragments.
 struct StagedOperand {
-  int64_t buf = -1;                 // in bufs
-  shape::View frag;                 // its view, swizzled onto the lanes by the TC opt
-  int64_t rows = 0, cols = 0;       // the tile: rows of cols contiguous elements
-  int64_t pitch = 0;                // elements between rows in the buffer
-  SmallVector<int64_t> smemStrides; // per axis, in the tile in shared memory (rows cols apart)
-  SmallVector<int64_t> laneStrides; // per TC lane axis: the ldmatrix row address it moves
-  int64_t count = 0;                // ldmatrix's matrices
-  bool trans = false;               // ldmatrix .trans: the tile is contiguous along M or N
+  int64_t buf = -1;                  // in bufs
+  shape::View frag;                  // its view, swizzled onto the lanes by the TC opt
+  int64_t rows = 0, cols = 0;        // the tile: rows of cols contiguous elements
+  int64_t pitch = 0;                 // elements between rows in the buffer
+  SmallVector<int64_t> smemStrides;  // per axis, in the tile in shared memory (rows cols apart)
+  SmallVector<int64_t> laneStrides;  // per TC lane axis: the ldmatrix row address it moves
+  int64_t count = 0;                 // ldmatrix's matrices
+  bool trans = false;                // ldmatrix .trans: the tile is contiguous along M or N
+  int64_t mnStride = 0, kStride = 0; // in the buffer: between consecutive M (N) and K
   std::optional<std::array<int64_t, 3>> swizzle; // #uop.swizzle's bits, base, shift
 };
 
 struct StagePlan {
   int64_t stages = 0, axis = 0; // buffers; the reduce loop's axis in the shape
   StagedOperand operands[2];    // A, B
+  // WGMMA: the wgmma's N, the axis of its blocks of 8 columns (-1: one
+  // block), and each tile's layout: swizzle, LBO, SBO in bytes.
+  bool wgmma = false;
+  int64_t wgmmaN = 0, nBlockAxis = -1;
+  std::array<std::array<int64_t, 3>, 2> tileLayout{};
 };
 
 class OptKernel {
@@ -114,11 +120,14 @@ public:
   const TensorCoreDesc *tensorCore = nullptr;
   int64_t useTensorCores = 0;
   std::optional<TCOptions> tcOpts;
-  // STAGE: the number of shared-memory buffers of the staged operands.
+  // STAGE and WGMMA: the number of shared-memory buffers of the staged
+  // operands; whether wgmma multiplies them.
   int64_t stages = 0;
+  bool wgmma = false;
 
-  /// How STAGE:axis:stages would stage the TC's operands, or why it cannot.
-  llvm::Expected<StagePlan> planStaging(int64_t axis, int64_t stages) const;
+  /// How STAGE:axis:stages (WGMMA:axis:stages with `wgmma`) would stage the
+  /// TC's operands, or why it cannot.
+  llvm::Expected<StagePlan> planStaging(int64_t axis, int64_t stages, bool wgmma = false) const;
 
 private:
   OptKernel(KernelOp kernel, const OptTarget &target) : kernel(kernel), target(target) {}
@@ -149,9 +158,14 @@ private:
   SmallVector<int64_t> tcFragmentAxes(int64_t elements) const;
   // StagedTensorCores.cpp
   llvm::Error applyStage(const Opt &opt);
+  /// WGMMA's part of planStaging: the warpgroup, the wgmma's N, the tiles'
+  /// layouts as wgmma reads them, or why the staged tiles do not fit it.
+  llvm::Error planWgmma(StagePlan &plan) const;
   /// The shared-memory buffers, copies and barrier of STAGE at `b`, and the
-  /// A and B fragments each lane reads from there.
-  std::pair<Value, Value> writeStagedOperands(OpBuilder &b, Location loc);
+  /// A and B fragments each lane reads from there (WGMMA: the starts of the
+  /// warpgroup's A and B tiles there, and in `barrier` the barrier that
+  /// publishes them).
+  std::pair<Value, Value> writeStagedOperands(OpBuilder &b, Location loc, Value *barrier);
 };
 
 /// tinygrad's hand_coded_optimizations for `k` (on a copy): the opts to
@@ -166,6 +180,11 @@ std::optional<SmallVector<Opt>> tensorCoreOptimizations(const OptKernel &k);
 /// they cannot be staged.
 llvm::Expected<SmallVector<Opt>> stagedTensorCoreOptimizations(const OptKernel &k,
                                                                ArrayRef<Opt> tcOpts);
+/// The tensor-core opts for Hopper's wgmma (sm_90a): TC, a warpgroup per
+/// block (LOCAL 4 down M), UPCAST 8 on N and 2 on M (two m64n64 wgmmas),
+/// UNROLL for k-steps of 64 (128-byte rows) where K allows, WGMMA; or why
+/// they cannot be.
+llvm::Expected<SmallVector<Opt>> wgmmaTensorCoreOptimizations(const OptKernel &k);
 
 } // namespace mlir::uop
 

@@ -23,6 +23,7 @@ constexpr std::pair<OptOp, llvm::StringLiteral> kOptOps[] = {
     {OptOp::PADTO, "PADTO"},
     {OptOp::SWAP, "SWAP"},
     {OptOp::STAGE, "STAGE"},
+    {OptOp::WGMMA, "WGMMA"},
 };
 
 StringRef name(OptOp op) {
@@ -131,6 +132,7 @@ OptTarget OptTarget::get(TargetAttr target) {
   t.hasAsyncCopy =
       StringRef(t.name).starts_with("sm_") &&
       !StringRef(t.name).drop_front(3).take_while(llvm::isDigit).getAsInteger(10, sm) && sm >= 80;
+  t.hasWgmma = t.name == "sm_90a";
   // The target's tensor cores in its order (tinygrad tries them in order).
   for (TensorCoreAttr tc : target.getTensorCores())
     for (const TensorCoreDesc &d : getNvidiaTensorCores())

@@ -21,9 +21,22 @@
 namespace mlir::uop {
 class TargetAttr;
 
-/// tinygrad's OptOps, and STAGE (ours): the tensor cores' operand tiles
-/// staged in shared memory, STAGE:axis:buffers (docs/optimize.md).
-enum class OptOp { TC, UPCAST, UNROLL, LOCAL, GROUP, GROUPTOP, NOLOCALS, PADTO, SWAP, STAGE };
+/// tinygrad's OptOps, and STAGE and WGMMA (ours): the tensor cores' operand
+/// tiles staged in shared memory, STAGE:axis:buffers, and multiplied from
+/// there by Hopper's wgmma, WGMMA:axis:buffers (docs/optimize.md).
+enum class OptOp {
+  TC,
+  UPCAST,
+  UNROLL,
+  LOCAL,
+  GROUP,
+  GROUPTOP,
+  NOLOCALS,
+  PADTO,
+  SWAP,
+  STAGE,
+  WGMMA
+};
 
 struct Opt {
   OptOp op;
@@ -45,6 +58,8 @@ struct OptTarget {
   bool hasLocal = false, hasShared = false;
   /// cp.async and ldmatrix (sm_80 and later): what STAGE needs.
   bool hasAsyncCopy = false;
+  /// Hopper's wgmma (sm_90a): what WGMMA needs.
+  bool hasWgmma = false;
   int64_t sharedMax = 0;
   llvm::SmallVector<TensorCoreDesc> tensorCores;
   std::string name = "cpu";

@@ -78,14 +78,25 @@ struct UOpOptimizePass : mlir::uop::impl::UOpOptimizeBase<UOpOptimizePass> {
       toApply = std::move(*parsed);
     } else if (heuristic) {
       StringRef schedule = tcSchedule;
-      if (schedule != "auto" && schedule != "tinygrad" && schedule != "staged")
+      if (schedule != "auto" && schedule != "tinygrad" && schedule != "staged" &&
+          schedule != "wgmma")
         return kernel.emitOpError() << "unknown tensor-core schedule '" << schedule
-                                    << "' (known: auto, tinygrad, staged)";
+                                    << "' (known: auto, tinygrad, staged, wgmma)";
       // tinygrad tries the tensor cores first, then its hand-coded opts;
-      // their operands are staged in shared memory where they can be.
+      // their operands are staged in shared memory where they can be, and
+      // on sm_90a multiplied there by wgmma where it can be.
       if (auto tc = tensorCoreOptimizations(*k)) {
         toApply = std::move(*tc);
-        if (schedule != "tinygrad") {
+        llvm::Expected<SmallVector<Opt>> wgmma =
+            schedule == "wgmma" || (schedule == "auto" && target.hasWgmma)
+                ? wgmmaTensorCoreOptimizations(*k)
+                : llvm::Expected<SmallVector<Opt>>(llvm::createStringError("not asked"));
+        if (wgmma) {
+          toApply = std::move(*wgmma);
+        } else if (schedule == "wgmma") {
+          return kernel.emitOpError()
+                 << "cannot multiply with wgmma (" << llvm::toString(wgmma.takeError()) << ")";
+        } else if (llvm::consumeError(wgmma.takeError()); schedule != "tinygrad") {
           llvm::Expected<SmallVector<Opt>> staged = stagedTensorCoreOptimizations(*k, toApply);
           if (staged)
             toApply = std::move(*staged);

@@ -94,10 +94,11 @@ static Operation *tcSource(ReduceAxisOp r, int i) {
   return src.getDefiningOp();
 }
 
-llvm::Expected<StagePlan> OptKernel::planStaging(int64_t axis, int64_t stages) const {
+llvm::Expected<StagePlan> OptKernel::planStaging(int64_t axis, int64_t stages, bool wgmma) const {
   CHECK(tensorCore && useTensorCores == 1, "STAGE stages the tensor cores' operands: TC first");
   CHECK(target.hasAsyncCopy,
         "STAGE needs cp.async and ldmatrix (sm_80 or later), not " + target.name);
+  CHECK(!wgmma || target.hasWgmma, "WGMMA needs Hopper's wgmma (sm_90a), not " + target.name);
   const TensorCoreDesc &tc = *tensorCore;
   CHECK(tc.in == TCDType::f16 || tc.in == TCDType::bf16,
         "ldmatrix reads 16-bit elements, not the tensor core's tf32");
@@ -183,6 +184,8 @@ llvm::Expected<StagePlan> OptKernel::planStaging(int64_t axis, int64_t stages) c
       return refuse("it is contiguous neither along K nor along " + std::string(i ? "N" : "M"));
     op.trans = kStride != 1;
     op.count = ept / 2;
+    op.mnStride = mnStride;
+    op.kStride = kStride;
 
     // The tile in shared memory: rows of `cols`, so a buffer offset
     // r * pitch + c is r * cols + c there.
@@ -220,25 +223,88 @@ llvm::Expected<StagePlan> OptKernel::planStaging(int64_t axis, int64_t stages) c
       op.swizzle.reset();
     smemBytes += stages * tileBytes;
   }
+  if (wgmma)
+    if (llvm::Error e = planWgmma(plan))
+      return e;
   CHECK(smemBytes <= target.sharedMax,
         "exceeds maximum shared memory size: " + std::to_string(stages) + " buffers need " +
             std::to_string(smemBytes) + " bytes, max " + std::to_string(target.sharedMax));
   return plan;
 }
 
+llvm::Error OptKernel::planWgmma(StagePlan &plan) const {
+  const TensorCoreDesc &tc = *tensorCore;
+  CHECK(tc.m == 16 && tc.n == 8 && tc.k == 16 && tc.out == TCDType::f32,
+        "WGMMA builds on the m16n8k16 tensor core with f32 accumulators");
+  int64_t wd = globalDims(), fr = firstReduce(), tcd = firstUpcast();
+  int64_t ownEnd = tcd + llvm::Log2_64(tc.k) + tc.countOpts('u');
+  int64_t nLanes = tc.countOpts('l');
+  const StagedOperand &A = plan.operands[0], &B = plan.operands[1];
+  ArrayRef<int64_t> sa = A.frag.strides, sb = B.frag.strides;
+  ArrayRef<int64_t> full = fullShape();
+  // The warpgroup: the TC's 32 lanes, then one LOCAL of 4 warps down M, 16
+  // rows apart (wgmma's warp w holds rows 16w .. 16w+15).
+  CHECK(fr - wd == nLanes + 1 && full[wd + nLanes] == 4 && sa[wd + nLanes] == 16 * A.mnStride &&
+            sb[wd + nLanes] == 0,
+        "WGMMA needs a warpgroup: the TC's lanes and then LOCAL 4 on M as the block's threads");
+  // A is read along K (K-major), B along N (N-major), as 16-byte rows.
+  CHECK(A.kStride == 1 && !A.trans, "WGMMA reads A K-major: its buffer must be contiguous in K");
+  CHECK(B.mnStride == 1 && B.trans, "WGMMA reads B N-major: its buffer must be contiguous in N");
+  // The other axes inside the block: blocks of 64 rows (a wgmma each),
+  // blocks of 8 columns (one wgmma's N), k16 steps.
+  int64_t nBlocks = 1, kSteps = 1;
+  for (int64_t a = ownEnd; a < (int64_t)full.size(); ++a) {
+    if (full[a] == 1)
+      continue;
+    if (sa[a] == 64 * A.mnStride && sb[a] == 0)
+      continue; // a wgmma per 64 rows
+    if (sa[a] == 0 && sb[a] == 8 && plan.nBlockAxis < 0) {
+      plan.nBlockAxis = a;
+      nBlocks = full[a];
+      continue;
+    }
+    if (sa[a] == 16 && sb[a] == 16 * B.kStride) {
+      kSteps *= full[a];
+      continue;
+    }
+    return llvm::createStringError("WGMMA cannot place axis " + std::to_string(a) +
+                                   " of the block in a wgmma");
+  }
+  plan.wgmmaN = 8 * nBlocks;
+  // The staged tiles are dense, swizzled by their rows of 32, 64 or 128
+  // bytes (#uop.swizzle<1|2|3, 4, 3>: wgmma's swizzles): A's rows must be
+  // the step's K (K-major), B's the wgmma's N (N-major).
+  int64_t rowElements[2] = {16 * kSteps, plan.wgmmaN};
+  for (int i = 0; i < 2; ++i) {
+    const StagedOperand &op = plan.operands[i];
+    int64_t rowBytes = 2 * rowElements[i];
+    CHECK(op.swizzle && (*op.swizzle)[1] == 4 && (*op.swizzle)[2] == 3 &&
+              rowBytes == (int64_t(16) << (*op.swizzle)[0]),
+          std::string("WGMMA needs ") + (i ? "B's rows (N = " : "A's rows (K = ") +
+              std::to_string(rowElements[i]) + ") to be 32, 64 or 128 bytes of a swizzled tile");
+    // Swizzled K-major: 8 rows per SBO (LBO unused); N-major: 8 k per SBO,
+    // the next rowBytes of N at LBO (there is none).
+    plan.tileLayout[i] = {rowBytes, i == 0 ? 16 : 16 * kSteps * rowBytes, 8 * rowBytes};
+  }
+  plan.wgmma = true;
+  return llvm::Error::success();
+}
+
 llvm::Error OptKernel::applyStage(const Opt &opt) {
   CHECK(!stages, "STAGE is applied once");
   CHECK(opt.axis && opt.arg, "STAGE needs an axis and a number of buffers");
-  llvm::Expected<StagePlan> plan = planStaging(*opt.axis, *opt.arg);
+  llvm::Expected<StagePlan> plan = planStaging(*opt.axis, *opt.arg, opt.op == OptOp::WGMMA);
   if (!plan)
     return plan.takeError();
   stages = *opt.arg;
+  wgmma = opt.op == OptOp::WGMMA;
   appliedOpts.push_back(opt);
   return llvm::Error::success();
 }
 
-std::pair<Value, Value> OptKernel::writeStagedOperands(OpBuilder &b, Location loc) {
-  llvm::Expected<StagePlan> planned = planStaging(0, stages);
+std::pair<Value, Value> OptKernel::writeStagedOperands(OpBuilder &b, Location loc,
+                                                       Value *published) {
+  llvm::Expected<StagePlan> planned = planStaging(0, stages, wgmma);
   // (applyStage checked it, and STAGE is the last opt)
   assert(planned && "STAGE was applied to a kernel it does not fit");
   StagePlan &plan = *planned;
@@ -315,7 +381,27 @@ std::pair<Value, Value> OptKernel::writeStagedOperands(OpBuilder &b, Location lo
   }
   group = AsyncCommitOp::create(b, loc, voidType, copies(-1));
   Value landed = AsyncWaitOp::create(b, loc, voidType, ahead, ValueRange{group});
+  // wgmma reads shared memory through the async proxy: the copies (the
+  // generic proxy's writes) are fenced before the barrier publishes them.
+  if (plan.wgmma)
+    landed = FenceProxyAsyncOp::create(b, loc, voidType, ValueRange{landed});
   Value barrier = BarrierOp::create(b, loc, voidType, ValueRange{landed});
+  *published = barrier;
+
+  if (plan.wgmma) {
+    // The warpgroup's tiles start where its first lane's would: no lane,
+    // warp or block of 8 columns moves them.
+    Value tiles[2];
+    for (int i = 0; i < 2; ++i) {
+      SmallVector<int64_t> strides(plan.operands[i].smemStrides);
+      for (int64_t a = wd; a < kt; ++a)
+        strides[a] = 0;
+      if (plan.nBlockAxis >= 0)
+        strides[plan.nBlockAxis] = 0;
+      tiles[i] = view(local[i], ring(i, 0, strides));
+    }
+    return {tiles[0], tiles[1]};
+  }
 
   // Each lane's ldmatrix row address in buffer kt % S.
   Value frags[2];
@@ -416,4 +502,55 @@ llvm::Expected<SmallVector<Opt>> mlir::uop::stagedTensorCoreOptimizations(const 
     llvm::consumeError(opts.takeError());
   }
   return staged(original, tcOpts);
+}
+
+llvm::Expected<SmallVector<Opt>>
+mlir::uop::wgmmaTensorCoreOptimizations(const OptKernel &original) {
+  OptKernel base = original;
+  auto applyTo = [](OptKernel &k, Opt o) -> llvm::Error {
+    if (llvm::Error e = k.applyOpt(o))
+      return llvm::createStringError(o.str() + ": " + llvm::toString(std::move(e)));
+    return llvm::Error::success();
+  };
+  if (llvm::Error e = applyTo(base, Opt{OptOp::TC, 0, std::nullopt, {-1, 0, 1}}))
+    return std::move(e);
+  if (!base.tcOpts || !base.tcOpts->axesExist[0] || !base.tcOpts->axesExist[1])
+    return llvm::createStringError("the tensor core's M and N are not both axes of the kernel");
+  auto size = [](const OptKernel &k, int d) { return k.fullShape()[k.tcOpts->axes[d]]; };
+  // The warpgroup's 4 warps down M; 64 columns of N per wgmma.
+  if (size(base, 1) % 4 != 0 || size(base, 0) % 8 != 0)
+    return llvm::createStringError("WGMMA needs M in blocks of 64 and N in blocks of 64");
+  if (llvm::Error e = applyTo(base, Opt{OptOp::LOCAL, base.tcOpts->axes[1], 4, {}}))
+    return std::move(e);
+  if (llvm::Error e = applyTo(base, Opt{OptOp::UPCAST, base.tcOpts->axes[0], 8, {}}))
+    return std::move(e);
+  // The largest tiles whose buffers fit: 2 wgmmas down M, k-steps of 64
+  // (128-byte rows: wgmma's 128-byte swizzle), 4 buffers first.
+  std::string why = "no tile fits";
+  for (int64_t mBlocks : {2, 1}) {
+    OptKernel k = base;
+    if (mBlocks > 1) {
+      if (size(k, 1) % mBlocks != 0)
+        continue;
+      if (llvm::Error e = applyTo(k, Opt{OptOp::UPCAST, k.tcOpts->axes[1], mBlocks, {}})) {
+        llvm::consumeError(std::move(e));
+        continue;
+      }
+    }
+    int64_t steps = k.fullShape()[k.firstReduce()];
+    for (int64_t unroll : {4, 2, 1})
+      for (int64_t buffers : {4, 3}) {
+        if (steps % unroll != 0)
+          continue;
+        OptKernel tried = k;
+        llvm::Error e =
+            unroll > 1 ? applyTo(tried, Opt{OptOp::UNROLL, 0, unroll, {}}) : llvm::Error::success();
+        if (!e)
+          e = applyTo(tried, Opt{OptOp::WGMMA, 0, buffers, {}});
+        if (!e)
+          return tried.appliedOpts;
+        why = llvm::toString(std::move(e));
+      }
+  }
+  return llvm::createStringError(llvm::Twine(why));
 }

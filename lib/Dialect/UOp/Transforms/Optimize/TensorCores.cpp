@@ -241,9 +241,9 @@ void OptKernel::writeTensorCore(ReduceAxisOp r, ArrayRef<int64_t> axes) {
   // into the LOAD. Only a WMMA gets them: tinygrad swizzles for TC=2 too,
   // but a plain sum of the two permuted sources pairs the wrong elements.
   Value srcs[2] = {mul.getLhs(), mul.getRhs()};
-  Value staged[2];
+  Value staged[2], tilesReady;
   if (stages)
-    std::tie(staged[0], staged[1]) = writeStagedOperands(b, r.getLoc());
+    std::tie(staged[0], staged[1]) = writeStagedOperands(b, r.getLoc(), &tilesReady);
   for (int i = 0; i < 2 && useTensorCores == 1 && !stages; ++i) {
     Operation *load = srcs[i].getDefiningOp();
     auto castOp = dyn_cast<CastOp>(load);
@@ -272,7 +272,30 @@ void OptKernel::writeTensorCore(ReduceAxisOp r, ArrayRef<int64_t> axes) {
     tcReduce.push_back(tcd + i);
   Type out = getTCElementType(ctx, tc.out);
   Value result;
-  if (useTensorCores == 1) {
+  if (wgmma) {
+    // A warpgroup's wgmma per 64 rows: the tiles' starts, its N / 2
+    // accumulators per thread (the N blocks of 8, then the m16n8 fragment).
+    llvm::Expected<StagePlan> plan = planStaging(0, stages, true);
+    assert(plan && "WGMMA was applied to a kernel it does not fit");
+    SmallVector<int64_t> cFlat;
+    if (plan->nBlockAxis >= 0)
+      cFlat.append({plan->nBlockAxis, plan->wgmmaN / 8});
+    for (int64_t a : tcFragmentAxes(tc.eptC))
+      cFlat.append({a, 2});
+    auto cAxes = AxisSizesAttr::get(ctx, cFlat),
+         none = AxisSizesAttr::get(ctx, ArrayRef<int64_t>{});
+    auto cType = VectorType::get({plan->wgmmaN / 2}, out);
+    Value c = ConstOp::create(b, loc, cType, SplatElementsAttr::get(cType, b.getZeroAttr(out)));
+    auto tile = [&](int i) {
+      auto [swizzle, lbo, sbo] = plan->tileLayout[i];
+      return WgmmaTileAttr::get(ctx, i == 0 ? "k" : "mn", swizzle, lbo, sbo);
+    };
+    auto op = WmmaOp::create(
+        b, loc, cType, staged[0], staged[1], c, b.getDenseI64ArrayAttr({plan->wgmmaN, 64, 16}),
+        b.getStringAttr("CUDA"), b.getI64IntegerAttr(128), b.getArrayAttr({none, none, cAxes}),
+        b.getDenseI64ArrayAttr(tcReduce), tile(0), tile(1), ValueRange{tilesReady});
+    result = UnrollOp::create(b, loc, op, cAxes);
+  } else if (useTensorCores == 1) {
     // Each lane's fragments: gathered from its loads, or read by ldmatrix.
     Value a = stages ? staged[0] : ContractOp::create(b, loc, srcs[0], upcastAxes(tc.eptA));
     Value bb = stages ? staged[1] : ContractOp::create(b, loc, srcs[1], upcastAxes(tc.eptB));
@@ -282,7 +305,8 @@ void OptKernel::writeTensorCore(ReduceAxisOp r, ArrayRef<int64_t> axes) {
                                         upcastAxes(tc.eptC)};
     Value wmma = WmmaOp::create(b, loc, cType, a, bb, c, b.getDenseI64ArrayAttr({tc.n, tc.m, tc.k}),
                                 b.getStringAttr("CUDA"), b.getI64IntegerAttr(tc.threads),
-                                b.getArrayAttr(fragments), b.getDenseI64ArrayAttr(tcReduce));
+                                b.getArrayAttr(fragments), b.getDenseI64ArrayAttr(tcReduce),
+                                WgmmaTileAttr(), WgmmaTileAttr(), ValueRange{});
     result = UnrollOp::create(b, loc, wmma, upcastAxes(tc.eptC));
   } else { // TC=2: the TC's shapes, a plain sum
     Value p = MulOp::create(b, loc, srcs[0].getType(), srcs[0], srcs[1]);
