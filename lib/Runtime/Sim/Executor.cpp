@@ -490,6 +490,21 @@ struct Executor {
     t.wgFenced = false; // registers may be touched again: fence before the next
   }
 
+  /// Why thread `reader` (-1: a collective read, for every thread) may not
+  /// read shared byte `offset` yet, for a warp-collective op, or empty: a
+  /// cp.async to it is in flight, or landed unpublished by a barrier.
+  std::string unpublishedCopy(int64_t offset, int32_t reader) const {
+    uint32_t st = sharedState[offset];
+    int32_t owner = static_cast<int32_t>(st & kOwnerMask);
+    if (st & kPending)
+      return "the target of a cp.async of thread " + std::to_string(owner) +
+             " that no cp.async.wait_group has completed";
+    if ((st & kLanded) && owner != reader)
+      return "written by a cp.async of thread " + std::to_string(owner) +
+             " that no barrier has published";
+    return "";
+  }
+
   /// A barrier publishes what landed before it to every thread.
   void publishLanded() {
     for (auto [offset, bytes] : landed)
@@ -599,25 +614,14 @@ bool Executor::completeLdMatrix(int32_t first) {
       return false;
     }
     // (a fault here longjmps or switches away like any other)
+    uintptr_t p = t.ldmRow;
     std::string why;
-    {
-      int32_t reader = t.linear;
-      uintptr_t p = t.ldmRow;
-      for (int64_t i = 0; i < 16 && why.empty(); ++i) {
-        uint32_t st = sharedState[p - sharedBase + i];
-        int32_t owner = static_cast<int32_t>(st & kOwnerMask);
-        if (st & kPending)
-          why = "the target of a cp.async of thread " + std::to_string(owner) +
-                " that no cp.async.wait_group has completed";
-        else if ((st & kLanded) && owner != reader)
-          why = "written by a cp.async of thread " + std::to_string(owner) +
-                " that no barrier has published";
-      }
-      if (!why.empty()) {
-        error = where(t) + ": ldmatrix reads " + sharedByte(p) + ", " + why + " ('" +
-                site(t.waitSite) + "')";
-        return false;
-      }
+    for (int64_t i = 0; i < 16 && why.empty(); ++i)
+      why = unpublishedCopy(p - sharedBase + i, t.linear);
+    if (!why.empty()) {
+      error = where(t) + ": ldmatrix reads " + sharedByte(p) + ", " + why + " ('" +
+              site(t.waitSite) + "')";
+      return false;
     }
   }
   std::vector<uint64_t> rows;
@@ -673,16 +677,10 @@ bool Executor::completeWgmma(int32_t first) {
       return 0;
     }
     for (int64_t i = 0; i < 2 && why.empty(); ++i) {
-      uint32_t st = sharedState[a + i];
-      int32_t owner = static_cast<int32_t>(st & kOwnerMask);
-      if (st & kPending)
-        why = llvm::formatv("wgmma reads {0} at {1}, the target of a cp.async of thread {2} "
-                            "that no cp.async.wait_group has completed",
-                            name, sharedByte(p + i), owner);
-      else if (st & kLanded)
-        why = llvm::formatv("wgmma reads {0} at {1}, written by a cp.async of thread {2} that "
-                            "no barrier has published",
-                            name, sharedByte(p + i), owner);
+      // The warpgroup reads for all its threads: even the copying thread's
+      // own landed bytes need the barrier.
+      if (std::string copy = unpublishedCopy(a + i, -1); !copy.empty())
+        why = llvm::formatv("wgmma reads {0} at {1}, {2}", name, sharedByte(p + i), copy);
       else if (unfencedBy[a + i] >= 0)
         why = llvm::formatv("wgmma reads {0} at {1}, which thread {2} wrote with no "
                             "fence.proxy.async since (wgmma reads through the async proxy)",
@@ -752,42 +750,38 @@ std::string Executor::describeDeadlock() const {
     }
   };
   int32_t n = static_cast<int32_t>(threads.size());
-  // A warpgroup that cannot complete its wgmma.
-  for (const Thread &t : threads) {
-    if (t.state != State::AtWarp || t.warpOp != WarpOp::Wgmma)
-      continue;
-    int32_t first = t.linear / kWarpgroupSize * kWarpgroupSize,
-            end = std::min(n, first + kWarpgroupSize);
-    if (end - first < kWarpgroupSize)
-      return llvm::formatv("{0}: '{1}' needs all 128 threads of a warpgroup, but warpgroup {2} "
-                           "has {3} threads (block size {4})",
-                           where(t), site(t.waitSite), t.linear / kWarpgroupSize, end - first,
-                           str(spec.block));
-    for (int32_t i = first; i < end; ++i)
-      if (threads[i].state != State::AtWarp || threads[i].warpOp != WarpOp::Wgmma)
-        return llvm::formatv("{0}: wgmma.mma_async not reached by all threads of warpgroup "
-                             "{1}: thread {2} {3}, while thread {4} waits at '{5}'",
-                             where(threads[i]), t.linear / kWarpgroupSize, i - first,
-                             state(threads[i]), t.linear - first, site(t.waitSite));
-  }
-  // A warp that cannot complete its mma.sync or ldmatrix.
-  for (const Thread &t : threads) {
-    if (t.state != State::AtWarp)
-      continue;
-    int32_t first = t.linear / kWarpSize * kWarpSize, end = std::min(n, first + kWarpSize);
-    if (end - first < kWarpSize)
-      return llvm::formatv("{0}: '{1}' needs all 32 lanes of a warp, but warp {2} has "
-                           "{3} threads (block size {4})",
-                           where(t), site(t.waitSite), t.linear / kWarpSize, end - first,
-                           str(spec.block));
-    for (int32_t i = first; i < end; ++i)
-      if (threads[i].state != State::AtWarp)
-        return llvm::formatv("{0}: {1} not reached by all lanes of warp {2}: lane {3} "
-                             "{4}, while lane {5} waits at '{6}'",
-                             where(threads[i]), warpOpName(t.warpOp), t.linear / kWarpSize,
-                             i % kWarpSize, state(threads[i]), t.linear % kWarpSize,
-                             site(t.waitSite));
-  }
+  // A warpgroup that cannot complete its wgmma, or a warp its mma.sync or
+  // ldmatrix: the group is short, or one of its threads is elsewhere.
+  auto incomplete = [&](int32_t size, const char *group, const char *member,
+                        function_ref<bool(const Thread &)> waits) -> std::optional<std::string> {
+    for (const Thread &t : threads) {
+      if (!waits(t))
+        continue;
+      int32_t first = t.linear / size * size, end = std::min(n, first + size);
+      if (end - first < size)
+        return llvm::formatv("{0}: '{1}' needs all {2} {3}s of a {4}, but {4} {5} has {6} "
+                             "threads (block size {7})",
+                             where(t), site(t.waitSite), size, member, group, t.linear / size,
+                             end - first, str(spec.block))
+            .str();
+      for (int32_t i = first; i < end; ++i)
+        if (!waits(threads[i]))
+          return llvm::formatv("{0}: {1} not reached by all {2}s of {3} {4}: {2} {5} {6}, "
+                               "while {2} {7} waits at '{8}'",
+                               where(threads[i]), warpOpName(t.warpOp), member, group,
+                               t.linear / size, i - first, state(threads[i]), t.linear - first,
+                               site(t.waitSite))
+              .str();
+    }
+    return std::nullopt;
+  };
+  if (auto why = incomplete(kWarpgroupSize, "warpgroup", "thread", [](const Thread &t) {
+        return t.state == State::AtWarp && t.warpOp == WarpOp::Wgmma;
+      }))
+    return *why;
+  if (auto why = incomplete(kWarpSize, "warp", "lane",
+                            [](const Thread &t) { return t.state == State::AtWarp; }))
+    return *why;
   // A barrier some threads never reach.
   const Thread *waiting = nullptr;
   for (const Thread &t : threads)
