@@ -37,6 +37,8 @@ import random
 import struct
 import sys
 
+from kernel_text import Body
+
 HAZARDS = ("no-wait", "no-barrier", "misaligned", "row-align")
 
 
@@ -84,17 +86,8 @@ def main():
 
     src_size = 8 * rows + (8 if o.hazard == "misaligned" else 0)
     out_size = 32 * 2 * count
-    lines, seen, n = [], {}, [0]
-
-    def new(text):
-        if text not in seen:
-            n[0] += 1
-            seen[text] = f"%v{n[0]}"
-            lines.append(f"{seen[text]} = {text}")
-        return seen[text]
-
-    def const(v):
-        return new(f"uop.const {v} : si32")
+    body = Body()
+    lines, new, const = body.lines, body.new, body.const
 
     gptr, sptr, optr = (f"!uop.ptr<f16, {src_size}>", f"!uop.ptr<f16, {8 * rows}, local>",
                         f"!uop.ptr<f16, {out_size}>")

@@ -43,6 +43,8 @@ import random
 import struct
 import sys
 
+from kernel_text import Body
+
 SHAPES = {"m16n8k16": (16, 8, 16), "m16n8k8": (16, 8, 8)}
 ATYPES = {"m16n8k16": ("f16", "bf16"), "m16n8k8": ("f16", "bf16", "tf32")}
 MEMTYPE = {"f16": "f16", "bf16": "bf16", "tf32": "f32", "f32": "f32"}
@@ -172,14 +174,8 @@ def simulate(shape, doc, offs, A, B, C):
 
 def emit(shape, atype, ctype, offs):
     M, N, K = SHAPES[shape]
-    cmem, lines, seen, n = MEMTYPE[ctype], [], {}, [0]
-
-    def new(text, name=None):  # one SSA value per distinct op text (every op here is pure)
-        if text not in seen:
-            n[0] += name is None
-            seen[text] = name or f"%v{n[0]}"
-            lines.append(f"{seen[text]} = {text}")
-        return seen[text]
+    cmem, body = MEMTYPE[ctype], Body()
+    lines, new = body.lines, body.new
 
     def const(v):
         return new(f"llvm.mlir.constant({v} : i32) : i32", f"%c{v}_i32")
@@ -238,17 +234,8 @@ UOP_TYPES = {"f16": "f16", "bf16": "bf16", "tf32": "f32", "f32": "f32"}
 def emit_uop(shape, atype, ctype, offs, chip):
     """The same kernel in the uop dialect, around one uop.wmma."""
     M, N, K = SHAPES[shape]
-    lines, seen, n = [], {}, [0]
-
-    def new(text):  # one SSA value per distinct op text
-        if text not in seen:
-            n[0] += 1
-            seen[text] = f"%v{n[0]}"
-            lines.append(f"{seen[text]} = {text}")
-        return seen[text]
-
-    def const(v):
-        return new(f"uop.const {v} : si32")
+    body = Body()
+    lines, new, const = body.lines, body.new, body.const
 
     def index(buf, m, i, ptr):  # the lane's fragment element i of m, as an index into buf
         lin = offs[m](LANE, i)

@@ -76,6 +76,8 @@ import random
 import struct
 import sys
 
+from kernel_text import Body
+
 M, K = 64, 16
 ELEM = 2  # bytes of an f16/bf16
 GARBAGE = 99.0
@@ -204,17 +206,8 @@ def extent(tiles, rows, cols):
 
 def emit(args, n, dt, ta, tb, ka, kb, size_a, size_b, hazard):
     half = n // 2
-    lines, seen, count = [], {}, [0]
-
-    def new(text):  # one SSA value per distinct op text
-        if text not in seen:
-            count[0] += 1
-            seen[text] = f"%v{count[0]}"
-            lines.append(f"{seen[text]} = {text}")
-        return seen[text]
-
-    def const(v):
-        return new(f"uop.const {v} : si32")
+    body = Body()
+    lines, new, const = body.lines, body.new, body.const
 
     optr = cptr = f"!uop.ptr<f32, {128 * half}>"
     gptr = {"a": f"!uop.ptr<{dt}, {size_a // ELEM}>", "b": f"!uop.ptr<{dt}, {size_b // ELEM}>"}
