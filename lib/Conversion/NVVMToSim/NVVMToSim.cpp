@@ -13,6 +13,8 @@
 #include "uop/Conversion/NVVMToSim/WgmmaToSim.h"
 #include "uop/Conversion/Passes.h"
 
+#include "SimCalls.h"
+
 #include "uop/Conversion/Common/Sites.h"
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
 
@@ -249,14 +251,7 @@ private:
 
   /// Declares (once) and calls a simulator function.
   LLVM::CallOp call(Location loc, StringRef name, Type result, ValueRange args) {
-    auto fn = SymbolTable::lookupSymbolIn(table, name);
-    auto fnType = LLVM::LLVMFunctionType::get(result, llvm::to_vector(args.getTypes()));
-    if (!fn) {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(&table->getRegion(0).front());
-      fn = LLVM::LLVMFuncOp::create(b, table->getLoc(), name, fnType);
-    }
-    return LLVM::CallOp::create(b, loc, cast<LLVM::LLVMFuncOp>(fn), args);
+    return sim::callSimFunction(b, table, loc, name, result, args);
   }
 
   /// A pointer in address space 0, as the simulator's functions take them.

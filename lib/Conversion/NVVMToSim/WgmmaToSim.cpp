@@ -11,26 +11,13 @@
 #include "uop/Conversion/NVVMToSim/WgmmaToSim.h"
 #include "uop/Conversion/NVVMToSim/SimABI.h"
 
+#include "SimCalls.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 
 using namespace mlir;
-
-/// Declares (once) and calls `name`, returning nothing.
-static void callVoid(OpBuilder &b, Operation *table, Location loc, StringRef name,
-                     ValueRange args) {
-  auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(b.getContext()),
-                                            llvm::to_vector(args.getTypes()));
-  auto fn = dyn_cast_or_null<LLVM::LLVMFuncOp>(SymbolTable::lookupSymbolIn(table, name));
-  if (!fn) {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&table->getRegion(0).front());
-    fn = LLVM::LLVMFuncOp::create(b, table->getLoc(), name, fnType);
-  }
-  LLVM::CallOp::create(b, loc, fn, args);
-}
 
 /// The ops that read `result` (the registers), following register moves,
 /// branches into block arguments, and a chain into the next wgmma's
@@ -71,7 +58,7 @@ void mlir::uop::sim::rewriteWgmmaForSim(Operation *table) {
   table->walk([&](NVVM::WgmmaMmaAsyncOp op) { ops.push_back(op); });
   MLIRContext *ctx = table->getContext();
   OpBuilder b(ctx);
-  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  Type i32 = b.getI32Type(), f32 = b.getF32Type(), voidTy = LLVM::LLVMVoidType::get(ctx);
   auto ptr = LLVM::LLVMPointerType::get(ctx);
   auto constant = [&](Location loc, Type t, int64_t v) -> Value {
     return LLVM::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, v));
@@ -81,7 +68,7 @@ void mlir::uop::sim::rewriteWgmmaForSim(Operation *table) {
     // The checks first: the op's uses are still the reads of its result.
     for (Operation *reader : readers(op.getResult())) {
       b.setInsertionPoint(reader);
-      callVoid(b, table, reader->getLoc(), kWgmmaUsePreFn, {constant(loc, i32, id)});
+      callSimFunction(b, table, reader->getLoc(), kWgmmaUsePreFn, voidTy, {constant(loc, i32, id)});
     }
     auto st = cast<LLVM::LLVMStructType>(op.getInouts().getType());
     int64_t regs = static_cast<int64_t>(st.getBody().size());
@@ -112,9 +99,9 @@ void mlir::uop::sim::rewriteWgmmaForSim(Operation *table) {
       types |= 1 << 12; // (the simulator refuses it)
     NVVM::MMAShapeAttr shape = op.getShape();
     int32_t mnk = shape.getM() << 20 | shape.getN() << 8 | shape.getK();
-    callVoid(b, table, loc, kWgmmaPreFn,
-             {constant(loc, i32, id), constant(loc, i32, mnk), constant(loc, i32, types),
-              constant(loc, i32, flags), op.getDescriptorA(), op.getDescriptorB(), acc, d});
+    callSimFunction(b, table, loc, kWgmmaPreFn, voidTy,
+                    {constant(loc, i32, id), constant(loc, i32, mnk), constant(loc, i32, types),
+                     constant(loc, i32, flags), op.getDescriptorA(), op.getDescriptorB(), acc, d});
     Value result = LLVM::UndefOp::create(b, loc, st);
     for (int64_t i = 0; i < regs; ++i) {
       Value x = LLVM::LoadOp::create(b, loc, st.getBody()[i], slot(d, i));

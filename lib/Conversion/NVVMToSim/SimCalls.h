@@ -1,0 +1,27 @@
+//===- SimCalls.h - calls into the simulator's ABI --------------*- C++ -*-===//
+#ifndef UOP_LIB_CONVERSION_NVVMTOSIM_SIMCALLS_H
+#define UOP_LIB_CONVERSION_NVVMTOSIM_SIMCALLS_H
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::uop::sim {
+
+/// Declares `name` (once, in `table`) and calls it at `b` with `args`.
+inline LLVM::CallOp callSimFunction(OpBuilder &b, Operation *table, Location loc, StringRef name,
+                                    Type result, ValueRange args) {
+  auto fn = dyn_cast_or_null<LLVM::LLVMFuncOp>(SymbolTable::lookupSymbolIn(table, name));
+  if (!fn) {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&table->getRegion(0).front());
+    fn = LLVM::LLVMFuncOp::create(
+        b, table->getLoc(), name,
+        LLVM::LLVMFunctionType::get(result, llvm::to_vector(args.getTypes())));
+  }
+  return LLVM::CallOp::create(b, loc, fn, args);
+}
+
+} // namespace mlir::uop::sim
+
+#endif
