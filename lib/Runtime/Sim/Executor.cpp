@@ -239,7 +239,9 @@ struct Executor {
   /// Faults if thread `reader` may not touch shared bytes p..p+bytes yet: a
   /// cp.async to them is in flight, or landed for another thread that has
   /// not passed a barrier since.
-  void checkShared(uintptr_t p, int64_t bytes, int32_t reader, const std::string &what) {
+  /// (`what` names the access, built only for the error: this runs on
+  /// every shared access.)
+  void checkShared(uintptr_t p, int64_t bytes, int32_t reader, function_ref<std::string()> what) {
     if (p < sharedBase || p - sharedBase + bytes > sharedState.size())
       return;
     for (int64_t i = 0; i < bytes; ++i) {
@@ -248,12 +250,12 @@ struct Executor {
       if (st & kPending)
         fault(llvm::formatv("{0} {1}, the target of a cp.async of thread {2} that no "
                             "cp.async.wait_group has completed ({3})",
-                            what, sharedByte(p + i), owner, "the data has not landed")
+                            what(), sharedByte(p + i), owner, "the data has not landed")
                   .str());
       if ((st & kLanded) && owner != reader)
         fault(llvm::formatv("{0} {1}, which a cp.async of thread {2} wrote; no barrier has "
                             "published it since that thread's cp.async.wait_group",
-                            what, sharedByte(p + i), owner)
+                            what(), sharedByte(p + i), owner)
                   .str());
     }
   }
@@ -272,8 +274,10 @@ struct Executor {
       for (const MemRegion &r : *list)
         if (inside(r, p, bytes)) {
           if (list == &sharedRegions) {
-            std::string what = std::string(access == Access::Read ? "reads " : "writes ") +
-                               std::to_string(bytes) + " bytes at";
+            auto what = [&] {
+              return std::string(access == Access::Read ? "reads " : "writes ") +
+                     std::to_string(bytes) + " bytes at";
+            };
             checkShared(p, bytes, current->linear, what);
             if (access != Access::Read)
               sharedWritten(p, bytes, what, site);
@@ -406,8 +410,9 @@ struct Executor {
                           srcBytes ? from->name : "nothing", sharedByte(dst), at)
                 .str());
     Thread &t = *current;
-    checkShared(dst, bytes, t.linear, "cp.async writes");
-    checkNoWgmmaReads(dst, bytes, "cp.async writes", site);
+    auto what = [] { return std::string("cp.async writes"); };
+    checkShared(dst, bytes, t.linear, what);
+    checkNoWgmmaReads(dst, bytes, what, site);
     uint32_t n = occurrence(site);
     if (srcBytes)
       counters.global(t.linear, site, n, Counters::Kind::AsyncLoad, src, srcBytes,
@@ -426,7 +431,7 @@ struct Executor {
     Thread &t = *current;
     while (static_cast<int64_t>(t.groups.size()) > std::max<int32_t>(pending, 0)) {
       for (const AsyncCopy &c : t.groups.front()) {
-        sharedWritten(c.dst, c.bytes, "a cp.async lands at");
+        sharedWritten(c.dst, c.bytes, [] { return std::string("a cp.async lands at"); });
         std::memcpy(reinterpret_cast<void *>(c.dst), c.data.data(), c.bytes);
         for (int64_t i = 0; i < c.bytes; ++i)
           sharedState[c.dst - sharedBase + i] = kLanded | static_cast<uint32_t>(t.linear);
@@ -438,14 +443,15 @@ struct Executor {
 
   /// Faults if a wgmma in flight reads shared bytes p..p+bytes (written by
   /// the op at `writer`, if known).
-  void checkNoWgmmaReads(uintptr_t p, int64_t bytes, const std::string &what, int32_t writer = -1) {
+  void checkNoWgmmaReads(uintptr_t p, int64_t bytes, function_ref<std::string()> what,
+                         int32_t writer = -1) {
     if (!spec.usesWgmma || p < sharedBase || p - sharedBase + bytes > wgmmaReaders.size())
       return;
     for (int64_t i = 0; i < bytes; ++i)
       if (wgmmaReaders[p - sharedBase + i])
         fault(llvm::formatv("{0} {1}, which a wgmma.mma_async in flight reads: no "
                             "wgmma.wait_group has retired it{2}",
-                            what, sharedByte(p + i),
+                            what(), sharedByte(p + i),
                             writer >= 0 ? " ('" + site(writer) + "')" : std::string())
                   .str());
   }
@@ -453,7 +459,8 @@ struct Executor {
   /// An ordinary (generic-proxy) write of shared bytes p..p+bytes by the
   /// current thread: not while a wgmma reads them, and unseen by wgmma
   /// until the thread's next fence.proxy.async.
-  void sharedWritten(uintptr_t p, int64_t bytes, const std::string &what, int32_t writer = -1) {
+  void sharedWritten(uintptr_t p, int64_t bytes, function_ref<std::string()> what,
+                     int32_t writer = -1) {
     if (!spec.usesWgmma || p < sharedBase || p - sharedBase + bytes > unfencedBy.size())
       return;
     checkNoWgmmaReads(p, bytes, what, writer);
