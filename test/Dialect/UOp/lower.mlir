@@ -100,6 +100,26 @@ uop.kernel @pad {
 
 // -----
 
+// A view masked to nothing in one dimension (the copy of a tile past the
+// reduce's end) reads nothing anywhere: its gate is the constant false, not a
+// comparison per axis that would tie the load to every range.
+// CHECK-LABEL: uop.kernel @masked_to_nothing
+// CHECK: %[[F:.*]] = uop.const false
+// CHECK: %[[P:.*]] = uop.index %{{.*}}[%{{.*}}] gate %[[F]] : i1 : !uop.ptr<f32, 4>, si32
+// CHECK-NOT: uop.cmplt
+// CHECK: uop.load %[[P]] alt
+uop.kernel @masked_to_nothing {
+  %out = uop.define_global 0 : !uop.ptr<f32, 24>
+  %ov = uop.view %out [#uop.view<shape = [6, 4], strides = [4, 1]>] : !uop.ptr<f32, 24>
+  %in = uop.define_global 1 : !uop.ptr<f32, 4>
+  %iv = uop.view %in [#uop.view<shape = [6, 4], strides = [0, 0], mask = [[0, 0], [0, 0]]>] : !uop.ptr<f32, 4>
+  %x = uop.load %iv : !uop.ptr<f32, 4>
+  %st = uop.store %ov, %x : !uop.ptr<f32, 24>
+  uop.sink %st
+}
+
+// -----
+
 // A shrink is an offset; a flip a negative stride from the far end.
 // CHECK-LABEL: uop.kernel @shrink_flip
 // CHECK: %[[R0:.*]] = uop.range %{{.*}} axis 0 global

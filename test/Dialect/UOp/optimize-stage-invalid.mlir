@@ -241,3 +241,25 @@ uop.kernel @wgmma_one_warp attributes {uop.opts = "TC:0:-1,0,1,WGMMA:0:3"} {
   uop.sink %st
 }
 }
+
+// -----
+
+// wgmma reads A K-major; this A is contiguous in M (A^T @ B).
+module attributes {uop.target = #uop.target<"sm_90a">} {
+// expected-error @+1 {{for sm_90a: WGMMA reads A K-major: its buffer must be contiguous in K}}
+uop.kernel @wgmma_m_major_a attributes {uop.opts = "TC:0:-1,0,1,LOCAL:0:4,UPCAST:0:8,WGMMA:0:3"} {
+  %out = uop.define_global 0 : !uop.ptr<f32, 4096>
+  %out_v = uop.view %out [#uop.view<shape = [64, 64, 1], strides = [64, 1, 0]>] : !uop.ptr<f32, 4096>
+  %a = uop.define_global 1 : !uop.ptr<f16, 2048>
+  %a_v = uop.view %a [#uop.view<shape = [64, 64, 32], strides = [1, 0, 64]>] : !uop.ptr<f16, 2048>
+  %b = uop.define_global 2 : !uop.ptr<f16, 2048>
+  %b_v = uop.view %b [#uop.view<shape = [64, 64, 32], strides = [0, 1, 64]>] : !uop.ptr<f16, 2048>
+  %x = uop.load %a_v : !uop.ptr<f16, 2048>
+  %y = uop.load %b_v : !uop.ptr<f16, 2048>
+  %m = uop.mul %x, %y : f16
+  %f = uop.cast %m : f16 -> f32
+  %sum = uop.reduce_axis add %f [2] : f32
+  %st = uop.store %out_v, %sum : !uop.ptr<f32, 4096>
+  uop.sink %st
+}
+}

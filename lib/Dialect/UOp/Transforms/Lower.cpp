@@ -69,6 +69,14 @@ private:
   /// validity from the mask bounds that cut anything. Symbolic entries are
   /// their expressions of the kernel's variables.
   std::pair<Value, Value> viewIndex(ViewAttr v, ArrayRef<Value> idxs, Value valid) {
+    // A dimension masked to nothing makes the whole view invalid (tinygrad's
+    // View.create then masks every dimension to [0, 0)): the constant false,
+    // not a comparison of every axis that the expander would then unroll.
+    if (v.hasMask())
+      for (size_t i = 0; i < v.getShape().size(); ++i)
+        if (!v.getSymAt(v.maskSlot(i, 0)) && !v.getSymAt(v.maskSlot(i, 1)) &&
+            v.getMask()[2 * i] >= v.getMask()[2 * i + 1])
+          return {constant(0), ConstOp::create(b, loc, b.getI1Type(), b.getBoolAttr(false))};
     SymEntryAttr symOffset = v.getSymAt(v.offsetSlot());
     Value idx = symOffset ? expr(symOffset) : constant(v.getOffset());
     for (auto [i, sh] : llvm::enumerate(v.getShape())) {

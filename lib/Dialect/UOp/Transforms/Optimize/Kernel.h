@@ -56,8 +56,9 @@ struct StagePlan {
   int64_t stages = 0, axis = 0; // buffers; the reduce loop's axis in the shape
   StagedOperand operands[2];    // A, B
   // WGMMA: the wgmma's N, the axis of its blocks of 8 columns (-1: one
-  // block), and each tile's layout: swizzle, LBO, SBO in bytes.
-  bool wgmma = false;
+  // block), whether B's tile is K-major (A's always is), and each tile's
+  // layout: swizzle, LBO, SBO in bytes.
+  bool wgmma = false, bKMajor = false;
   int64_t wgmmaN = 0, nBlockAxis = -1;
   std::array<std::array<int64_t, 3>, 2> tileLayout{};
 };

@@ -247,9 +247,11 @@ llvm::Error OptKernel::planWgmma(StagePlan &plan) const {
   CHECK(fr - wd == nLanes + 1 && full[wd + nLanes] == 4 && sa[wd + nLanes] == 16 * A.mnStride &&
             sb[wd + nLanes] == 0,
         "WGMMA needs a warpgroup: the TC's lanes and then LOCAL 4 on M as the block's threads");
-  // A is read along K (K-major), B along N (N-major), as 16-byte rows.
-  CHECK(A.kStride == 1 && !A.trans, "WGMMA reads A K-major: its buffer must be contiguous in K");
-  CHECK(B.mnStride == 1 && B.trans, "WGMMA reads B N-major: its buffer must be contiguous in N");
+  // A is read along K (K-major); B along N (N-major) or along K (K-major:
+  // B = X^T for a row-major X, as in attention's Q K^T), whichever its
+  // buffer is contiguous in (planStaging checked it is one of them).
+  CHECK(A.kStride == 1, "WGMMA reads A K-major: its buffer must be contiguous in K");
+  plan.bKMajor = B.kStride == 1;
   // The other axes inside the block: blocks of 64 rows (a wgmma each),
   // blocks of 8 columns (one wgmma's N), k16 steps.
   int64_t nBlocks = 1, kSteps = 1;
@@ -258,7 +260,7 @@ llvm::Error OptKernel::planWgmma(StagePlan &plan) const {
       continue;
     if (sa[a] == 64 * A.mnStride && sb[a] == 0)
       continue; // a wgmma per 64 rows
-    if (sa[a] == 0 && sb[a] == 8 && plan.nBlockAxis < 0) {
+    if (sa[a] == 0 && sb[a] == 8 * B.mnStride && plan.nBlockAxis < 0) {
       plan.nBlockAxis = a;
       nBlocks = full[a];
       continue;
@@ -272,19 +274,21 @@ llvm::Error OptKernel::planWgmma(StagePlan &plan) const {
   }
   plan.wgmmaN = 8 * nBlocks;
   // The staged tiles are dense, swizzled by their rows of 32, 64 or 128
-  // bytes (#uop.swizzle<1|2|3, 4, 3>: wgmma's swizzles): A's rows must be
-  // the step's K (K-major), B's the wgmma's N (N-major).
-  int64_t rowElements[2] = {16 * kSteps, plan.wgmmaN};
+  // bytes (#uop.swizzle<1|2|3, 4, 3>: wgmma's swizzles). A K-major tile's
+  // rows are the step's K; an N-major B's are the wgmma's N.
+  int64_t rowElements[2] = {16 * kSteps, plan.bKMajor ? 16 * kSteps : plan.wgmmaN};
   for (int i = 0; i < 2; ++i) {
     const StagedOperand &op = plan.operands[i];
+    bool kMajor = i == 0 || plan.bKMajor;
     int64_t rowBytes = 2 * rowElements[i];
     CHECK(op.swizzle && (*op.swizzle)[1] == 4 && (*op.swizzle)[2] == 3 &&
               rowBytes == (int64_t(16) << (*op.swizzle)[0]),
-          std::string("WGMMA needs ") + (i ? "B's rows (N = " : "A's rows (K = ") +
-              std::to_string(rowElements[i]) + ") to be 32, 64 or 128 bytes of a swizzled tile");
+          std::string("WGMMA needs ") + (i ? "B's rows (" : "A's rows (") +
+              (kMajor ? "K = " : "N = ") + std::to_string(rowElements[i]) +
+              ") to be 32, 64 or 128 bytes of a swizzled tile");
     // Swizzled K-major: 8 rows per SBO (LBO unused); N-major: 8 k per SBO,
     // the next rowBytes of N at LBO (there is none).
-    plan.tileLayout[i] = {rowBytes, i == 0 ? 16 : 16 * kSteps * rowBytes, 8 * rowBytes};
+    plan.tileLayout[i] = {rowBytes, kMajor ? 16 : 16 * kSteps * rowBytes, 8 * rowBytes};
   }
   plan.wgmma = true;
   return llvm::Error::success();
@@ -452,6 +456,11 @@ static llvm::Expected<SmallVector<Opt>> staged(const OptKernel &original, ArrayR
   return llvm::createStringError(llvm::Twine(why));
 }
 
+/// The blocks of the kernel's grid.
+static int64_t gridBlocks(const OptKernel &k) {
+  return prod(k.fullShape().take_front(k.globalDims()));
+}
+
 /// Staged operands are read from shared memory once per warp: the larger a
 /// warp's tile, the fewer bytes per mma (ldmatrix's wavefronts bound the
 /// schedule at tinygrad's 64x32). So a warp takes 64 columns of N where N
@@ -480,14 +489,13 @@ static std::optional<SmallVector<Opt>> widerWarpTiles(const OptKernel &original)
   // M as tinygrad upcasts it, N by 8.
   if (!upcast(1, {5, 4, 3, 2}) || !upcast(0, {8}))
     return std::nullopt;
-  auto blocks = [](const OptKernel &x) { return prod(x.fullShape().take_front(x.globalDims())); };
   for (int64_t warps : {4, 2}) {
     OptKernel withLocal = k;
     if (!withLocal.tcOpts->axesExist[0] ||
         withLocal.fullShape()[withLocal.tcOpts->axes[0]] % warps != 0 ||
         !legal(withLocal.applyOpt(Opt{OptOp::LOCAL, withLocal.tcOpts->axes[0], warps, {}})))
       continue;
-    if (blocks(withLocal) >= 256)
+    if (gridBlocks(withLocal) >= 256)
       return withLocal.appliedOpts;
   }
   return k.appliedOpts;
@@ -524,10 +532,14 @@ mlir::uop::wgmmaTensorCoreOptimizations(const OptKernel &original) {
     return std::move(e);
   if (llvm::Error e = applyTo(base, Opt{OptOp::UPCAST, base.tcOpts->axes[0], 8, {}}))
     return std::move(e);
-  // The largest tiles whose buffers fit: 2 wgmmas down M, k-steps of 64
-  // (128-byte rows: wgmma's 128-byte swizzle), 4 buffers first.
+  // The tallest tile (4, 2, then 1 wgmma down M) that leaves the grid 64
+  // blocks or more, half an H100's 132 SMs: each wgmma down M saves the L2
+  // a re-read of B, but below that idle SMs cost more than the bytes saved
+  // (the roofline estimates of the 1024^3 matmul and attention,
+  // docs/benchmarks.md). Then the deepest k-step whose buffers fit (4 k16
+  // steps: 128-byte rows, wgmma's 128-byte swizzle), 4 buffers first.
   std::string why = "no tile fits";
-  for (int64_t mBlocks : {2, 1}) {
+  for (int64_t mBlocks : {4, 2, 1}) {
     OptKernel k = base;
     if (mBlocks > 1) {
       if (size(k, 1) % mBlocks != 0)
@@ -536,6 +548,8 @@ mlir::uop::wgmmaTensorCoreOptimizations(const OptKernel &original) {
         llvm::consumeError(std::move(e));
         continue;
       }
+      if (gridBlocks(k) < 64)
+        continue;
     }
     int64_t steps = k.fullShape()[k.firstReduce()];
     for (int64_t unroll : {4, 2, 1})

@@ -288,7 +288,7 @@ void OptKernel::writeTensorCore(ReduceAxisOp r, ArrayRef<int64_t> axes) {
     Value c = ConstOp::create(b, loc, cType, SplatElementsAttr::get(cType, b.getZeroAttr(out)));
     auto tile = [&](int i) {
       auto [swizzle, lbo, sbo] = plan->tileLayout[i];
-      return WgmmaTileAttr::get(ctx, i == 0 ? "k" : "mn", swizzle, lbo, sbo);
+      return WgmmaTileAttr::get(ctx, i == 0 || plan->bKMajor ? "k" : "mn", swizzle, lbo, sbo);
     };
     auto op = WmmaOp::create(
         b, loc, cType, staged[0], staged[1], c, b.getDenseI64ArrayAttr({plan->wgmmaN, 64, 16}),
