@@ -50,6 +50,9 @@ struct StagedOperand {
   bool trans = false;                // ldmatrix .trans: the tile is contiguous along M or N
   int64_t mnStride = 0, kStride = 0; // in the buffer: between consecutive M (N) and K
   std::optional<std::array<int64_t, 3>> swizzle; // #uop.swizzle's bits, base, shift
+  // WGMMA: an N-major B wider than 64 columns is staged as panels of 64
+  // columns (128-byte rows), each rows x 64, one after the other.
+  int64_t panels = 1;
 };
 
 struct StagePlan {

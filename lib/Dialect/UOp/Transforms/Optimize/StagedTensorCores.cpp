@@ -239,7 +239,8 @@ llvm::Error OptKernel::planWgmma(StagePlan &plan) const {
   int64_t wd = globalDims(), fr = firstReduce(), tcd = firstUpcast();
   int64_t ownEnd = tcd + llvm::Log2_64(tc.k) + tc.countOpts('u');
   int64_t nLanes = tc.countOpts('l');
-  const StagedOperand &A = plan.operands[0], &B = plan.operands[1];
+  const StagedOperand &A = plan.operands[0];
+  StagedOperand &B = plan.operands[1];
   ArrayRef<int64_t> sa = A.frag.strides, sb = B.frag.strides;
   ArrayRef<int64_t> full = fullShape();
   // The warpgroup: the TC's 32 lanes, then one LOCAL of 4 warps down M, 16
@@ -273,10 +274,31 @@ llvm::Error OptKernel::planWgmma(StagePlan &plan) const {
                                    " of the block in a wgmma");
   }
   plan.wgmmaN = 8 * nBlocks;
+  // An N-major B of more than 64 columns: panels of 64 columns, each
+  // 16 kSteps rows of 128 bytes under the 128-byte swizzle, the next panel
+  // LBO (a panel) further on, as the descriptor's MN-major layout has it.
+  if (!plan.bKMajor && plan.wgmmaN > 64) {
+    // The tile is 16 kSteps rows of N, kStride apart in the buffer
+    // (findBox merges rows that are contiguous there: undone here).
+    CHECK(plan.wgmmaN % 64 == 0 && B.rows * B.cols == 16 * kSteps * plan.wgmmaN &&
+              B.kStride >= plan.wgmmaN,
+          "WGMMA needs B's N (" + std::to_string(plan.wgmmaN) +
+              ") in panels of 64 columns, its tile's whole rows");
+    B.rows = 16 * kSteps;
+    B.cols = plan.wgmmaN;
+    B.pitch = B.kStride;
+    B.panels = plan.wgmmaN / 64;
+    B.swizzle = {3, 4, 3};
+    for (auto [a, stride] : llvm::enumerate(B.frag.strides)) {
+      int64_t r = stride / B.pitch, c = stride % B.pitch;
+      if (B.smemStrides[a] != 0)
+        B.smemStrides[a] = c / 64 * B.rows * 64 + r * 64 + c % 64;
+    }
+  }
   // The staged tiles are dense, swizzled by their rows of 32, 64 or 128
   // bytes (#uop.swizzle<1|2|3, 4, 3>: wgmma's swizzles). A K-major tile's
-  // rows are the step's K; an N-major B's are the wgmma's N.
-  int64_t rowElements[2] = {16 * kSteps, plan.bKMajor ? 16 * kSteps : plan.wgmmaN};
+  // rows are the step's K; an N-major B's are the wgmma's N, or a panel's.
+  int64_t rowElements[2] = {16 * kSteps, plan.bKMajor ? 16 * kSteps : plan.wgmmaN / B.panels};
   for (int i = 0; i < 2; ++i) {
     const StagedOperand &op = plan.operands[i];
     bool kMajor = i == 0 || plan.bKMajor;
@@ -337,7 +359,7 @@ std::pair<Value, Value> OptKernel::writeStagedOperands(OpBuilder &b, Location lo
   SmallVector<int64_t> zeros(full.size(), 0);
   // The first element of tile `step` (-1: the loop's, kt + ahead) in the
   // operand's buffer; the loop's is masked off past the last tile.
-  auto origin = [&](int i, int64_t step) {
+  auto origin = [&](int i, int64_t step, int64_t extra) {
     const View &v = plan.operands[i].frag;
     SmallVector<int64_t> strides(zeros);
     for (int64_t a = 0; a < wd; ++a)
@@ -351,16 +373,16 @@ std::pair<Value, Value> OptKernel::writeStagedOperands(OpBuilder &b, Location lo
           mask->push_back({0, (int64_t)a == kt ? std::max<int64_t>(0, size - ahead) : size});
       }
     }
-    int64_t offset = v.offset + (step < 0 ? ahead : step) * v.strides[kt];
+    int64_t offset = v.offset + (step < 0 ? ahead : step) * v.strides[kt] + extra;
     return ShapeTracker{{View::create(full, strides, offset, mask)}};
   };
   // Buffer (step % S) of the ring, over the kernel's shape: a view of the
   // flat position step * tile modulo the ring's size.
-  auto ring = [&](int i, int64_t shift, ArrayRef<int64_t> inner) {
+  auto ring = [&](int i, int64_t shift, ArrayRef<int64_t> inner, int64_t extra = 0) {
     SmallVector<int64_t> strides(inner);
     strides[kt] = tile[i];
-    return ShapeTracker{
-        {View::create({plan.stages * tile[i]}), View::create(full, strides, shift * tile[i])}};
+    return ShapeTracker{{View::create({plan.stages * tile[i]}),
+                         View::create(full, strides, shift * tile[i] + extra)}};
   };
 
   // Tiles 0 .. ahead-1 before the loop, one group each (an empty group
@@ -371,11 +393,16 @@ std::pair<Value, Value> OptKernel::writeStagedOperands(OpBuilder &b, Location lo
     SmallVector<Value> done;
     for (int i = 0; i < 2; ++i) {
       const StagedOperand &op = plan.operands[i];
-      ShapeTracker dst = step < 0 ? ring(i, ahead, zeros)
-                                  : ShapeTracker{{View::create(full, zeros, step * tile[i])}};
-      done.push_back(CopyTileOp::create(b, loc, voidType, view(local[i], dst),
-                                        view(global[i], origin(i, step)), op.rows, op.cols,
-                                        op.pitch, op.cols, after()));
+      // Panel p (columns 64p .. 64p+63 of the tile) after p whole panels.
+      int64_t cols = op.cols / op.panels;
+      for (int64_t p = 0; p < op.panels; ++p) {
+        int64_t into = p * op.rows * cols;
+        ShapeTracker dst = step < 0 ? ring(i, ahead, zeros, into)
+                                    : ShapeTracker{{View::create(full, zeros, step * tile[i] + into)}};
+        done.push_back(CopyTileOp::create(b, loc, voidType, view(local[i], dst),
+                                          view(global[i], origin(i, step, p * cols)), op.rows,
+                                          cols, op.pitch, cols, after()));
+      }
     }
     return done;
   };
@@ -525,32 +552,41 @@ mlir::uop::wgmmaTensorCoreOptimizations(const OptKernel &original) {
   if (!base.tcOpts || !base.tcOpts->axesExist[0] || !base.tcOpts->axesExist[1])
     return llvm::createStringError("the tensor core's M and N are not both axes of the kernel");
   auto size = [](const OptKernel &k, int d) { return k.fullShape()[k.tcOpts->axes[d]]; };
-  // The warpgroup's 4 warps down M; 64 columns of N per wgmma.
+  // The warpgroup's 4 warps down M; 64 or 128 columns of N per wgmma.
   if (size(base, 1) % 4 != 0 || size(base, 0) % 8 != 0)
     return llvm::createStringError("WGMMA needs M in blocks of 64 and N in blocks of 64");
   if (llvm::Error e = applyTo(base, Opt{OptOp::LOCAL, base.tcOpts->axes[1], 4, {}}))
     return std::move(e);
-  if (llvm::Error e = applyTo(base, Opt{OptOp::UPCAST, base.tcOpts->axes[0], 8, {}}))
-    return std::move(e);
-  // The tallest tile (4, 2, then 1 wgmma down M) that leaves the grid 64
-  // blocks or more, half an H100's 132 SMs: each wgmma down M saves the L2
-  // a re-read of B, but below that idle SMs cost more than the bytes saved
-  // (the roofline estimates of the 1024^3 matmul and attention,
-  // docs/benchmarks.md). Then the deepest k-step whose buffers fit (4 k16
-  // steps: 128-byte rows, wgmma's 128-byte swizzle), 4 buffers first.
+  // The block's tile: the first of these that leaves the grid 64 blocks or
+  // more (half an H100's 132 SMs), else 64x64. They are in order of the L2
+  // bytes per flop (1/rows + 1/columns: each block reads its A rows and B
+  // columns from L2), which bound the 1024^3 matmul; below 64 blocks idle
+  // SMs cost more than the bytes saved (docs/benchmarks.md).
+  struct Tile {
+    int64_t mBlocks, nUpcast; // wgmmas down M; blocks of 8 columns
+  };
   std::string why = "no tile fits";
-  for (int64_t mBlocks : {4, 2, 1}) {
+  for (Tile t : {Tile{2, 16}, Tile{4, 8}, Tile{1, 16}, Tile{2, 8}, Tile{1, 8}}) {
     OptKernel k = base;
-    if (mBlocks > 1) {
-      if (size(k, 1) % mBlocks != 0)
+    bool legal = true;
+    for (auto [d, amount] : {std::pair<int, int64_t>{0, t.nUpcast}, {1, t.mBlocks}}) {
+      if (amount == 1)
         continue;
-      if (llvm::Error e = applyTo(k, Opt{OptOp::UPCAST, k.tcOpts->axes[1], mBlocks, {}})) {
-        llvm::consumeError(std::move(e));
-        continue;
+      if (size(k, d) % amount != 0) {
+        legal = false;
+        break;
       }
-      if (gridBlocks(k) < 64)
-        continue;
+      if (llvm::Error e = applyTo(k, Opt{OptOp::UPCAST, k.tcOpts->axes[d], amount, {}})) {
+        why = llvm::toString(std::move(e));
+        legal = false;
+        break;
+      }
     }
+    if (!legal || (t.mBlocks * t.nUpcast > 8 && gridBlocks(k) < 64))
+      continue;
+    // Then the deepest k-step whose buffers fit the 48 KB of static shared
+    // memory (4 k16 steps: 128-byte rows, wgmma's 128-byte swizzle), 4
+    // buffers first.
     int64_t steps = k.fullShape()[k.firstReduce()];
     for (int64_t unroll : {4, 2, 1})
       for (int64_t buffers : {4, 3}) {
