@@ -309,7 +309,7 @@ llvm::Error OptKernel::planWgmma(StagePlan &plan) const {
               (kMajor ? "K = " : "N = ") + std::to_string(rowElements[i]) +
               ") to be 32, 64 or 128 bytes of a swizzled tile");
     // Swizzled K-major: 8 rows per SBO (LBO unused); N-major: 8 k per SBO,
-    // the next rowBytes of N at LBO (there is none).
+    // the next panel of N (a whole panel on) at LBO.
     plan.tileLayout[i] = {rowBytes, kMajor ? 16 : 16 * kSteps * rowBytes, 8 * rowBytes};
   }
   plan.wgmma = true;
