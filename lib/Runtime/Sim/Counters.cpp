@@ -83,7 +83,7 @@ static int64_t wavefronts(llvm::ArrayRef<std::pair<uint64_t, int32_t>> accesses)
   return most;
 }
 
-void Counters::ldmatrix(llvm::ArrayRef<uint64_t> rows) {
+void Counters::matrixRows(llvm::ArrayRef<uint64_t> rows) {
   if (!withMemory)
     return;
   // Each 8x8 matrix is eight 16-byte rows: one phase.

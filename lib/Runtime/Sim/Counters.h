@@ -47,8 +47,10 @@ public:
   /// Likewise in shared memory, at `offset` in the shared window.
   void shared(int32_t linear, int32_t site, uint32_t occurrence, bool store, uint64_t offset,
               int32_t bytes);
-  /// A warp's ldmatrix: the row addresses (shared offsets) of its matrices.
-  void ldmatrix(llvm::ArrayRef<uint64_t> rows);
+  /// One request reading 8x8 matrices of 16-bit elements from shared
+  /// memory (a warp's ldmatrix, one operand of a warpgroup's wgmma): the
+  /// shared offsets of their 16-byte rows, eight per matrix, one phase each.
+  void matrixRows(llvm::ArrayRef<uint64_t> rows);
   /// A warp's mma.sync did `flops` operations.
   void mmaFlops(int64_t flops) { out.mmaFlops += flops; }
   /// A warpgroup's wgmma.mma_async did `flops` operations.

@@ -634,7 +634,7 @@ bool Executor::completeLdMatrix(int32_t first) {
   std::vector<uint64_t> rows;
   for (int32_t l = 0; l < 8 * count; ++l)
     rows.push_back(threads[first + l].ldmRow - sharedBase);
-  counters.ldmatrix(rows);
+  counters.matrixRows(rows);
   auto element = [&](int32_t rowLane, int32_t col) {
     uint16_t v;
     std::memcpy(&v, reinterpret_cast<const void *>(threads[first + rowLane].ldmRow + 2 * col), 2);
@@ -739,6 +739,20 @@ bool Executor::completeWgmma(int32_t first) {
   for (auto [offset, bytes] : issue->reads)
     for (int64_t i = 0; i < bytes; ++i)
       ++wgmmaReaders[offset + i];
+  // Each operand as its 8x8 core matrices (PTX ISA 9.7.15.5.1): 16-byte
+  // rows of 8 elements along the tile's contiguous direction, the matrix's
+  // 8 rows along the other.
+  for (int32_t which = 0; which < 2; ++which) {
+    const WgmmaTile &tile = tiles[which];
+    int32_t extent = which ? n : 64; // A's M or B's N
+    std::vector<uint64_t> rows;
+    for (int32_t mn = 0; mn < extent; mn += 8)
+      for (int32_t k = 0; k < 16; k += 8)
+        for (int32_t r = 0; r < 8; ++r)
+          rows.push_back(tile.mnMajor ? wgmmaElementAddress(tile, mn, k + r, 2)
+                                      : wgmmaElementAddress(tile, mn + r, k, 2));
+    counters.matrixRows(rows);
+  }
   counters.wgmmaFlops(2 * int64_t(64) * n * 16);
   return true;
 }
