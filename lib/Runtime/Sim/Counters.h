@@ -33,6 +33,9 @@ public:
            SimCounters &out);
 
   int32_t numBasicBlocks() const { return static_cast<int32_t>(classes.size() / kInstrClasses); }
+  /// Whether memory accesses are counted (else the memory calls do nothing,
+  /// and their callers need not gather addresses for them).
+  bool countsMemory() const { return withMemory; }
 
   /// A new block (CTA) of `threads` threads starts.
   void startBlock(int64_t threads);

@@ -631,10 +631,12 @@ bool Executor::completeLdMatrix(int32_t first) {
       return false;
     }
   }
-  std::vector<uint64_t> rows;
-  for (int32_t l = 0; l < 8 * count; ++l)
-    rows.push_back(threads[first + l].ldmRow - sharedBase);
-  counters.matrixRows(rows);
+  if (counters.countsMemory()) {
+    std::vector<uint64_t> rows;
+    for (int32_t l = 0; l < 8 * count; ++l)
+      rows.push_back(threads[first + l].ldmRow - sharedBase);
+    counters.matrixRows(rows);
+  }
   auto element = [&](int32_t rowLane, int32_t col) {
     uint16_t v;
     std::memcpy(&v, reinterpret_cast<const void *>(threads[first + rowLane].ldmRow + 2 * col), 2);
@@ -742,7 +744,7 @@ bool Executor::completeWgmma(int32_t first) {
   // Each operand as its 8x8 core matrices (PTX ISA 9.7.15.5.1): 16-byte
   // rows of 8 elements along the tile's contiguous direction, the matrix's
   // 8 rows along the other.
-  for (int32_t which = 0; which < 2; ++which) {
+  for (int32_t which = 0; which < 2 && counters.countsMemory(); ++which) {
     const WgmmaTile &tile = tiles[which];
     int32_t extent = which ? n : 64; // A's M or B's N
     std::vector<uint64_t> rows;
