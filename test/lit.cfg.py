@@ -64,3 +64,11 @@ ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 if not os.access(ptxas, os.X_OK):
     lit_config.warning("ptxas not found (PATH, /usr/local/cuda/bin): the PTX assembly tests will fail")
 config.substitutions.append(("%ptxas", ptxas))
+# libdevice, beside ptxas in the CUDA toolkit (lit does not pass CUDA_HOME
+# on); missing, it is passed on as a path that does not exist, and the tests
+# that link it fail and say so.
+libdevice = os.path.join(os.path.dirname(os.path.dirname(ptxas)), "nvvm", "libdevice",
+                         "libdevice.10.bc")
+if not os.access(libdevice, os.R_OK):
+    lit_config.warning(f"libdevice not found ({libdevice}): the tests that link it will fail")
+config.substitutions.append(("%libdevice", libdevice))

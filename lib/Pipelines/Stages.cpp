@@ -105,7 +105,5 @@ void mlir::uop::buildGPUToBinaryStage(OpPassManager &pm) {
   // The NVVM ops that have no LLVM intrinsic (wgmma.mma_async) become
   // inline PTX; after the point the simulator takes its IR, which runs them.
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVVMToLLVMPass());
-  GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = "isa"; // PTX text
-  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createUOpSerializeToPTX());
 }

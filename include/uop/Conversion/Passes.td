@@ -172,4 +172,35 @@ def ConvertNVVMToSim : Pass<"convert-nvvm-to-sim"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def UOpSerializeToPTX : Pass<"uop-serialize-to-ptx", "::mlir::ModuleOp"> {
+  let summary = "Each gpu.module (#nvvm.target) to a gpu.binary of PTX, in parallel";
+  let description = [{
+    Replaces every `gpu.module` directly in the module, each with one
+    `#nvvm.target`, by a `gpu.binary` holding its PTX, as
+    `gpu-module-to-binary{format=isa}` does: the module is translated to
+    LLVM IR, optimized by LLVM at the target's `O`, and compiled by LLVM's
+    NVPTX backend; the `#gpu.object` records `O` as upstream's does. It
+    differs in what it costs:
+
+    - libdevice (the CUDA toolkit's `nvvm/libdevice/libdevice.10.bc`, the
+      toolkit found as upstream finds it: `CUDA_ROOT`, `CUDA_HOME`,
+      `CUDA_PATH`; or the `libdevice` option) is read, once, and linked
+      (only the functions used, internalized) into a module only when the
+      module calls one of its `__nv_*` functions. Upstream reads and links
+      it into every module whenever a toolkit is found. A module that calls
+      libdevice when there is none is an error naming the function.
+    - The NVPTX target machines come from a process-wide pool, one per
+      (chip, features, O) and thread, instead of one per module.
+    - The modules compile in parallel on the context's thread pool, each in
+      its own LLVMContext; diagnostics keep the modules' order.
+
+    The target's `link` files are not supported (an error).
+  }];
+  let options = [
+    Option<"libdevice", "libdevice", "std::string", /*default=*/"\"\"",
+           "libdevice's bitcode file (default: the CUDA toolkit's)">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif

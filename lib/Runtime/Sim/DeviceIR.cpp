@@ -2,6 +2,7 @@
 
 #include "DeviceIR.h"
 
+#include "uop/Conversion/GPUToPTX/NVPTXMachine.h"
 #include "uop/Conversion/NVVMToSim/WgmmaToSim.h"
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 
@@ -10,14 +11,12 @@
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVM/NVVM/Utils.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMIRToLLVMTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/LLVMIRToNVVMTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Target/LLVMIR/Import.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
@@ -106,20 +105,14 @@ mlir::uop::sim::optimizeDeviceIR(Operation *gpuModule, StringRef chip, unsigned 
   if (!ir)
     return emitError(loc) << "the simulator cannot translate the kernel to LLVM IR";
 
-  // The target machine gpu-module-to-binary's serialization uses.
-  NVVM::SerializeGPUModuleBase::init();
-  llvm::Triple triple("nvptx64-nvidia-cuda");
+  // The target machine the PTX is compiled with (uop-serialize-to-ptx).
   std::string why;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, why);
-  if (!target)
+  NVPTXMachineLease machine(chip, TargetAttr::getPTXFeatures(chip), optLevel, why);
+  if (!machine.get())
     return emitError(loc) << "the simulator needs LLVM's NVPTX target: " << why;
-  std::unique_ptr<llvm::TargetMachine> machine(
-      target->createTargetMachine(triple, chip, TargetAttr::getPTXFeatures(chip), {}, {}));
-  if (!machine)
-    return emitError(loc) << "no NVPTX target machine for " << chip;
-  ir->setTargetTriple(triple);
-  ir->setDataLayout(machine->createDataLayout());
-  optimize(*ir, *machine, optLevel);
+  ir->setTargetTriple(machine.get()->getTargetTriple());
+  ir->setDataLayout(machine.get()->createDataLayout());
+  optimize(*ir, *machine.get(), optLevel);
 
   // It runs on the host: no NVPTX triple, data layout or calling convention.
   ir->setTargetTriple(llvm::Triple());
