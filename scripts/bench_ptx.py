@@ -48,7 +48,8 @@ HEADER_RE = re.compile(r"^// uop-mlir kernel (\S+) grid=(\S+) block=(\S+)")
 COUNT_RULE = ("PTX instructions = lines between the kernel's opening `{` and its closing `}`, "
               "stripped, that are not empty, not `//` comments, not labels (ending in `:`), "
               "not lone braces and not directives (starting with `.`, e.g. `.reg`); "
-              "predicated instructions (`@%p bra ...`) count as one.")
+              "predicated instructions (`@%p bra ...`) and instructions written over several "
+              "lines (an `mma.sync` and its operands, up to the `;`) count as one.")
 
 
 def die(msg):
@@ -134,17 +135,25 @@ def ptx_facts(path):
     m = HEADER_RE.match(lines[0]) if lines else None
     grid, block = (m.group(2), m.group(3)) if m else ("?", "?")
     count, mma, vec, depth = 0, 0, 0, 0
+    statement = ""  # an instruction spanning lines (mma's operands) ends at its `;`
     for line in lines:
         s = line.strip()
-        if s == "{":
+        if statement:
+            statement += " " + s
+        elif s == "{":
             depth += 1
+            continue
         elif s == "}":
             depth -= 1
+            continue
         elif depth > 0 and s and not s.startswith(("//", ".")) and not s.endswith(":"):
+            statement = s
+        if statement and statement.endswith(";"):
             count += 1
-            op = re.sub(r"^@!?%\w+\s+", "", s)  # the predicate of `@%p ld...`
+            op = re.sub(r"^@!?%\w+\s+", "", statement)  # the predicate of `@%p ld...`
             mma += op.startswith("mma.sync")
             vec += bool(VEC_RE.match(op))
+            statement = ""
     return grid, block, count, mma, vec
 
 

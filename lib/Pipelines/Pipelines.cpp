@@ -69,7 +69,7 @@ void mlir::uop::registerUOpPipelines() {
       "uop kernels (any level) to PTX: uop-attach-target, the kernel-codegen stage (uop-optimize, "
       "uop-lower, uop-expand, uop-devectorize), GPU mapping (uop-gpu-dims, uop-decompose-math, "
       "uop-fuse-mulacc, uop-target-legalize, convert-uop-to-gpu), GPU to NVVM and "
-      "gpu-module-to-binary",
+      "uop-serialize-to-ptx",
       [](OpPassManager &pm, const UOpToPTXOptions &options) {
         buildUOpToPTXPipeline(pm, options);
       });

@@ -90,11 +90,11 @@ void mlir::uop::buildGPUMappingStage(OpPassManager &pm) {
 
 void mlir::uop::buildGPUToNVVMStage(OpPassManager &pm, StringRef chip, unsigned optLevel) {
   pm.addPass(createSCFToControlFlowPass());
-  GpuNVVMAttachTargetOptions nvvm;
+  // A gpu.module with a target of its own keeps it.
+  UOpAttachNVVMTargetOptions nvvm;
   nvvm.chip = chip.str();
-  nvvm.features = TargetAttr::getPTXFeatures(chip).str();
   nvvm.optLevel = optLevel;
-  pm.addPass(createGpuNVVMAttachTarget(nvvm));
+  pm.addPass(createUOpAttachNVVMTarget(nvvm));
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.indexBitwidth = 64;
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(toNVVM));

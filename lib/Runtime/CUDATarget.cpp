@@ -301,7 +301,7 @@ CUDARunner::compile(ModuleOp module, StringRef name, const KernelCodegenOptions 
     return failure();
   auto bin = module.lookupSymbol<gpu::BinaryOp>(name);
   if (!bin || bin.getObjects().empty())
-    return emitError(module.getLoc()) << "gpu-module-to-binary made no PTX for '" << name << "'";
+    return emitError(module.getLoc()) << "uop-serialize-to-ptx made no PTX for '" << name << "'";
   StringRef ptx = cast<gpu::ObjectAttr>(bin.getObjects()[0]).getObject().getValue();
   // uop-translate --export-ptx's header line, so a dump says what it is.
   std::string text;

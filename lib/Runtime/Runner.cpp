@@ -65,6 +65,7 @@ FailureOr<GPUKernel> mlir::uop::lowerToGPUKernel(ModuleOp module, StringRef name
     UOpToPTXOptions options;
     options.setCodegen(codegen);
     options.chip = chip.str();
+    options.optLevel = codegen.deviceOptLevel;
     options.toBinary = false;
     buildUOpToPTXPipeline(pm, options);
   } else {
@@ -75,7 +76,7 @@ FailureOr<GPUKernel> mlir::uop::lowerToGPUKernel(ModuleOp module, StringRef name
     for (auto m : module.getOps<gpu::GPUModuleOp>())
       missingTarget |= !m.getTargetsAttr() || m.getTargetsAttr().empty();
     if (hasGPUFuncs || missingTarget)
-      buildGPUToNVVMStage(pm, chip);
+      buildGPUToNVVMStage(pm, chip, codegen.deviceOptLevel);
   }
   if (failed(pm.run(module)))
     return failure();

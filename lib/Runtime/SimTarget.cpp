@@ -21,6 +21,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Pass/PassManager.h"
@@ -31,9 +32,16 @@ using namespace mlir::uop;
 
 namespace {
 
-/// LLVM's optimization level for the device IR: the PTX path's default
-/// (uop-to-ptx O=3), so the simulator runs the code the PTX is made from.
-constexpr unsigned kDeviceOptLevel = 3;
+/// LLVM's optimization level for the device IR: the gpu.module's
+/// #nvvm.target's O, which the PTX step uses too, so that the simulator runs
+/// the code the PTX is made from.
+static unsigned deviceOptLevel(gpu::GPUModuleOp gpuModule) {
+  if (ArrayAttr targets = gpuModule.getTargetsAttr())
+    for (Attribute t : targets)
+      if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(t))
+        return nvvm.getO();
+  return 3; // uop-to-ptx's default
+}
 
 class SimKernel final : public CompiledKernel {
 public:
@@ -86,7 +94,7 @@ FailureOr<std::unique_ptr<CompiledKernel>> SimRunner::compile(ModuleOp module, S
   // NVPTX backend (Sim/DeviceIR.h), as a host module made runnable by
   // convert-nvvm-to-sim.
   FailureOr<OwningOpRef<ModuleOp>> optimized =
-      sim::optimizeDeviceIR(gpuModule, chip, kDeviceOptLevel);
+      sim::optimizeDeviceIR(gpuModule, chip, deviceOptLevel(gpuModule));
   if (failed(optimized))
     return failure();
   OwningOpRef<ModuleOp> host = std::move(*optimized);

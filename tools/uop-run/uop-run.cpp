@@ -116,6 +116,10 @@ cl::opt<std::string> tcSchedule(cl::cat(category), "tc-schedule",
                                          "staged in shared memory where they can be), staged, "
                                          "tinygrad, wgmma (sm_90a)"),
                                 cl::init("auto"));
+cl::opt<unsigned> optLevel(cl::cat(category), "opt-level",
+                           cl::desc("sim, cuda: LLVM optimization level (0-3) of the device "
+                                    "code, as uop-translate's --opt-level"),
+                           cl::init(3));
 cl::opt<std::string> writeBuffers(cl::cat(category), "write-buffers",
                                   cl::desc("After the run, write every buffer to DIR/b<index>.bin "
                                            "(raw little-endian, as the corpus's files) and "
@@ -384,6 +388,11 @@ int run(MLIRContext &ctx) {
     llvm::errs() << "error: --opts and --no-opt contradict each other\n";
     return kBadInput;
   }
+  if (optLevel > 3) {
+    llvm::errs() << "error: --opt-level: no LLVM optimization level " << optLevel
+                 << " (0 to 3)\n";
+    return kBadInput;
+  }
   for (const std::string &gpu : estimate)
     if (!uop::findGPUModel(gpu)) {
       llvm::errs() << "error: --estimate: unknown GPU '" << gpu
@@ -508,12 +517,12 @@ int run(MLIRContext &ctx) {
       llvm::outs() << "auto: no usable CUDA GPU (" << whyNotCUDA << "); running on sim\n";
   }
 
-  // --opts and --no-opt mean what they mean in uop-translate.
-  FailureOr<std::unique_ptr<uop::CompiledKernel>> compiled = (*runner)->compile(
-      *module, name,
-      uop::KernelCodegenOptions::fromToolFlags(
-          opts.getNumOccurrences() ? std::optional<StringRef>(opts) : std::nullopt, noOpt,
-          tcSchedule));
+  // --opts, --no-opt and --opt-level mean what they mean in uop-translate.
+  uop::KernelCodegenOptions codegen = uop::KernelCodegenOptions::fromToolFlags(
+      opts.getNumOccurrences() ? std::optional<StringRef>(opts) : std::nullopt, noOpt, tcSchedule);
+  codegen.deviceOptLevel = optLevel;
+  FailureOr<std::unique_ptr<uop::CompiledKernel>> compiled =
+      (*runner)->compile(*module, name, codegen);
   if (failed(compiled))
     return kBadInput;
   (*compiled)->countMemory(counters || !estimate.empty());

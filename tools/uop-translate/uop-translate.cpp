@@ -30,6 +30,7 @@
 #include "uop/Kernelize/GraphJSON.h"
 #include "uop/Pipelines/Pipelines.h"
 #include "uop/Support/Stack.h"
+#include "uop/Support/Timing.h"
 #include "uop/Support/Tool.h"
 #include "uop/Target/Tinygrad/TinygradJSON.h"
 
@@ -46,6 +47,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/ToolUtilities.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
@@ -119,7 +121,8 @@ cl::opt<bool> verifyDiagnostics(cl::cat(category), "verify-diagnostics",
                                          "its expected-error/warning/note comments name"));
 cl::opt<bool> timing(cl::cat(category), "timing",
                      cl::desc("--kernelize-tinygrad-graph: print each case's kernelize and "
-                              "schedule milliseconds on stderr"));
+                              "schedule milliseconds on stderr; --export-ptx: the wall and "
+                              "CPU milliseconds of import and of compile"));
 cl::opt<std::string> outputFile(cl::cat(category), "o", cl::desc("Output file (default: stdout)"),
                                 cl::value_desc("file"), cl::init("-"));
 
@@ -322,6 +325,15 @@ private:
 };
 
 int exportPTX(ModuleOp module, llvm::raw_ostream &os) {
+  auto start = uop::Clock::now();
+  double cpu = uop::processCPUms();
+  llvm::scope_exit report([&] {
+    if (timing)
+      llvm::errs() << llvm::formatv("--export-ptx: compile and write {0:f2} ms (cpu {1:f2} ms, "
+                                    "every thread); process cpu {2:f2} ms\n",
+                                    uop::msSince(start), uop::processCPUms() - cpu,
+                                    uop::processCPUms());
+  });
   uop::UOpToPTXOptions options;
   options.chip = chip;
   options.optLevel = optLevel;
@@ -462,7 +474,12 @@ int main(int argc, char **argv) {
       return onMLIRInput(ctx, os, "--export-tinygrad", exportTinygrad);
     case Action::ExportPTX:
       if (json) {
+        auto start = uop::Clock::now();
+        double cpu = uop::processCPUms();
         OwningOpRef<ModuleOp> module = importJSON(ctx);
+        if (timing)
+          llvm::errs() << llvm::formatv("--export-ptx: import {0:f2} ms (cpu {1:f2} ms)\n",
+                                        uop::msSince(start), uop::processCPUms() - cpu);
         return module ? exportPTX(*module, os) : kBadInput;
       }
       return onMLIRInput(ctx, os, "--export-ptx", exportPTX);

@@ -172,6 +172,25 @@ def ConvertNVVMToSim : Pass<"convert-nvvm-to-sim"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def UOpAttachNVVMTarget : Pass<"uop-attach-nvvm-target", "::mlir::ModuleOp"> {
+  let summary = "An #nvvm.target on each gpu.module that has no target";
+  let description = [{
+    Gives every `gpu.module` directly in the module that has no target an
+    `#nvvm.target<O = O, chip = chip, features = features>` (features
+    default to the chip's PTX version, as uop-attach-target's). A module
+    with targets of its own keeps them as they are: upstream's
+    `nvvm-attach-target` appends its target to them, and a module with two
+    `#nvvm.target`s is one uop-serialize-to-ptx refuses.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"", "GPU architecture (sm_XX)">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "PTX features (default: the chip's PTX version)">,
+    Option<"optLevel", "O", "unsigned", /*default=*/"3", "LLVM optimization level (0-3)">
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+}
+
 def UOpSerializeToPTX : Pass<"uop-serialize-to-ptx", "::mlir::ModuleOp"> {
   let summary = "Each gpu.module (#nvvm.target) to a gpu.binary of PTX, in parallel";
   let description = [{

@@ -45,6 +45,9 @@ struct KernelCodegenOptions {
   /// memory where the kernel and target allow), "staged" (always; an error
   /// where it cannot be), "tinygrad" (fragments from global memory).
   std::string tcSchedule = "auto";
+  /// LLVM's optimization level (0-3) for device code: the #nvvm.target's O,
+  /// which the PTX step and the simulator both use. The CPU JIT ignores it.
+  unsigned deviceOptLevel = 3;
 
   /// What the tools' --opts (std::nullopt when not given) and --no-opt mean:
   /// those opts; none (NOOPT) with --no-opt or an empty --opts=; else the
@@ -81,13 +84,13 @@ void buildHostToLLVMStage(OpPassManager &pm, bool halfInF32 = true, bool checkAc
 void buildGPUMappingStage(OpPassManager &pm);
 
 /// gpu.modules to the NVVM and LLVM dialects, the IR the PTX is made from
-/// (and the simulator runs): scf-to-cf, nvvm-attach-target (`chip`, PTX 8.0,
-/// LLVM level `optLevel`), convert-gpu-to-nvvm (64-bit indices),
+/// (and the simulator runs): scf-to-cf, uop-attach-nvvm-target (`chip`, its
+/// PTX version, LLVM level `optLevel`, where a module has no target), convert-gpu-to-nvvm (64-bit indices),
 /// reconcile-unrealized-casts.
 void buildGPUToNVVMStage(OpPassManager &pm, StringRef chip, unsigned optLevel = 3);
 
-/// gpu-module-to-binary with format=isa: each gpu.module becomes a
-/// gpu.binary whose object holds the PTX text.
+/// convert-nvvm-to-llvm in each gpu.module, then uop-serialize-to-ptx: each
+/// gpu.module becomes a gpu.binary whose object holds the PTX text.
 void buildGPUToBinaryStage(OpPassManager &pm);
 
 //===----------------------------------------------------------------------===//
@@ -154,7 +157,7 @@ struct UOpToPTXOptions : public UOpCodegenPipelineOptions<UOpToPTXOptions> {
       *this, "O", llvm::cl::desc("LLVM optimization level (0-3)"), llvm::cl::init(3)};
   PassOptions::Option<bool> toBinary{
       *this, "to-binary",
-      llvm::cl::desc("End with gpu-module-to-binary (PTX text in each gpu.binary); without it "
+      llvm::cl::desc("End with uop-serialize-to-ptx (PTX text in each gpu.binary); without it "
                      "the result is the gpu.module in the nvvm/llvm dialects"),
       llvm::cl::init(true)};
 };

@@ -33,7 +33,7 @@
 
 using namespace mlir;
 
-/// LLVM's pipeline at `optLevel` (what gpu-module-to-binary runs), then
+/// LLVM's pipeline at `optLevel` (what uop-serialize-to-ptx runs), then
 /// the IR passes NVPTX's code generator adds before instruction selection
 /// (NVPTXPassConfig::addIRPasses) that LLVM exports: address-space
 /// inference, the straight-line scalar optimizations, loop strength

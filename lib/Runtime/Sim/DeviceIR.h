@@ -2,7 +2,7 @@
 //
 // The simulator runs a kernel as NVPTX's instruction selection receives it:
 // the gpu.module's LLVM IR after LLVM's optimizer at the PTX path's level
-// (what gpu-module-to-binary runs before codegen, with the same NVPTX target
+// (what uop-serialize-to-ptx runs before codegen, with the same NVPTX target
 // machine), imported back into the LLVM dialect. Its instruction counts are
 // then those of the optimized code, and any optimization that changes what
 // the kernel computes shows on the simulator too.
