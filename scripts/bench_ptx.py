@@ -1,21 +1,24 @@
 #!/usr/bin/env python3
 """Compile-time and code-quality benchmark: uop-translate --export-ptx against tinygrad.
 
-For every kernel of <shared>/corpus-perf (compile-only kernels at model sizes) this
-measures, and prints as markdown:
-  - our in-process compile time: MLIR's "Total Execution Time" from --mlir-timing,
-    median of --repeat runs, each kernel compiled alone in its own process;
-  - our wall-clock time for the whole process (start-up + JSON import + compile + write),
-    and the difference (start-up/import overhead); plus plain process start-up, i.e. the
-    wall time of `uop-translate --import-tinygrad` on the smallest corpus kernel;
-  - one compile of the whole corpus as a single module: total time, time per kernel and
-    the most expensive passes;
-  - ptxas -v on our PTX (registers, spill bytes), our PTX instruction count, mma.sync
-    count and vector memory instructions (ld/st .v2/.v4, global and shared), with
-    tinygrad's heuristic opts (the default) and, for comparison, without (--no-opt);
-next to tinygrad's and nvcc's figures from <shared>/anchors/tinygrad_sm80_perf.json,
-and the vector ld/st count of tinygrad's own PTX (recorded by
+Compile time, for ../shared/corpus (70 kernels) and ../shared/corpus-perf (16, at model
+sizes), each against tinygrad's get_program figures (../shared/anchors):
+  - each corpus as one module in one process: the CPU time of compiling it (uop-translate
+    --timing: "compile and write", every thread), the process's wall time, the most
+    expensive passes (--mlir-timing), against the sum of tinygrad's milliseconds;
+  - each kernel alone in its own process: its compile CPU time (median of --repeat runs),
+    against tinygrad's median kernel, and the CPU time of the whole process (start-up,
+    JSON import, compile, write; from the kernel's rusage);
+  - process start-up: the CPU time of `uop-translate --list-tinygrad-ops`.
+Code quality, for corpus-perf with tinygrad's heuristic opts (and, for comparison, without,
+--no-opt): ptxas -v on our PTX (registers, spill bytes), our PTX instruction count, mma.sync
+count, fma count and vector memory instructions (ld/st .v2/.v4, global and shared), next to
+tinygrad's and nvcc's figures from ../shared/anchors/tinygrad_sm80_perf.json and the vector
+ld/st count of tinygrad's own PTX (recorded by
 test/Dialect/UOp/Optimize/gen_tinygrad_opts.py in Inputs/tinygrad-opts.json).
+The goals of issue 23 are checked at the end: >= 4x tinygrad on each corpus's sum, faster
+than tinygrad on the median kernel, a one-kernel process under 15 ms CPU, registers within
+nvcc's + 10% and no spills.
 
 Caveat: tinygrad's figure is get_program (heuristic opts, lowering, linearizing,
 rendering PTX) in a warm process. We apply the same heuristic opts and expand
@@ -26,12 +29,14 @@ This is a benchmark, not a test: it fails only if uop-translate is missing or a
 compile fails. Without ptxas the register/spill columns are "n/a".
 
 usage: bench_ptx.py [--build DIR] [--shared DIR] [--chip sm_80] [--repeat 5] [--output FILE]
+                    [--startup-of DIR]...
 """
 import argparse
 import datetime
 import json
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -77,14 +82,20 @@ def corpus_kernels(corpus):
     return [(f"{c}/{k}", os.path.join(corpus, c, k)) for c, ks in cases for k in ks]
 
 
-def run(cmd, what):
-    """Run cmd; return (wall ms, stdout, stderr); exit non-zero if it fails."""
-    t0 = time.perf_counter()
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    wall = (time.perf_counter() - t0) * 1e3
+def children_cpu_ms():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (r.ru_utime + r.ru_stime) * 1e3
+
+
+def run(cmd, what, stdout=subprocess.PIPE):
+    """Run cmd; return (wall ms, process CPU ms, stdout, stderr); exit non-zero if it fails.
+    The CPU time is the process's (user + system, every thread), from its rusage."""
+    cpu0, t0 = children_cpu_ms(), time.perf_counter()
+    p = subprocess.run(cmd, stdout=stdout, stderr=subprocess.PIPE, text=True)
+    wall, cpu = (time.perf_counter() - t0) * 1e3, children_cpu_ms() - cpu0
     if p.returncode != 0:
         die(f"{what} failed (exit {p.returncode}): {' '.join(cmd)}\n{p.stderr.strip()}")
-    return wall, p.stdout, p.stderr
+    return wall, cpu, p.stdout, p.stderr
 
 
 def parse_timing(report):
@@ -113,28 +124,41 @@ def pass_totals(rows):
     return totals
 
 
+COMPILE_RE = re.compile(r"--export-ptx: compile and write ([\d.]+) ms \(cpu ([\d.]+) ms")
+
+
 def compile_ptx(tool, files, chip, ptx_dir, what, extra=()):
-    """One --export-ptx process with --mlir-timing: (wall ms, in-process ms, rows). The
-    tensor-core kernels keep tinygrad's schedule (--tc-schedule=tinygrad), so that every
-    kernel is compared with tinygrad's and nvcc's compile of the same schedule
-    (scripts/bench_tc.py compares the schedules)."""
-    cmd = [tool, "--export-ptx", *files, f"--chip={chip}", f"--ptx-dir={ptx_dir}", "--mlir-timing",
-           "--tc-schedule=tinygrad", *extra]
-    wall, _, err = run(cmd, what)
-    total, rows = parse_timing(err)
-    return wall, total, rows
+    """One --export-ptx process with --timing and --mlir-timing: a dict of its wall ms,
+    process CPU ms, compile CPU ms (uop-translate's "compile and write", every thread) and
+    the --mlir-timing rows. The tensor-core kernels keep tinygrad's schedule
+    (--tc-schedule=tinygrad), so that every kernel is compared with tinygrad's and nvcc's
+    compile of the same schedule (scripts/bench_tc.py compares the schedules)."""
+    cmd = [tool, "--export-ptx", *files, f"--chip={chip}", f"--ptx-dir={ptx_dir}", "--timing",
+           "--mlir-timing", "--tc-schedule=tinygrad", *extra]
+    wall, cpu, _, err = run(cmd, what)
+    m = COMPILE_RE.search(err)
+    if not m:
+        die(f"{what}: no '--export-ptx: compile and write' line from --timing")
+    _, rows = parse_timing(err)
+    return {"wall": wall, "process_cpu": cpu, "cpu": float(m.group(2)), "rows": rows}
+
+
+def median_run(runs, key):
+    """The run whose `key` is the median (the lower middle one for an even count)."""
+    return sorted(runs, key=lambda r: r[key])[(len(runs) - 1) // 2]
 
 
 VEC_RE = re.compile(r"^(ld|st)\.(global|shared)(\.\w+)*\.v[24]\b")
 
 
 def ptx_facts(path):
-    """(grid, block, instruction count, mma.sync count, vector ld/st count) of our PTX."""
+    """(grid, block, instruction count, mma.sync count, vector ld/st count, fma count) of
+    our PTX."""
     with open(path) as f:
         lines = f.read().splitlines()
     m = HEADER_RE.match(lines[0]) if lines else None
     grid, block = (m.group(2), m.group(3)) if m else ("?", "?")
-    count, mma, vec, depth = 0, 0, 0, 0
+    count, mma, vec, fma, depth = 0, 0, 0, 0, 0
     statement = ""  # an instruction spanning lines (mma's operands) ends at its `;`
     for line in lines:
         s = line.strip()
@@ -153,8 +177,9 @@ def ptx_facts(path):
             op = re.sub(r"^@!?%\w+\s+", "", statement)  # the predicate of `@%p ld...`
             mma += op.startswith("mma.sync")
             vec += bool(VEC_RE.match(op))
+            fma += op.startswith("fma.")
             statement = ""
-    return grid, block, count, mma, vec
+    return grid, block, count, mma, vec, fma
 
 
 def ptxas_facts(ptxas, chip, path):
@@ -198,57 +223,57 @@ def main():
     ap.add_argument("--chip", default="sm_80")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--output", help="also write the markdown report to this file")
+    ap.add_argument("--startup-of", action="append", default=[], metavar="DIR",
+                    help="also report the start-up of this build's uop-translate (e.g. the "
+                         "shared-library build next to a static one)")
     args = ap.parse_args()
     if args.repeat < 1:
         die("--repeat must be at least 1")
 
-    tool = os.path.abspath(os.path.join(args.build, "bin", "uop-translate"))
-    if not os.access(tool, os.X_OK):
-        die(f"uop-translate not found at {tool} (build it, or pass --build)")
-    corpus = os.path.abspath(os.path.join(args.shared, "corpus-perf"))
-    with open(os.path.join(args.shared, "anchors", "tinygrad_sm80_perf.json")) as f:
-        anchors = {row["kernel"]: row for row in json.load(f)}
+    tool = translate_of(args.build)
+    anchors = {}
+    for corpus, name in (("corpus", "tinygrad_sm80_corpus.json"),
+                         ("corpus-perf", "tinygrad_sm80_perf.json")):
+        with open(os.path.join(args.shared, "anchors", name)) as f:
+            anchors[corpus] = {row["kernel"]: row for row in json.load(f)}
     with open(os.path.join(ROOT, "test", "Dialect", "UOp", "Optimize", "Inputs", "tinygrad-opts.json")) as f:
         tg_vec = {r["kernel"]: r.get("ptx_vector_ld", 0) + r.get("ptx_vector_st", 0)
                   for r in json.load(f)["kernels"]["ptx_sm80"] if r.get("corpus") == "corpus-perf"}
     ptxas = PTXAS if os.access(PTXAS, os.X_OK) else shutil.which("ptxas")
-    kernels = corpus_kernels(corpus)
-    out = ["# uop-mlir PTX benchmark: corpus-perf against tinygrad", ""]
+    out = ["# uop-mlir PTX benchmark: corpus and corpus-perf against tinygrad", ""]
     out += machine_facts(tool, args.chip, ptxas) + [""]
     if not ptxas:
         warn = "**WARNING: ptxas not found: register/spill columns are NOT measured (n/a).**"
         print(warn, file=sys.stderr)
         out += [warn, ""]
 
-    rows, tmp = [], tempfile.mkdtemp(prefix="bench_ptx.")
+    timings, rows, tmp = {}, [], tempfile.mkdtemp(prefix="bench_ptx.")
     try:
-        for key, path in kernels:
-            print(f"bench_ptx: {key}", file=sys.stderr)
-            runs = [compile_ptx(tool, [path], args.chip, tmp, f"compile of {key}")
-                    for _ in range(args.repeat)]
-            ptx = os.path.join(tmp, kernel_name(path) + ".ptx")
-            grid, block, instrs, mma, vec = ptx_facts(ptx)
-            row = {"key": key, "wall": statistics.median(r[0] for r in runs),
-                   "ms": statistics.median(r[1] for r in runs), "grid": grid,
-                   "block": block, "instrs": instrs, "mma": mma, "vec": vec,
-                   "ptxas": ptxas_facts(ptxas, args.chip, ptx), "tg": anchors.get(key),
-                   "tg_vec": tg_vec.get(key)}
-            compile_ptx(tool, [path], args.chip, tmp, f"--no-opt compile of {key}", ["--no-opt"])
-            row["noopt_ptxas"] = ptxas_facts(ptxas, args.chip, ptx)
-            rows.append(row)
-        print("bench_ptx: whole corpus as one module", file=sys.stderr)
-        whole = sorted((compile_ptx(tool, [p for _, p in kernels], args.chip, tmp,
-                                    "whole-corpus compile") for _ in range(args.repeat)),
-                       key=lambda r: r[1])[(args.repeat - 1) // 2]
-        smallest = min(kernels, key=lambda k: len(json.load(open(k[1]))["nodes"]))
-        startup = statistics.median(
-            run([tool, "--import-tinygrad", smallest[1], "-o", os.devnull], "import")[0]
-            for _ in range(args.repeat))
+        for corpus in ("corpus", "corpus-perf"):
+            kernels = corpus_kernels(os.path.abspath(os.path.join(args.shared, corpus)))
+            per_kernel = []
+            for key, path in kernels:
+                print(f"bench_ptx: {corpus}/{key}", file=sys.stderr)
+                runs = [compile_ptx(tool, [path], args.chip, tmp, f"compile of {key}")
+                        for _ in range(args.repeat)]
+                per_kernel.append({"key": key, "cpu": statistics.median(r["cpu"] for r in runs),
+                                   "process_cpu": statistics.median(r["process_cpu"] for r in runs),
+                                   "wall": statistics.median(r["wall"] for r in runs),
+                                   "tg": anchors[corpus].get(key)})
+                if corpus == "corpus-perf":
+                    rows.append(quality_row(path, per_kernel[-1], args.chip, tmp, tool, ptxas,
+                                            tg_vec.get(key)))
+            print(f"bench_ptx: {corpus} as one module", file=sys.stderr)
+            whole = median_run([compile_ptx(tool, [p for _, p in kernels], args.chip, tmp,
+                                            f"{corpus} compile") for _ in range(args.repeat)], "cpu")
+            timings[corpus] = {"kernels": per_kernel, "whole": whole}
+        startups = [(args.build, startup_cpu(tool, args.repeat))]
+        startups += [(d, startup_cpu(translate_of(d), args.repeat)) for d in args.startup_of]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
-    out += report_table(rows) + [""] + report_summary(rows, whole, smallest[0], startup,
-                                                      len(kernels), args.repeat, bool(ptxas))
+    out += report_compile_time(timings, startups, args.repeat)
+    out += [""] + report_table(rows) + [""] + report_quality(rows, bool(ptxas))
     text = "\n".join(out) + "\n"
     sys.stdout.write(text)
     if args.output:
@@ -256,69 +281,106 @@ def main():
             f.write(text)
 
 
+def translate_of(build):
+    tool = os.path.abspath(os.path.join(build, "bin", "uop-translate"))
+    if not os.access(tool, os.X_OK):
+        die(f"uop-translate not found at {tool} (build it, or pass --build)")
+    return tool
+
+
+def startup_cpu(tool, repeat):
+    """Median CPU ms of a process that only starts and lists the op table."""
+    return statistics.median(run([tool, "--list-tinygrad-ops"], "start-up",
+                                 stdout=subprocess.DEVNULL)[1] for _ in range(repeat))
+
+
+def quality_row(path, timing, chip, tmp, tool, ptxas, tg_vec):
+    """The code-quality facts of one corpus-perf kernel (its PTX is the last compile's)."""
+    ptx = os.path.join(tmp, kernel_name(path) + ".ptx")
+    grid, block, instrs, mma, vec, fma = ptx_facts(ptx)
+    row = {**timing, "grid": grid, "block": block, "instrs": instrs, "mma": mma, "vec": vec,
+           "fma": fma, "ptxas": ptxas_facts(ptxas, chip, ptx), "tg_vec": tg_vec}
+    compile_ptx(tool, [path], chip, tmp, f"--no-opt compile of {timing['key']}", ["--no-opt"])
+    row["noopt_ptxas"] = ptxas_facts(ptxas, chip, ptx)
+    return row
+
+
+def report_compile_time(timings, startups, repeat):
+    med = statistics.median
+    yes = lambda ok: "**met**" if ok else "**not met**"
+    out = ["## Compile time (CPU)", "",
+           f"Medians of {repeat} run(s), each its own process. CPU ms = user + system time of "
+           "every thread; a compile's CPU is uop-translate --timing's \"compile and write\" "
+           "(after the JSON import), a process's is its rusage (start-up, import, compile, write). "
+           "A kernel alone in its process pays the first-use costs (code paged in, pattern sets "
+           "and target machines built) that a module's later kernels do not; tinygrad's figures "
+           "are from a warm process.",
+           "", "| corpus | kernels | one module: compile CPU ms | wall ms | tinygrad sum ms | "
+           "ratio tinygrad/ours | median kernel: ours ms | tinygrad ms | ratio | one-kernel "
+           "process CPU ms: median | max |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    goals = []
+    for corpus, t in timings.items():
+        ks = [k for k in t["kernels"] if k["tg"]]
+        if not ks:
+            die(f"no kernel of {corpus} has a tinygrad anchor")
+        tg_sum = sum(k["tg"]["tinygrad_ptx_ms"] for k in ks)
+        ours_med, tg_med = med(k["cpu"] for k in ks), med(k["tg"]["tinygrad_ptx_ms"] for k in ks)
+        whole = t["whole"]["cpu"]
+        procs = [k["process_cpu"] for k in t["kernels"]]
+        out.append(f"| {corpus} | {len(t['kernels'])} | {whole:.1f} | {t['whole']['wall']:.1f} | "
+                   f"{tg_sum:.1f} | {tg_sum / whole:.2f}x | {ours_med:.2f} | {tg_med:.2f} | "
+                   f"{tg_med / ours_med:.2f}x | {med(procs):.1f} | {max(procs):.1f} |")
+        goals += [f"- {corpus}: >= 4x tinygrad on the sum: {yes(tg_sum / whole >= 4)} "
+                  f"({tg_sum / whole:.2f}x); faster than tinygrad on the median kernel: "
+                  f"{yes(ours_med < tg_med)} ({ours_med:.2f} vs {tg_med:.2f} ms); one-kernel "
+                  f"process under 15 ms CPU: {yes(max(procs) < 15)} (median {med(procs):.1f}, "
+                  f"max {max(procs):.1f} ms)"]
+    out += ["", "Goals (issue 23):", ""] + goals + [""]
+    out += ["Start-up (`uop-translate --list-tinygrad-ops`, CPU ms): " +
+            "; ".join(f"{d}: {ms:.1f}" for d, ms in startups), ""]
+    for corpus, t in timings.items():
+        whole = t["whole"]
+        top = sorted(pass_totals(whole["rows"]).items(), key=lambda kv: -kv[1][0])[:6]
+        n = len(t["kernels"])
+        out.append(f"- {corpus} as one module, wall time of the most expensive passes "
+                   f"(--mlir-timing; {n} kernels): " +
+                   "; ".join(f"{name}{f' (x{k})' if k > 1 else ''} {ms:.1f} ms "
+                             f"({ms / n:.2f} per kernel)" for name, (ms, k) in top))
+    return out
+
+
 def report_table(rows):
-    head = ["kernel", "our ms (in-process)", "tinygrad ms", "ratio tinygrad/ours", "our wall ms",
+    head = ["kernel", "our compile CPU ms", "tinygrad ms", "ratio tinygrad/ours",
             "our grid / block", "tinygrad global / local", "our regs / spill",
             "tinygrad regs / spill", "nvcc regs / spill", "our regs / spill, no opts",
-            "our PTX instrs", "tinygrad ptx_lines", "nvcc ptx lines", "our mma / tinygrad's",
-            "our vector ld/st", "tinygrad's vector ld/st"]
-    out = ["## Per kernel", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+            "our PTX instrs", "tinygrad ptx_lines", "nvcc ptx lines", "our fma",
+            "our mma / tinygrad's", "our vector ld/st", "tinygrad's vector ld/st"]
+    out = ["## corpus-perf, per kernel", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     dims = lambda v: ",".join(map(str, v)) if v else "?"
     for r in rows:
         tg = r["tg"] or {}
         tg_ms = tg.get("tinygrad_ptx_ms")
-        cells = [r["key"], f"{r['ms']:.1f}", f"{tg_ms:.1f}" if tg_ms else "n/a",
-                 f"{tg_ms / r['ms']:.1f}x" if tg_ms else "n/a", f"{r['wall']:.1f}",
+        cells = [r["key"], f"{r['cpu']:.1f}", f"{tg_ms:.1f}" if tg_ms else "n/a",
+                 f"{tg_ms / r['cpu']:.1f}x" if tg_ms else "n/a",
                  f"{r['grid']} / {r['block']}",
                  f"{dims(tg.get('global'))} / {dims(tg.get('local'))}",
                  fmt_regs(r["ptxas"]), fmt_regs(tg.get("ptxas")), fmt_regs(tg.get("nvcc_ptxas")),
                  fmt_regs(r["noopt_ptxas"]), str(r["instrs"]), str(tg.get("ptx_lines", "n/a")),
-                 str(tg.get("nvcc_ptx_lines", "n/a")), f"{r['mma']} / {tg.get('mma', 'n/a')}",
+                 str(tg.get("nvcc_ptx_lines", "n/a")), str(r["fma"]),
+                 f"{r['mma']} / {tg.get('mma', 'n/a')}",
                  str(r["vec"]), str(r["tg_vec"]) if r["tg_vec"] is not None else "n/a"]
         out.append("| " + " | ".join(cells) + " |")
     return out
 
 
-def report_summary(rows, whole, smallest, startup, nkernels, repeat, have_ptxas):
-    med = statistics.median
-    paired = [r for r in rows if r["tg"]]
-    ours = [r["ms"] for r in paired]
-    tg = [r["tg"]["tinygrad_ptx_ms"] for r in paired]
-    walls = [r["wall"] for r in rows]
-    if not paired:
-        die("no kernel of corpus-perf has a row in tinygrad_sm80_perf.json")
-    sum_ratio, med_ratio = sum(tg) / sum(ours), med(tg) / med(ours)
-    per_kernel = med(t / o for t, o in zip(tg, ours))
-    whole_wall, whole_ms, whole_rows = whole
-    top = sorted(pass_totals(whole_rows).items(), key=lambda kv: -kv[1][0])[:5]
-    top = [f"{n}{f' (x{k})' if k > 1 else ''} {ms:.1f} ms ({ms / whole_ms:.0%})"
-           for n, (ms, k) in top]
-    rest = next((ms for _, n, ms in whole_rows if n == "Rest"), 0.0)
-    overhead = [r["wall"] - r["ms"] for r in rows]
+def report_quality(rows, have_ptxas):
     spills = sum(r["ptxas"]["spill"] for r in rows if r["ptxas"] and r["ptxas"].get("ok"))
     fails = [r["key"] for r in rows if r["ptxas"] and not r["ptxas"].get("ok")]
-    yes = lambda ok: "**met**" if ok else "**not met**"
-    out = ["## Summary", "",
-           f"Timings are medians of {repeat} run(s), each its own process.", "",
-           f"- kernels: {nkernels} ({len(paired)} with a tinygrad anchor)",
-           f"- sum: ours {sum(ours):.1f} ms, tinygrad {sum(tg):.1f} ms, "
-           f"ratio tinygrad/ours {sum_ratio:.2f}x",
-           f"- median: ours {med(ours):.1f} ms, tinygrad {med(tg):.1f} ms, "
-           f"ratio tinygrad/ours {med_ratio:.2f}x (median of per-kernel ratios {per_kernel:.2f}x)",
-           f"- our wall-clock per kernel process: sum {sum(walls):.1f} ms, median {med(walls):.1f} ms;"
-           f" start-up + import overhead (wall - in-process): median {med(overhead):.1f} ms",
-           f"- plain process start-up (`--import-tinygrad` of {smallest} to /dev/null): "
-           f"{startup:.1f} ms wall",
-           f"- whole corpus as one module ({nkernels} kernels, one process): in-process "
-           f"{whole_ms:.1f} ms ({whole_ms / nkernels:.1f} ms per kernel), wall {whole_wall:.1f} ms",
-           f"- most expensive passes in that run (share of in-process time): " + "; ".join(top)
-           + f"; unattributed 'Rest' {rest:.1f} ms ({rest / whole_ms:.0%})",
+    out = ["## Code quality (corpus-perf)", "",
            f"- total spill bytes (stores + loads) over our kernels: "
            + (f"{spills} (goal: 0)" if have_ptxas else "n/a (ptxas not found)"),
            f"- ptxas failures: " + (", ".join(fails) if fails else "none" if have_ptxas else "n/a"),
            *quality_goals(rows, have_ptxas),
-           f"- goal 10x faster than tinygrad: sum-based {yes(sum_ratio >= 10)} ({sum_ratio:.2f}x), "
-           f"median-based {yes(med_ratio >= 10)} ({med_ratio:.2f}x)",
            "", "Notes:", "",
            "- tinygrad's ms is get_program in a warm process with its heuristic opts; ours "
            "applies the same opts and expands upcast and unroll axes as tinygrad's expander "

@@ -15,7 +15,11 @@
 # schedule, run on the best target and compared with tinygrad's results.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${UOP_BUILD_DIR:-$root/build}"
+# The tools linked statically (./build-static): a process starts in
+# milliseconds rather than the ~80 ms the dynamic loader takes to resolve
+# libLLVM.so and libMLIR.so (docs/benchmarks.md).
+export UOP_STATIC_LLVM=1
+build="${UOP_BUILD_DIR:-$root/build-static}"
 corpus="$root/../shared/corpus"
 
 bash "$root/scripts/build.sh" uop-opt uop-translate uop-run
