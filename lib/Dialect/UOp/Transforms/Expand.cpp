@@ -31,10 +31,10 @@ using mlir::uop::sym::intConst;
 namespace {
 
 /// Every combination of the axes' values, the first axis slowest (tinygrad's
-/// _choices_from_args: itertools.product order).
+/// _choices_from_args: itertools.product order); of no axes, one.
 SmallVector<SmallVector<int64_t>> combinations(AxisSizesAttr axes) {
   SmallVector<SmallVector<int64_t>> out{{}};
-  for (size_t i = 0; i < axes.size(); ++i) {
+  for (size_t i = 0; axes && i < axes.size(); ++i) {
     SmallVector<SmallVector<int64_t>> next;
     for (const SmallVector<int64_t> &c : out)
       for (int64_t v = 0; v < axes.getSize(i); ++v) {
@@ -45,6 +45,15 @@ SmallVector<SmallVector<int64_t>> combinations(AxisSizesAttr axes) {
   }
   return out;
 }
+
+/// Values to put in place of others (ranges -> constants, BARRIERs -> the
+/// ones that wait for the copies), with the memo of what was made of each
+/// value, and `keys`: what the replaced values are, as dependence bits
+/// (Expander::dependence).
+struct Substitution {
+  DenseMap<Value, Value> map;
+  uint64_t keys = 0;
+};
 
 class Expander {
 public:
@@ -107,43 +116,92 @@ private:
 
   /// For each combination of the values of `ranges` (sizes in `axes`, the
   /// first slowest), the substitution of constants for them; null ranges
-  /// (axes nothing depends on) are left out.
-  SmallVector<DenseMap<Value, Value>> constantsFor(ArrayRef<Value> ranges, AxisSizesAttr axes) {
-    SmallVector<DenseMap<Value, Value>> out;
+  /// (axes nothing depends on) are left out. Each batch of substitutions
+  /// starts with the IR as the last batch left it: dependences are found
+  /// anew.
+  SmallVector<Substitution> constantsFor(ArrayRef<Value> ranges, AxisSizesAttr axes) {
+    dependences.clear();
+    SmallVector<Substitution> out;
     for (const SmallVector<int64_t> &values : combinations(axes)) {
-      DenseMap<Value, Value> &subst = out.emplace_back();
+      Substitution &subst = out.emplace_back();
       for (auto [r, v] : llvm::zip(ranges, values))
         if (r)
-          subst[r] = constantLike(r, v);
+          replace(subst, r, constantLike(r, v));
     }
     return out;
+  }
+
+  /// `from` replaced by `to` in `subst`.
+  void replace(Substitution &subst, Value from, Value to) {
+    subst.map[from] = to;
+    auto r = from.getDefiningOp<RangeOp>();
+    subst.keys |= r ? axisBit(r.getAxis()) : kBarrierBit;
+  }
+
+  /// The dependence bit of a range of `axis`; axes from 63 on share the
+  /// last bit with the BARRIERs (a conservative answer, not a wrong one).
+  static uint64_t axisBit(int64_t axis) { return axis >= 0 && axis < 63 ? 1ULL << axis : kBarrierBit; }
+  static constexpr uint64_t kBarrierBit = 1ULL << 63;
+
+  /// What `v` depends on, as bits: the axes of the ranges it uses, of the
+  /// UNROLLs on the way (whose lane a substitution picks) and the BARRIERs.
+  /// substitute changes only what shares a bit with its substitution's
+  /// keys, so the walk skips the rest: most of a kernel, for each of the
+  /// tens of copies a tile has.
+  uint64_t dependence(Value v) {
+    if (auto it = dependences.find(v); it != dependences.end())
+      return it->second;
+    Operation *op = v.getDefiningOp();
+    uint64_t bits = 0;
+    if (auto r = dyn_cast_or_null<RangeOp>(op)) {
+      bits = axisBit(r.getAxis());
+    } else if (op) {
+      if (isa<BarrierOp>(op))
+        bits |= kBarrierBit;
+      if (auto u = dyn_cast<UnrollOp>(op)) {
+        auto [vectors, axesList] = lanesOf(u);
+        for (AxisSizesAttr axes : axesList)
+          for (size_t i = 0; i < axes.size(); ++i)
+            bits |= axisBit(axes.getAxis(i));
+        for (Value vector : vectors)
+          bits |= dependence(vector);
+      }
+      for (Value operand : op->getOperands())
+        bits |= dependence(operand);
+    }
+    return dependences[v] = bits;
   }
 
   /// `v` with ranges replaced as `subst` says: the ops between are copied
   /// where they depend on a replaced range, and shared where they do not;
   /// an UNROLL whose axes all have constants is the lane they select.
-  Value substitute(Value v, DenseMap<Value, Value> &subst) {
-    if (Value known = subst.lookup(v))
+  Value substitute(Value v, Substitution &subst) {
+    if (Value known = subst.map.lookup(v))
       return known;
+    if (!(dependence(v) & subst.keys))
+      return v;
     Operation *op = v.getDefiningOp();
     if (!op || isa<RangeOp>(op))
-      return subst[v] = v;
+      return subst.map[v] = v;
     if (auto u = dyn_cast<UnrollOp>(op))
       if (Value picked = pickLane(u, subst))
-        return subst[v] = picked;
-    IRMapping map;
+        return subst.map[v] = picked;
+    // The mapping only for an op that is copied: most are shared, and an
+    // IRMapping allocates on its first entry.
+    SmallVector<Value, 4> operands;
     bool changed = false;
     for (Value operand : op->getOperands()) {
-      Value s = substitute(operand, subst);
-      map.map(operand, s);
-      changed |= s != operand;
+      operands.push_back(substitute(operand, subst));
+      changed |= operands.back() != operand;
     }
     if (!changed)
-      return subst[v] = v;
+      return subst.map[v] = v;
+    IRMapping map;
+    map.map(op->getOperands(), operands);
     Operation *copy = b.clone(*op, map);
     for (auto [from, to] : llvm::zip(op->getResults(), copy->getResults()))
-      subst[from] = to;
-    return subst.lookup(v);
+      subst.map[from] = to;
+    return subst.map.lookup(v);
   }
 
   /// CONTRACT: the source once per combination of the axes, as a vector;
@@ -155,10 +213,10 @@ private:
     for (size_t i = 0; i < axes.size(); ++i)
       ranges.push_back(range(axes.getAxis(i)));
     SmallVector<Value> lanes;
-    for (DenseMap<Value, Value> &subst : constantsFor(ranges, axes)) {
+    for (Substitution &subst : constantsFor(ranges, axes)) {
       for (int64_t a : zeroed)
         if (Value r = range(a))
-          subst[r] = constantLike(r, 0);
+          replace(subst, r, constantLike(r, 0));
       lanes.push_back(substitute(c.getSrc(), subst));
     }
     return VectorizeOp::create(b, c.getLoc(), c.getType(), lanes);
@@ -215,7 +273,7 @@ private:
       return;
     b.setInsertionPoint(r);
     SmallVector<Value> copies;
-    for (DenseMap<Value, Value> &subst : constantsFor(outer, axes)) {
+    for (Substitution &subst : constantsFor(outer, axes)) {
       Value src = substitute(r.getSrc(), subst);
       copies.push_back(
           ReduceOp::create(b, r.getLoc(), r.getType(), r.getKind(), src, r.getRanges()));
@@ -240,9 +298,9 @@ private:
       return;
     b.setInsertionPoint(r);
     Location loc = r.getLoc();
-    SmallVector<DenseMap<Value, Value>> substs = constantsFor(unrolled, axes);
+    SmallVector<Substitution> substs = constantsFor(unrolled, axes);
     SmallVector<Value> lanes;
-    for (DenseMap<Value, Value> &subst : substs)
+    for (Substitution &subst : substs)
       lanes.push_back(substitute(r.getSrc(), subst));
     Value result;
     if (rest.empty()) {
@@ -334,11 +392,11 @@ private:
       return {};
     if (!axes && !newBarrier)
       return {};
-    SmallVector<DenseMap<Value, Value>> substs =
-        axes ? constantsFor(ups, axes) : SmallVector<DenseMap<Value, Value>>(1);
+    SmallVector<Substitution> substs = constantsFor(ups, axes ? axes : AxisSizesAttr());
     SmallVector<Value> copies;
-    for (DenseMap<Value, Value> &subst : substs) {
-      subst.insert(barriers.begin(), barriers.end());
+    for (Substitution &subst : substs) {
+      for (auto [from, to] : barriers)
+        replace(subst, from, to);
       copies.push_back(substitute(store.getResult(), subst));
     }
     return copies;
@@ -410,12 +468,12 @@ private:
   /// The lane of an UNROLL that the constants `subst` has for its axes
   /// select (of a REDUCE made side by side, its copy first); null when an
   /// axis has no constant there.
-  Value pickLane(UnrollOp u, DenseMap<Value, Value> &subst) {
+  Value pickLane(UnrollOp u, Substitution &subst) {
     auto [vectors, axesList] = lanesOf(u);
     int64_t l = 0;
     for (AxisSizesAttr axes : axesList)
       for (size_t i = 0; i < axes.size(); ++i) {
-        Value r = range(axes.getAxis(i)), c = r ? subst.lookup(r) : Value();
+        Value r = range(axes.getAxis(i)), c = r ? subst.map.lookup(r) : Value();
         std::optional<int64_t> value = c ? intConst(c) : std::nullopt;
         if (!value)
           return Value();
@@ -473,6 +531,7 @@ private:
   DenseMap<Operation *, SmallVector<Value>> copiesOf;
   // Each BARRIER expandBarrier has seen -> the one that replaces it.
   DenseMap<Value, Value> barrierFor;
+  DenseMap<Value, uint64_t> dependences; // (dependence's memo, for one batch)
   // Each REDUCE made side by side: the axes of its copies, and the copies.
   DenseMap<Value, std::pair<AxisSizesAttr, SmallVector<Value>>> sideBySideOf;
 };
