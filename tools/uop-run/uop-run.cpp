@@ -389,8 +389,7 @@ int run(MLIRContext &ctx) {
     return kBadInput;
   }
   if (optLevel > 3) {
-    llvm::errs() << "error: --opt-level: no LLVM optimization level " << optLevel
-                 << " (0 to 3)\n";
+    llvm::errs() << "error: --opt-level: no LLVM optimization level " << optLevel << " (0 to 3)\n";
     return kBadInput;
   }
   for (const std::string &gpu : estimate)

@@ -140,7 +140,9 @@ private:
 
   /// The dependence bit of a range of `axis`; axes from 63 on share the
   /// last bit with the BARRIERs (a conservative answer, not a wrong one).
-  static uint64_t axisBit(int64_t axis) { return axis >= 0 && axis < 63 ? 1ULL << axis : kBarrierBit; }
+  static uint64_t axisBit(int64_t axis) {
+    return axis >= 0 && axis < 63 ? 1ULL << axis : kBarrierBit;
+  }
   static constexpr uint64_t kBarrierBit = 1ULL << 63;
 
   /// What `v` depends on, as bits: the axes of the ranges it uses, of the
