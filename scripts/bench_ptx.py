@@ -13,9 +13,10 @@ sizes), each against tinygrad's get_program figures (../shared/anchors):
 Code quality, for corpus-perf with tinygrad's heuristic opts (and, for comparison, without,
 --no-opt): ptxas -v on our PTX (registers, spill bytes), our PTX instruction count, mma.sync
 count, fma count and vector memory instructions (ld/st .v2/.v4, global and shared), next to
-tinygrad's and nvcc's figures from ../shared/anchors/tinygrad_sm80_perf.json and the vector
-ld/st count of tinygrad's own PTX (recorded by
-test/Dialect/UOp/Optimize/gen_tinygrad_opts.py in Inputs/tinygrad-opts.json).
+tinygrad's and nvcc's figures from ../shared/anchors/tinygrad_sm80_perf.json, the vector
+ld/st count of tinygrad's own PTX and nvcc's fma count (recorded by
+test/Dialect/UOp/Optimize/gen_tinygrad_opts.py in Inputs/tinygrad-opts.json and, with
+--nvcc, Inputs/nvcc-sm80.json).
 The goals of issue 23 are checked at the end: >= 4x tinygrad on each corpus's sum, faster
 than tinygrad on the median kernel, a one-kernel process under 15 ms CPU, registers within
 nvcc's + 10% and no spills.
@@ -236,9 +237,12 @@ def main():
                          ("corpus-perf", "tinygrad_sm80_perf.json")):
         with open(os.path.join(args.shared, "anchors", name)) as f:
             anchors[corpus] = {row["kernel"]: row for row in json.load(f)}
-    with open(os.path.join(ROOT, "test", "Dialect", "UOp", "Optimize", "Inputs", "tinygrad-opts.json")) as f:
+    inputs = os.path.join(ROOT, "test", "Dialect", "UOp", "Optimize", "Inputs")
+    with open(os.path.join(inputs, "tinygrad-opts.json")) as f:
         tg_vec = {r["kernel"]: r.get("ptx_vector_ld", 0) + r.get("ptx_vector_st", 0)
                   for r in json.load(f)["kernels"]["ptx_sm80"] if r.get("corpus") == "corpus-perf"}
+    with open(os.path.join(inputs, "nvcc-sm80.json")) as f:  # gen_tinygrad_opts.py --nvcc
+        nvcc_fma = {r["kernel"]: r["fma"] for r in json.load(f)["kernels"]}
     ptxas = PTXAS if os.access(PTXAS, os.X_OK) else shutil.which("ptxas")
     out = ["# uop-mlir PTX benchmark: corpus and corpus-perf against tinygrad", ""]
     out += machine_facts(tool, args.chip, ptxas) + [""]
@@ -263,6 +267,7 @@ def main():
                 if corpus == "corpus-perf":
                     rows.append(quality_row(path, per_kernel[-1], args.chip, tmp, tool, ptxas,
                                             tg_vec.get(key)))
+                    rows[-1]["nvcc_fma"] = nvcc_fma.get(key)
             print(f"bench_ptx: {corpus} as one module", file=sys.stderr)
             runs = [compile_ptx(tool, [p for _, p in kernels], args.chip, tmp, f"{corpus} compile")
                     for _ in range(args.repeat)]
@@ -358,7 +363,7 @@ def report_table(rows):
     head = ["kernel", "our compile CPU ms", "tinygrad ms", "ratio tinygrad/ours",
             "our grid / block", "tinygrad global / local", "our regs / spill",
             "tinygrad regs / spill", "nvcc regs / spill", "our regs / spill, no opts",
-            "our PTX instrs", "tinygrad ptx_lines", "nvcc ptx lines", "our fma",
+            "our PTX instrs", "tinygrad ptx_lines", "nvcc ptx lines", "our fma / nvcc's",
             "our mma / tinygrad's", "our vector ld/st", "tinygrad's vector ld/st"]
     out = ["## corpus-perf, per kernel", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     dims = lambda v: ",".join(map(str, v)) if v else "?"
@@ -371,7 +376,8 @@ def report_table(rows):
                  f"{dims(tg.get('global'))} / {dims(tg.get('local'))}",
                  fmt_regs(r["ptxas"]), fmt_regs(tg.get("ptxas")), fmt_regs(tg.get("nvcc_ptxas")),
                  fmt_regs(r["noopt_ptxas"]), str(r["instrs"]), str(tg.get("ptx_lines", "n/a")),
-                 str(tg.get("nvcc_ptx_lines", "n/a")), str(r["fma"]),
+                 str(tg.get("nvcc_ptx_lines", "n/a")),
+                 f"{r['fma']} / {r['nvcc_fma'] if r['nvcc_fma'] is not None else 'n/a'}",
                  f"{r['mma']} / {tg.get('mma', 'n/a')}",
                  str(r["vec"]), str(r["tg_vec"]) if r["tg_vec"] is not None else "n/a"]
         out.append("| " + " | ".join(cells) + " |")
@@ -395,7 +401,8 @@ def report_quality(rows, have_ptxas):
 
 
 def quality_goals(rows, have_ptxas):
-    """The code-quality goals: registers within nvcc's + 10%, mma where tinygrad has it."""
+    """The code-quality goals: registers within nvcc's + 10%, fma where nvcc has it, mma
+    where tinygrad has it."""
     if not have_ptxas:
         return ["- register goal: n/a (ptxas not found)"]
     ok = [r for r in rows if r["ptxas"] and r["ptxas"].get("ok") and r["tg"]
@@ -404,8 +411,12 @@ def quality_goals(rows, have_ptxas):
     over = [f"{r['key']} ({r['ptxas']['regs']} vs {r['tg']['nvcc_ptxas']['regs']})"
             for r in ok if r not in within]
     tc = [r for r in rows if r["tg"] and r["tg"].get("mma")]
+    fma = [r for r in rows if r["nvcc_fma"]]
+    fewer = [f"{r['key']} ({r['fma']} vs {r['nvcc_fma']})" for r in fma if r["fma"] < r["nvcc_fma"]]
     return [f"- registers <= nvcc's + 10%: {len(within)}/{len(ok)} kernels"
             + (f"; over: {', '.join(over)}" if over else ""),
+            f"- fma where nvcc has fma (as many or more): {len(fma) - len(fewer)}/{len(fma)} kernels"
+            + (f"; fewer: {', '.join(fewer)}" if fewer else ""),
             f"- mma.sync where tinygrad uses tensor cores: {sum(r['mma'] > 0 for r in tc)}/"
             f"{len(tc)} ({', '.join(r['key'] for r in tc)})",
             f"- kernels with vector loads/stores (.v2/.v4): ours {sum(r['vec'] > 0 for r in rows)}/{len(rows)}, "

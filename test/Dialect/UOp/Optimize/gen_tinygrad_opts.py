@@ -13,6 +13,14 @@ the suite does not need tinygrad). It writes two files that the tests read:
   Inputs/tinygrad-apply-opt.json  explicit opt sequences through Kernel.apply_opt:
                                   the kernel state afterwards, or the KernelOptError.
 
+With --nvcc it writes only Inputs/nvcc-sm80.json, for scripts/bench_ptx.py: each
+corpus-perf kernel through tinygrad's CUDA renderer (CUDARenderer("sm_80"), the same
+default opts) and nvcc -ptx -arch=sm_80 (--nvcc-path, default
+/usr/local/cuda/bin/nvcc): how many fma instructions nvcc's PTX has, and its PTX
+line count (which ../shared/anchors records as nvcc_ptx_lines: the agreement is
+printed, showing that the kernel is the one the anchors compiled).
+../shared/tinygrad holds the same tinygrad (--tinygrad ../shared/tinygrad).
+
 It needs tinygrad's Python source at /tmp/tg (commit b73e89110e, the July 2025
 tinygrad the corpus was exported from; no GPU, no numpy needed):
 
@@ -69,6 +77,8 @@ ap.add_argument("--perf", default=os.path.join(SHARED, "corpus-perf"))
 ap.add_argument("--anchors", default=os.path.join(SHARED, "anchors"))
 ap.add_argument("--out-dir", default=os.path.join(HERE, "Inputs"))
 ap.add_argument("--no-program", action="store_true", help="skip get_program (launch dims) for speed")
+ap.add_argument("--nvcc", action="store_true", help="write only Inputs/nvcc-sm80.json (nvcc's fma counts)")
+ap.add_argument("--nvcc-path", default="/usr/local/cuda/bin/nvcc")
 ARGS = ap.parse_args()
 sys.path.insert(0, ARGS.tinygrad)
 
@@ -460,5 +470,40 @@ def split_for_count(s):
   return [x for x in s.split(",") if x and x.split(":")[0] in OptOps.__members__] if s else []
 
 
+def run_nvcc():
+  """nvcc's PTX for each corpus-perf kernel, as tinygrad's CUDA renderer writes it."""
+  import subprocess, tempfile
+  from tinygrad.engine.realize import get_program
+  from tinygrad.renderer.cstyle import CUDARenderer
+  renderer = CUDARenderer("sm_80")
+  anchors = {a["kernel"]: a for a in json.load(open(os.path.join(ARGS.anchors, "tinygrad_sm80_perf.json")))}
+  kernels = []
+  for corpus, kname, path in corpus_files():
+    if corpus != os.path.basename(ARGS.perf.rstrip("/")): continue
+    ast, _ = load_kernel(path, kname)
+    k, _ = optimize_default(ast, renderer)
+    prg = get_program(k.get_optimized_ast(), renderer)
+    with tempfile.TemporaryDirectory() as d:
+      with open(os.path.join(d, "k.cu"), "w") as f: f.write(prg.src)
+      p = subprocess.run([ARGS.nvcc_path, "-ptx", "-arch=sm_80", os.path.join(d, "k.cu"), "-o", os.path.join(d, "k.ptx")],
+                         capture_output=True, text=True)
+      if p.returncode: sys.exit(f"nvcc failed on {kname}: {p.stderr}")
+      ptx = open(os.path.join(d, "k.ptx")).read()
+    body = ptx[ptx.index("{") + 1:ptx.rindex("}")]
+    # instructions as the anchors count nvcc's lines: not empty, comments, labels, braces or directives
+    lines = [l.strip() for l in body.splitlines()]
+    lines = [l for l in lines if l and not l.startswith(("//", ".", "{", "}")) and not l.endswith(":")]
+    fma = sum(1 for l in lines if re.sub(r"^@!?%\w+\s+", "", l).startswith("fma."))
+    want = anchors.get(kname, {}).get("nvcc_ptx_lines")
+    print(f"{kname}: nvcc fma {fma}, PTX lines {len(lines)} (anchors: {want})")
+    kernels.append({"kernel": kname, "fma": fma, "ptx_lines": len(lines), "anchor_ptx_lines": want})
+  with open(os.path.join(ARGS.out_dir, "nvcc-sm80.json"), "w") as f:
+    json.dump({"generator": "test/Dialect/UOp/Optimize/gen_tinygrad_opts.py --nvcc",
+               "procedure": "tinygrad's CUDARenderer('sm_80') with the default opts, get_program, nvcc -ptx -arch=sm_80",
+               "nvcc": subprocess.run([ARGS.nvcc_path, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1],
+               "kernels": kernels}, f, indent=1)
+    f.write("\n")
+
+
 if __name__ == "__main__":
-  main()
+  run_nvcc() if ARGS.nvcc else main()
