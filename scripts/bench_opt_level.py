@@ -57,9 +57,8 @@ def run(cmd, what):
 def static_facts(bin_dir, path, level, ptxas, work):
     """(ptxas facts or None, PTX instruction count) of the kernel's PTX at `level`."""
     ptx_dir = os.path.join(work, f"ptx-O{level}")
-    run([os.path.join(bin_dir, "uop-translate"), "--export-ptx", path, "--chip=sm_80",
-         f"--opt-level={level}", "--tc-schedule=tinygrad", f"--ptx-dir={ptx_dir}"],
-        f"--export-ptx of {path}")
+    bench_ptx.compile_ptx(os.path.join(bin_dir, "uop-translate"), [path], "sm_80", ptx_dir,
+                          f"--export-ptx of {path}", [f"--opt-level={level}"])
     ptx = os.path.join(ptx_dir, bench_ptx.kernel_name(path) + ".ptx")
     return bench_ptx.ptxas_facts(ptxas, "sm_80", ptx), bench_ptx.ptx_facts(ptx)[2]
 
@@ -81,17 +80,12 @@ def simulate(bin_dir, kernel_json, level, regs):
 
 
 def compile_cpu(bin_dir, paths, level, repeat, work):
-    """Median CPU ms of compiling `paths` as one module (--timing's 'compile and write')."""
-    runs = []
-    for _ in range(repeat):
-        p = run([os.path.join(bin_dir, "uop-translate"), "--export-ptx", *paths, "--chip=sm_80",
-                 f"--opt-level={level}", "--tc-schedule=tinygrad", "--timing",
-                 f"--ptx-dir={os.path.join(work, 'whole')}"], "whole-corpus compile")
-        m = re.search(r"compile and write [\d.]+ ms \(cpu ([\d.]+) ms", p.stderr)
-        if not m:
-            die("no '--export-ptx: compile and write' line from uop-translate --timing")
-        runs.append(float(m.group(1)))
-    return statistics.median(runs)
+    """Median CPU ms of compiling `paths` as one module (bench_ptx.compile_ptx's)."""
+    return statistics.median(
+        bench_ptx.compile_ptx(os.path.join(bin_dir, "uop-translate"), paths, "sm_80",
+                              os.path.join(work, "whole"), "whole-corpus compile",
+                              [f"--opt-level={level}"])["cpu"]
+        for _ in range(repeat))
 
 
 def main():
