@@ -64,11 +64,19 @@ ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 if not os.access(ptxas, os.X_OK):
     lit_config.warning("ptxas not found (PATH, /usr/local/cuda/bin): the PTX assembly tests will fail")
 config.substitutions.append(("%ptxas", ptxas))
-# libdevice, beside ptxas in the CUDA toolkit (lit does not pass CUDA_HOME
-# on); missing, it is passed on as a path that does not exist, and the tests
-# that link it fail and say so.
-libdevice = os.path.join(os.path.dirname(os.path.dirname(ptxas)), "nvvm", "libdevice",
-                         "libdevice.10.bc")
+# libdevice, in the CUDA toolkit: CUDA_HOME or CUDA_PATH if set (lit does not
+# pass them on to the tools, so the path is given explicitly), beside the real
+# ptxas, then the toolkit's usual place. ptxas on PATH may be a wrapper
+# script outside the toolkit (/usr/local/bin/ptxas on the CI machines), so it
+# is not the only clue. Missing, it is passed on as the first candidate, a
+# path that does not exist, and the tests that link it fail and say so.
+def libdevice_candidates():
+    roots = [os.environ.get(v) for v in ("CUDA_HOME", "CUDA_PATH")]
+    roots.append(os.path.dirname(os.path.dirname(os.path.realpath(ptxas))))
+    roots.append("/usr/local/cuda")
+    return [os.path.join(r, "nvvm", "libdevice", "libdevice.10.bc") for r in roots if r]
+candidates = libdevice_candidates()
+libdevice = next((c for c in candidates if os.access(c, os.R_OK)), candidates[0])
 if not os.access(libdevice, os.R_OK):
-    lit_config.warning(f"libdevice not found ({libdevice}): the tests that link it will fail")
+    lit_config.warning(f"libdevice not found ({', '.join(candidates)}): the tests that link it will fail")
 config.substitutions.append(("%libdevice", libdevice))
