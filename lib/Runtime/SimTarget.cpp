@@ -40,7 +40,7 @@ static unsigned deviceOptLevel(gpu::GPUModuleOp gpuModule) {
     for (Attribute t : targets)
       if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(t))
         return nvvm.getO();
-  return 3; // uop-to-ptx's default
+  return KernelCodegenOptions().deviceOptLevel;
 }
 
 class SimKernel final : public CompiledKernel {

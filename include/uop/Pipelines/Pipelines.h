@@ -85,8 +85,8 @@ void buildGPUMappingStage(OpPassManager &pm);
 
 /// gpu.modules to the NVVM and LLVM dialects, the IR the PTX is made from
 /// (and the simulator runs): scf-to-cf, uop-attach-nvvm-target (`chip`, its
-/// PTX version, LLVM level `optLevel`, where a module has no target), convert-gpu-to-nvvm (64-bit indices),
-/// reconcile-unrealized-casts.
+/// PTX version, LLVM level `optLevel`, where a module has no target),
+/// convert-gpu-to-nvvm (64-bit indices), reconcile-unrealized-casts.
 void buildGPUToNVVMStage(OpPassManager &pm, StringRef chip, unsigned optLevel = 3);
 
 /// convert-nvvm-to-llvm in each gpu.module, then uop-serialize-to-ptx: each

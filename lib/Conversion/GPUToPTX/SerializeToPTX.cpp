@@ -96,8 +96,8 @@ LogicalResult linkLibDevice(llvm::Module &m, const llvm::MemoryBuffer &bytes, Op
 }
 
 /// One gpu.module's PTX.
-FailureOr<std::string> compile(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target,
-                               LibDevice &libdevice) {
+FailureOr<SmallString<0>> compile(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target,
+                                  LibDevice &libdevice) {
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> ir = translateModuleToLLVMIR(module, context, module.getName());
   if (!ir)
@@ -117,11 +117,8 @@ FailureOr<std::string> compile(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr tar
   }
   if (llvm::Error e = makeOptimizingTransformer(target.getO(), 0, machine.get())(ir.get()))
     return module.emitOpError() << "LLVM's optimizer failed: " << llvm::toString(std::move(e));
-  FailureOr<SmallString<0>> ptx = LLVM::ModuleToObject::translateModuleToISA(
-      *ir, *machine.get(), [&] { return module.emitOpError(); });
-  if (failed(ptx))
-    return failure();
-  return std::string(ptx->str());
+  return LLVM::ModuleToObject::translateModuleToISA(*ir, *machine.get(),
+                                                    [&] { return module.emitOpError(); });
 }
 
 struct SerializeToPTX : uop::impl::UOpSerializeToPTXBase<SerializeToPTX> {
@@ -153,9 +150,9 @@ struct SerializeToPTX : uop::impl::UOpSerializeToPTXBase<SerializeToPTX> {
       }
     LibDevice lib(path);
 
-    std::vector<std::string> ptx(modules.size());
+    std::vector<SmallString<0>> ptx(modules.size());
     if (failed(failableParallelForEachN(&getContext(), 0, modules.size(), [&](size_t i) {
-          FailureOr<std::string> text = compile(modules[i], targets[i], lib);
+          FailureOr<SmallString<0>> text = compile(modules[i], targets[i], lib);
           if (failed(text))
             return failure();
           ptx[i] = std::move(*text);
@@ -167,9 +164,7 @@ struct SerializeToPTX : uop::impl::UOpSerializeToPTXBase<SerializeToPTX> {
     // the optimization level), in place of the modules.
     gpu::TargetOptions options({}, {}, {}, {}, gpu::CompilationTarget::Assembly);
     for (auto [module, target, text] : llvm::zip(modules, targets, ptx)) {
-      SmallVector<char, 0> bytes(text.begin(), text.end());
-      Attribute object =
-          cast<gpu::TargetAttrInterface>(target).createObject(module, bytes, options);
+      Attribute object = cast<gpu::TargetAttrInterface>(target).createObject(module, text, options);
       if (!object) {
         module.emitOpError() << "no GPU object for its PTX";
         return signalPassFailure();
