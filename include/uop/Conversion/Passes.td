@@ -115,7 +115,9 @@ def ConvertUOpToGPU : Pass<"convert-uop-to-gpu", "::mlir::ModuleOp"> {
     - WMMA is one `nvvm.mma.sync` (row.col) with the register packing of
       tinygrad's PTX renderer: A, B and C elements in order, two halves per
       32-bit register (bf16 pairs and tf32 inputs as `i32`), the result
-      unpacked the same way; the target must list the tensor core.
+      unpacked the same way; the target must list the tensor core;
+    - a gated LOAD is an `scf.if` around the load, also where the buffer's
+      size is known: ptxas turns the branch into a predicated load.
     Bool buffers are bytes, read as `!= 0` (`ld.global.u8`).
     VECTORIZE and GEP of values are vector inserts, extracts and shuffles.
 

@@ -312,8 +312,8 @@ private:
     return (getScalarType(types.storage(t)).getIntOrFloatBitWidth() + 7) / 8;
   }
 
-  /// LOAD; gated, the alt value (or 0) where the gate is off: a select, or
-  /// `scf.if` where the buffer's size is not known.
+  /// LOAD; gated, the alt value (or 0) where the gate is off: `scf.if`, or
+  /// a select where the target prefers one and the buffer's size allows.
   FailureOr<Value> emitLoad(LoadOp load) {
     for (Value dep : load.getDeps()) // what must happen first (a BARRIER)
       if (failed(emit(dep)))
@@ -340,10 +340,10 @@ private:
       alt = Semantics(ob, loc, target).zero(t);
     // Without a branch where the buffer's first elements can be read in its
     // place: the address is the buffer's start where the gate is off, and
-    // the value there the alt (tinygrad's PTX predicates the load instead).
+    // the value there the alt.
     IndexOp index = getIndexOfPointer(load.getPtr());
     auto buf = index ? dyn_cast<PtrType>(index.getBuf().getType()) : PtrType();
-    if (buf && buf.getSize() >= getVCount(t)) {
+    if (!target.branchesGatedLoads() && buf && buf.getSize() >= getVCount(t)) {
       FailureOr<Value> base = emit(index.getBuf());
       if (failed(base))
         return failure();

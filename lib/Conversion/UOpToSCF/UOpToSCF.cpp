@@ -26,13 +26,15 @@ using namespace mlir::uop;
 namespace {
 
 /// The host: no grid, shared memory or tensor cores, buffers aligned only
-/// to their elements, and the transcendentals uop-decompose-math leaves
+/// to their elements, gated loads without a branch where the buffer's size
+/// allows, and the transcendentals uop-decompose-math leaves
 /// (SQRT; all of them without it) as the math dialect's ops (libm).
 class HostTargetInfo final : public TargetInfo {
 public:
   HostTargetInfo(DTypeLowering types, MLIRContext *ctx)
       : TargetInfo(types, TargetAttr::getHost(ctx)) {}
   bool buffersAligned() const override { return false; }
+  bool branchesGatedLoads() const override { return false; }
   std::optional<FailureOr<Value>> emitTargetOp(Operation *, ValueRange,
                                                OpBuilder &) const override {
     return std::nullopt;

@@ -46,6 +46,41 @@ module attributes {uop.target = #uop.target<"sm_80">} {
 
 // -----
 
+// A gated load is a branch around the load even where the buffer's size is
+// known (the host selects instead: UOpToSCF/loops.mlir): ptxas turns it into
+// a predicated load, with fewer instructions than an address select and a
+// value select.
+// CHECK-LABEL: gpu.func @gated_load
+// CHECK: %[[ALT:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK: %[[P:.*]] = llvm.getelementptr %arg1
+// CHECK: %[[G:.*]] = arith.cmpi slt
+// CHECK-NOT: llvm.select
+// CHECK: %[[V:.*]] = scf.if %[[G]] -> (f32) {
+// CHECK:   %[[L:.*]] = llvm.load %[[P]] : !llvm.ptr -> f32
+// CHECK:   scf.yield %[[L]] : f32
+// CHECK: } else {
+// CHECK:   scf.yield %[[ALT]] : f32
+// CHECK: }
+// CHECK-NOT: arith.select
+// CHECK: llvm.store %[[V]]
+module attributes {uop.target = #uop.target<"sm_80">} {
+  uop.kernel @gated_load {
+    %l0 = uop.special "lidx0" 8 : si32
+    %c4 = uop.const 4 : si32
+    %out = uop.define_global 0 : !uop.ptr<f32, 8>
+    %in = uop.define_global 1 : !uop.ptr<f32, 4>
+    %g = uop.cmplt %l0, %c4 : si32
+    %p = uop.index %in[%l0] gate %g : i1 : !uop.ptr<f32, 4>, si32
+    %alt = uop.const 0.5 : f32
+    %x = uop.load %p alt %alt : f32 : !uop.ptr<f32, 4>
+    %q = uop.index %out[%l0] : !uop.ptr<f32, 8>, si32
+    %st = uop.store %q, %x : !uop.ptr<f32, 8>
+    uop.sink %st
+  }
+}
+
+// -----
+
 // idxN (no local dims) is the global thread index; grid takes its size.
 // CHECK: uop.launch = {flat = {block = array<i32: 1, 1, 1>, grid = array<i32: 64, 1, 1>}}
 // CHECK: %[[B:.*]] = gpu.block_id x

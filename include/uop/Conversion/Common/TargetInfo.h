@@ -55,6 +55,12 @@ public:
   /// size; otherwise it is emitted with its element's alignment.
   virtual bool buffersAligned() const = 0;
 
+  /// Whether a gated LOAD is a branch around the load, which ptxas turns
+  /// into a predicated load (tinygrad's PTX form), rather than a load of the
+  /// buffer's start where the gate is off and a select of the alt value.
+  /// Where the buffer's size is not known there is always a branch.
+  virtual bool branchesGatedLoads() const = 0;
+
   /// Converts an op only the target knows (SPECIAL, DEFINE_LOCAL, BARRIER
   /// and WMMA on a GPU) at `b`'s insertion point, given its converted
   /// operands; std::nullopt for an op it leaves to the shared semantics.
