@@ -35,7 +35,7 @@ void mlir::uop::buildKernelCodegenStage(OpPassManager &pm, const KernelCodegenOp
   // canonicalize made alike (a load two copies share becomes one, before a
   // gate puts each behind its own branch).
   kernel.addPass(createCSEPass());
-  kernel.addPass(createCanonicalizerPass());
+  kernel.addPass(createUOpCanonicalize());
   kernel.addPass(createCSEPass());
   kernel.addPass(createUOpDevectorize());
 }
@@ -82,7 +82,7 @@ void mlir::uop::buildGPUMappingStage(OpPassManager &pm) {
   kernel.addPass(createUOpGPUDims());
   addTargetRewrites(kernel, /*host=*/false);
   kernel.addPass(createUOpTargetLegalize());
-  kernel.addPass(createCanonicalizerPass());
+  kernel.addPass(createUOpCanonicalize());
   pm.addPass(createConvertUOpToGPU());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -63,7 +63,7 @@ struct KernelCodegenOptions {
 };
 
 /// On every uop.kernel: uop-optimize, uop-lower, uop-expand, CSE,
-/// canonicalize, CSE, uop-devectorize. Kernels at any level go in; lowered,
+/// uop-canonicalize, CSE, uop-devectorize. Kernels at any level go in; lowered,
 /// expanded and devectorized kernels come out.
 void buildKernelCodegenStage(OpPassManager &pm, const KernelCodegenOptions &options);
 
@@ -77,7 +77,7 @@ void buildKernelCodegenStage(OpPassManager &pm, const KernelCodegenOptions &opti
 void buildHostToLLVMStage(OpPassManager &pm, bool halfInF32 = true, bool checkAccesses = false);
 
 /// Lowered kernels to gpu.modules for the module's #uop.target: on every
-/// kernel uop-gpu-dims, uop-target-legalize and canonicalize (tinygrad's
+/// kernel uop-gpu-dims, uop-target-legalize and uop-canonicalize (tinygrad's
 /// symbolic rules on the index math the mapping adds), then
 /// convert-uop-to-gpu, canonicalize and CSE. The module's `uop.launch` gets
 /// each kernel's launch dimensions.

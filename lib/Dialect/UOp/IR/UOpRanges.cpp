@@ -253,9 +253,14 @@ UOP_INT_RANGE(CastOp)
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Walks operands first, remembering each value's range for one query.
+/// The RangeMemo in force on this thread, if any.
+thread_local RangeMemo *activeMemo = nullptr;
+
+/// Walks operands first, remembering each value's range in `memo`.
 class RangeWalker {
 public:
+  explicit RangeWalker(DenseMap<Value, ConstantIntRanges> &memo) : memo(memo) {}
+
   std::optional<ConstantIntRanges> get(Value v) {
     if (!isScalarIntOrBool(v.getType()))
       return std::nullopt;
@@ -276,11 +281,31 @@ public:
   }
 
 private:
-  DenseMap<Value, ConstantIntRanges> memo;
+  DenseMap<Value, ConstantIntRanges> &memo;
 };
 } // namespace
 
-std::optional<ConstantIntRanges> mlir::uop::getIntRange(Value v) { return RangeWalker().get(v); }
+std::optional<ConstantIntRanges> mlir::uop::getIntRange(Value v) {
+  if (activeMemo)
+    return RangeWalker(activeMemo->ranges).get(v);
+  DenseMap<Value, ConstantIntRanges> once;
+  return RangeWalker(once).get(v);
+}
+
+RangeMemo::RangeMemo() : outer(activeMemo) { activeMemo = this; }
+
+RangeMemo::~RangeMemo() { activeMemo = outer; }
+
+void RangeMemo::forget(Operation *op) {
+  SmallVector<Value> work(op->getResults());
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!ranges.erase(v))
+      continue; // nothing computed from v is remembered either
+    for (Operation *user : v.getUsers())
+      llvm::append_range(work, user->getResults());
+  }
+}
 
 std::optional<VRange> mlir::uop::getVRange(Value v) {
   std::optional<ConstantIntRanges> r = getIntRange(v);

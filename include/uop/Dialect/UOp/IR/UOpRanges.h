@@ -3,13 +3,16 @@
 // Every integer or bool uop op implements InferIntRangeInterface
 // (UOpRanges.cpp); upstream's IntegerRangeAnalysis and the rewrite rules
 // read the same definitions. getIntRange walks the use-def graph the way
-// tinygrad's vmin/vmax does, for rules that need a bound on one value.
+// tinygrad's vmin/vmax does, for rules that need a bound on one value; a
+// RangeMemo keeps what the walks found across the folds of one rewrite run.
 //
 //===----------------------------------------------------------------------===//
 #ifndef UOP_DIALECT_UOP_IR_UOPRANGES_H
 #define UOP_DIALECT_UOP_IR_UOPRANGES_H
 
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/InferIntRangeInterface.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <optional>
 
@@ -19,6 +22,34 @@ namespace mlir::uop {
 /// range interfaces (any value they do not bound is the full range).
 /// std::nullopt for values that are not scalar integers or bools.
 std::optional<ConstantIntRanges> getIntRange(Value v);
+
+/// While one is alive, getIntRange on its thread remembers every range it
+/// finds, across queries. Without it each query walks its value's operands
+/// afresh; in canonicalize, where every integer op's folder asks for its own
+/// range (tinygrad's min == max rule), that is the same index math again
+/// for each op. As the rewrite driver's listener it forgets a value, and
+/// every value computed from it, when its op is modified, replaced or
+/// erased, so a query answers what a fresh walk would. Patterns must change
+/// the IR through the rewriter, as the greedy driver requires.
+class RangeMemo final : public RewriterBase::Listener {
+public:
+  RangeMemo();
+  ~RangeMemo() override;
+  RangeMemo(const RangeMemo &) = delete;
+  RangeMemo &operator=(const RangeMemo &) = delete;
+
+  void notifyOperationModified(Operation *op) override { forget(op); }
+  void notifyOperationReplaced(Operation *op, ValueRange) override { forget(op); }
+  void notifyOperationErased(Operation *op) override { forget(op); }
+
+  /// The ranges found so far. A value is here only with every operand the
+  /// walk reached (so forgetting can stop at a value that is not here).
+  llvm::DenseMap<Value, ConstantIntRanges> ranges;
+
+private:
+  void forget(Operation *op);
+  RangeMemo *outer; // the one this replaced on the thread, if any
+};
 
 /// tinygrad's (vmin, vmax) of a scalar integer value, read with the
 /// value's signedness; std::nullopt when not an integer or when a bound of

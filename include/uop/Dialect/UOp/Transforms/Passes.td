@@ -138,6 +138,22 @@ def UOpExpand : Pass<"uop-expand", "::mlir::uop::KernelOp"> {
   }];
 }
 
+def UOpCanonicalize : Pass<"uop-canonicalize", "::mlir::uop::KernelOp"> {
+  let summary = "canonicalize, with value ranges remembered across folds";
+  let description = [{
+    Upstream's `canonicalize` on a kernel (every loaded dialect's and
+    registered op's canonicalization patterns and folders, top-down, normal
+    region simplification, at most 10 iterations), except that tinygrad's
+    range queries (`getIntRange`: the min == max rule every integer op's
+    folder asks for, and the rules that need a bound) share one memo for the
+    run instead of walking their value's operands afresh. The memo forgets a
+    value, and every value computed from it, whenever the rewriter changes
+    its op, so the result is `canonicalize`'s, op for op. The pipelines run
+    it where tinygrad's symbolic rules apply (after `uop-expand`, after
+    `uop-target-legalize`).
+  }];
+}
+
 def UOpDevectorize : Pass<"uop-devectorize", "::mlir::uop::KernelOp"> {
   let summary = "tinygrad's devectorizer: loads and stores of consecutive elements as vector accesses";
   let description = [{

@@ -1,0 +1,53 @@
+//===- Canonicalize.cpp - uop-canonicalize ---------------------------------===//
+//
+// Upstream's canonicalize with a RangeMemo as the rewrite driver's listener,
+// so that tinygrad's range queries share their walks (see Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "uop/Dialect/UOp/IR/UOpOps.h"
+#include "uop/Dialect/UOp/IR/UOpRanges.h"
+#include "uop/Dialect/UOp/Transforms/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::uop {
+#define GEN_PASS_DEF_UOPCANONICALIZE
+#include "uop/Dialect/UOp/Transforms/Passes.h.inc"
+} // namespace mlir::uop
+
+using namespace mlir;
+using namespace mlir::uop;
+
+namespace {
+
+struct UOpCanonicalize : public uop::impl::UOpCanonicalizeBase<UOpCanonicalize> {
+  /// The patterns upstream's canonicalize collects: every loaded dialect's
+  /// and every registered op's.
+  LogicalResult initialize(MLIRContext *context) override {
+    RewritePatternSet owning(context);
+    for (Dialect *dialect : context->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(owning);
+    for (RegisteredOperationName op : context->getRegisteredOperations())
+      op.getCanonicalizationPatterns(owning, context);
+    patterns = std::make_shared<FrozenRewritePatternSet>(std::move(owning));
+    return success();
+  }
+
+  void runOnOperation() override {
+    RangeMemo memo;
+    // Upstream canonicalize's defaults.
+    GreedyRewriteConfig config;
+    config.setUseTopDownTraversal(true)
+        .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Normal)
+        .setListener(&memo);
+    // Like canonicalize, not converging within the iterations is no error.
+    (void)applyPatternsGreedily(getOperation(), *patterns, config);
+  }
+
+  std::shared_ptr<const FrozenRewritePatternSet> patterns;
+};
+
+} // namespace
