@@ -264,11 +264,15 @@ public:
   std::optional<ConstantIntRanges> get(Value v) {
     if (!isScalarIntOrBool(v.getType()))
       return std::nullopt;
+    Operation *op = v.getDefiningOp();
+    // A block argument is unbounded, and not remembered: a RangeMemo only
+    // hears of ops, not of arguments erased (whose storage may be reused).
+    if (!op)
+      return full(v.getType());
     if (auto it = memo.find(v); it != memo.end())
       return it->second;
-    Operation *op = v.getDefiningOp();
     ConstantIntRanges r = full(v.getType());
-    if (op && isa<InferIntRangeInterface>(op) && op->getNumResults() == 1 &&
+    if (isa<InferIntRangeInterface>(op) && op->getNumResults() == 1 &&
         op->getDialect() == v.getType().getContext()->getLoadedDialect<UOpDialect>()) {
       SmallVector<std::optional<ConstantIntRanges>> in;
       for (Value operand : op->getOperands())
