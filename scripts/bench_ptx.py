@@ -29,7 +29,11 @@ further, so the PTX differs.
 This is a benchmark, not a test: it fails only if uop-translate is missing or a
 compile fails. Without ptxas the register/spill columns are "n/a".
 
+With --ptx-printer=direct every compile uses uop-mlir's own PTX printer instead of LLVM's
+NVPTX backend (uop-translate --ptx-printer, docs/compile-speed.md).
+
 usage: bench_ptx.py [--build DIR] [--shared DIR] [--chip sm_80] [--repeat 5] [--output FILE]
+                    [--ptx-printer llvm|direct]
                     [--startup-of DIR]...
 """
 import argparse
@@ -125,6 +129,7 @@ def pass_totals(rows):
     return totals
 
 
+PTX_PRINTER = ["llvm"]  # --ptx-printer, set once by main()
 COMPILE_RE = re.compile(r"--export-ptx: compile and write ([\d.]+) ms \(cpu ([\d.]+) ms")
 
 
@@ -135,7 +140,7 @@ def compile_ptx(tool, files, chip, ptx_dir, what, extra=()):
     (--tc-schedule=tinygrad), so that every kernel is compared with tinygrad's and nvcc's
     compile of the same schedule (scripts/bench_tc.py compares the schedules)."""
     cmd = [tool, "--export-ptx", *files, f"--chip={chip}", f"--ptx-dir={ptx_dir}", "--timing",
-           "--mlir-timing", "--tc-schedule=tinygrad", *extra]
+           "--mlir-timing", "--tc-schedule=tinygrad", f"--ptx-printer={PTX_PRINTER[0]}", *extra]
     wall, cpu, _, err = run(cmd, what)
     m = COMPILE_RE.search(err)
     if not m:
@@ -223,6 +228,8 @@ def main():
     ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
     ap.add_argument("--chip", default="sm_80")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--ptx-printer", choices=["llvm", "direct"], default="llvm",
+                    help="who writes the PTX (uop-translate --ptx-printer)")
     ap.add_argument("--output", help="also write the markdown report to this file")
     ap.add_argument("--startup-of", action="append", default=[], metavar="DIR",
                     help="also report the start-up of this build's uop-translate (e.g. the "
@@ -245,7 +252,9 @@ def main():
         nvcc_fma = {r["kernel"]: r["fma"] for r in json.load(f)["kernels"]}
     ptxas = PTXAS if os.access(PTXAS, os.X_OK) else shutil.which("ptxas")
     out = ["# uop-mlir PTX benchmark: corpus and corpus-perf against tinygrad", ""]
-    out += machine_facts(tool, args.chip, ptxas) + [""]
+    PTX_PRINTER[0] = args.ptx_printer
+    out += machine_facts(tool, args.chip, ptxas)
+    out += [f"- PTX printer: {args.ptx_printer} (uop-translate --ptx-printer)", ""]
     if not ptxas:
         warn = "**WARNING: ptxas not found: register/spill columns are NOT measured (n/a).**"
         print(warn, file=sys.stderr)

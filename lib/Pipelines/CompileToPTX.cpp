@@ -23,6 +23,7 @@ mlir::uop::compileToPTX(ModuleOp module, const UOpToPTXOptions &options,
   withBinary.chip = options.chip;
   withBinary.optLevel = options.optLevel;
   withBinary.toBinary = true;
+  withBinary.printer = options.printer;
   buildUOpToPTXPipeline(pm, withBinary);
   // The variables' bounds, as the kernels declare them.
   llvm::StringMap<std::vector<KernelVariable>> declared;

@@ -34,7 +34,7 @@ void mlir::uop::buildUOpToPTXPipeline(OpPassManager &pm, const UOpToPTXOptions &
   buildGPUMappingStage(pm);
   buildGPUToNVVMStage(pm, options.chip, options.optLevel);
   if (options.toBinary)
-    buildGPUToBinaryStage(pm);
+    buildGPUToBinaryStage(pm, options.printer);
 }
 
 void mlir::uop::registerUOpPTXDependencies(DialectRegistry &registry) {

@@ -101,9 +101,11 @@ void mlir::uop::buildGPUToNVVMStage(OpPassManager &pm, StringRef chip, unsigned 
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-void mlir::uop::buildGPUToBinaryStage(OpPassManager &pm) {
+void mlir::uop::buildGPUToBinaryStage(OpPassManager &pm, StringRef printer) {
   // The NVVM ops that have no LLVM intrinsic (wgmma.mma_async) become
   // inline PTX; after the point the simulator takes its IR, which runs them.
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVVMToLLVMPass());
-  pm.addPass(createUOpSerializeToPTX());
+  UOpSerializeToPTXOptions serialize;
+  serialize.printer = printer.str();
+  pm.addPass(createUOpSerializeToPTX(serialize));
 }

@@ -26,12 +26,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mlir/IR/Verifier.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 #include "uop/Kernelize/GraphJSON.h"
 #include "uop/Pipelines/Pipelines.h"
 #include "uop/Support/Stack.h"
 #include "uop/Support/Timing.h"
 #include "uop/Support/Tool.h"
+#include "uop/Target/PTX/PTXImporter.h"
+#include "uop/Target/PTX/PTXPrinter.h"
 #include "uop/Target/Tinygrad/TinygradJSON.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -70,6 +73,8 @@ enum class Action {
   ImportTinygradGraph,
   ExportTinygrad,
   ExportPTX,
+  NVVMToPTX,
+  ImportPTX,
   KernelizeTinygradGraph,
   ListTinygradOps
 };
@@ -85,6 +90,12 @@ cl::opt<Action>
                                  "uop module -> tinygrad kernel JSON"),
                       clEnumValN(Action::ExportPTX, "export-ptx",
                                  "uop module or tinygrad kernel JSON files -> PTX (uop-to-ptx)"),
+                      clEnumValN(Action::NVVMToPTX, "nvvm-to-ptx",
+                                 "gpu.modules of llvm/nvvm ops -> PTX, by uop-mlir's PTX printer "
+                                 "(each module's #nvvm.target says the chip)"),
+                      clEnumValN(Action::ImportPTX, "import-ptx",
+                                 "PTX as --ptx-printer=direct writes it -> gpu.modules of "
+                                 "llvm/nvvm ops that uop-run --target=sim runs"),
                       clEnumValN(Action::KernelizeTinygradGraph, "kernelize-tinygrad-graph",
                                  "tinygrad graph case (case.json) -> its schedule as JSON "
                                  "(kernelize and schedule in memory)"),
@@ -95,6 +106,10 @@ cl::opt<std::string> chip(cl::cat(category), "chip",
                           cl::init(mlir::uop::TargetAttr::kDefaultChip.str()));
 cl::opt<unsigned> optLevel(cl::cat(category), "opt-level",
                            cl::desc("--export-ptx: LLVM optimization level"), cl::init(3));
+cl::opt<std::string> ptxPrinter(cl::cat(category), "ptx-printer",
+                                cl::desc("--export-ptx: who writes the PTX: llvm (LLVM's NVPTX "
+                                         "backend) or direct (uop-mlir's PTX printer)"),
+                                cl::init("llvm"));
 cl::opt<std::string> ptxOpts(cl::cat(category), "opts",
                              cl::desc("--export-ptx: opts for every kernel in tinygrad's notation "
                                       "(default: tinygrad's heuristic)"),
@@ -225,6 +240,45 @@ int onMLIRInput(MLIRContext &ctx, llvm::raw_ostream &os, StringRef flag, ModuleA
   return worst;
 }
 
+/// Each gpu.module's PTX by the direct printer, in order.
+int nvvmToPTX(ModuleOp module, llvm::raw_ostream &os) {
+  auto modules = module.getOps<gpu::GPUModuleOp>();
+  if (modules.empty()) {
+    emitError(module.getLoc()) << "--nvvm-to-ptx: no gpu.module to print";
+    return kFailed;
+  }
+  for (gpu::GPUModuleOp m : modules) {
+    SmallString<0> text;
+    if (failed(uop::printPTX(m, text)))
+      return kFailed;
+    os << text;
+  }
+  return 0;
+}
+
+/// One PTX file (the direct printer's subset) as gpu.modules.
+int importPTXFile(MLIRContext &ctx, llvm::raw_ostream &os) {
+  if (inputs.size() != 1) {
+    llvm::errs() << "error: --import-ptx takes one .ptx file\n";
+    return kBadInput;
+  }
+  std::string err;
+  std::unique_ptr<llvm::MemoryBuffer> buf = openInputFile(inputs[0], &err);
+  if (!buf) {
+    llvm::errs() << inputs[0] << ": error: " << err << "\n";
+    return kBadInput;
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(buf), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
+  OwningOpRef<ModuleOp> module = uop::importPTX(sourceMgr, &ctx);
+  if (!module || failed(verify(*module)))
+    return kBadInput;
+  module->print(os);
+  os << "\n";
+  return 0;
+}
+
 int listTinygradOps(MLIRContext &ctx, llvm::raw_ostream &os) {
   auto groups = [](RegisteredOperationName op) {
     std::pair<bool, StringRef> in[] = {
@@ -337,6 +391,7 @@ int exportPTX(ModuleOp module, llvm::raw_ostream &os) {
   uop::UOpToPTXOptions options;
   options.chip = chip;
   options.optLevel = optLevel;
+  options.printer = ptxPrinter;
   options.setCodegen(uop::KernelCodegenOptions::fromToolFlags(
       ptxOpts.getNumOccurrences() ? std::optional<StringRef>(ptxOpts) : std::nullopt, noOpt,
       tcSchedule));
@@ -483,6 +538,10 @@ int main(int argc, char **argv) {
         return module ? exportPTX(*module, os) : kBadInput;
       }
       return onMLIRInput(ctx, os, "--export-ptx", exportPTX);
+    case Action::ImportPTX:
+      return importPTXFile(ctx, os);
+    case Action::NVVMToPTX:
+      return onMLIRInput(ctx, os, "--nvvm-to-ptx", nvvmToPTX);
     case Action::KernelizeTinygradGraph:
       return kernelizeTinygradGraph(os);
     default:

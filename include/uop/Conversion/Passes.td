@@ -216,10 +216,21 @@ def UOpSerializeToPTX : Pass<"uop-serialize-to-ptx", "::mlir::ModuleOp"> {
       its own LLVMContext; diagnostics keep the modules' order.
 
     The target's `link` files are not supported (an error).
+
+    With `printer=direct` the PTX is not LLVM's: uop-mlir's own printer
+    (include/uop/Target/PTX/PTXPrinter.h) writes it straight from the
+    module's `llvm` and `nvvm` ops, a few PTX instructions per op, and
+    leaves optimization and register allocation to ptxas, as tinygrad does.
+    It skips LLVM's optimizer and NVPTX backend, most of a kernel's compile
+    time (docs/compile-speed.md). An op it has no template for is an error
+    at the op. libdevice is never linked: a call to it is such an op.
   }];
   let options = [
     Option<"libdevice", "libdevice", "std::string", /*default=*/"\"\"",
-           "libdevice's bitcode file (default: the CUDA toolkit's)">
+           "libdevice's bitcode file (default: the CUDA toolkit's)">,
+    Option<"printer", "printer", "std::string", /*default=*/"\"llvm\"",
+           "who writes the PTX: llvm (LLVM's optimizer and NVPTX backend) or direct "
+           "(uop-mlir's printer, no LLVM)">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }

@@ -90,8 +90,9 @@ void buildGPUMappingStage(OpPassManager &pm);
 void buildGPUToNVVMStage(OpPassManager &pm, StringRef chip, unsigned optLevel = 3);
 
 /// convert-nvvm-to-llvm in each gpu.module, then uop-serialize-to-ptx: each
-/// gpu.module becomes a gpu.binary whose object holds the PTX text.
-void buildGPUToBinaryStage(OpPassManager &pm);
+/// gpu.module becomes a gpu.binary whose object holds the PTX text, written
+/// by `printer` (llvm, or direct: uop-mlir's own PTX printer).
+void buildGPUToBinaryStage(OpPassManager &pm, StringRef printer = "llvm");
 
 //===----------------------------------------------------------------------===//
 // Pipelines
@@ -160,6 +161,11 @@ struct UOpToPTXOptions : public UOpCodegenPipelineOptions<UOpToPTXOptions> {
       llvm::cl::desc("End with uop-serialize-to-ptx (PTX text in each gpu.binary); without it "
                      "the result is the gpu.module in the nvvm/llvm dialects"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> printer{
+      *this, "printer",
+      llvm::cl::desc("Who writes the PTX (uop-serialize-to-ptx): llvm (LLVM's optimizer and NVPTX "
+                     "backend) or direct (uop-mlir's PTX printer, no LLVM)"),
+      llvm::cl::init("llvm")};
 };
 
 /// uop kernels (kernel AST or lowered) to PTX through the upstream gpu and

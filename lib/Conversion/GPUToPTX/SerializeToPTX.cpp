@@ -12,6 +12,7 @@
 
 #include "uop/Conversion/GPUToPTX/NVPTXMachine.h"
 #include "uop/Conversion/Passes.h"
+#include "uop/Target/PTX/PTXPrinter.h"
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -95,7 +96,15 @@ LogicalResult linkLibDevice(llvm::Module &m, const llvm::MemoryBuffer &bytes, Op
   return success();
 }
 
-/// One gpu.module's PTX.
+/// One gpu.module's PTX, by uop-mlir's own printer.
+FailureOr<SmallString<0>> printDirect(gpu::GPUModuleOp module) {
+  SmallString<0> text;
+  if (failed(printPTX(module, text)))
+    return failure();
+  return text;
+}
+
+/// One gpu.module's PTX, by LLVM.
 FailureOr<SmallString<0>> compile(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target,
                                   LibDevice &libdevice) {
   llvm::LLVMContext context;
@@ -125,6 +134,12 @@ struct SerializeToPTX : uop::impl::UOpSerializeToPTXBase<SerializeToPTX> {
   using Base::Base;
 
   void runOnOperation() override {
+    if (printer != "llvm" && printer != "direct") {
+      getOperation().emitError() << "uop-serialize-to-ptx: unknown printer '" << printer
+                                 << "' (known: llvm, direct)";
+      return signalPassFailure();
+    }
+    bool direct = printer == "direct";
     SmallVector<gpu::GPUModuleOp> modules(getOperation().getOps<gpu::GPUModuleOp>());
     SmallVector<NVVM::NVVMTargetAttr> targets;
     for (gpu::GPUModuleOp m : modules) {
@@ -152,7 +167,8 @@ struct SerializeToPTX : uop::impl::UOpSerializeToPTXBase<SerializeToPTX> {
 
     std::vector<SmallString<0>> ptx(modules.size());
     if (failed(failableParallelForEachN(&getContext(), 0, modules.size(), [&](size_t i) {
-          FailureOr<SmallString<0>> text = compile(modules[i], targets[i], lib);
+          FailureOr<SmallString<0>> text =
+              direct ? printDirect(modules[i]) : compile(modules[i], targets[i], lib);
           if (failed(text))
             return failure();
           ptx[i] = std::move(*text);

@@ -1,0 +1,236 @@
+//===- PTXMemory.cpp - the PTX printer's memory templates --------------===//
+//
+// Address arithmetic (getelementptr), loads and stores: the state space
+// and offset folded into the address, vectors as v2/v4 accesses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelPrinter.h"
+
+using namespace mlir;
+using namespace mlir::uop::ptx;
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelPrinter::printGEP(LLVM::GEPOp op) {
+  Ptr p = ptrs.lookup(op.getBase());
+  Type type = op.getElemType();
+  bool first = true;
+  for (auto index : op.getIndices()) {
+    int64_t stride;
+    Type nextType = type;
+    if (first) {
+      stride = layout.getTypeSize(type);
+    } else if (auto array = dyn_cast<LLVM::LLVMArrayType>(type)) {
+      nextType = array.getElementType();
+      stride = layout.getTypeSize(nextType);
+    } else if (auto vec = dyn_cast<VectorType>(type)) {
+      nextType = vec.getElementType();
+      stride = layout.getTypeSize(nextType);
+    } else if (auto st = dyn_cast<LLVM::LLVMStructType>(type)) {
+      auto c = dyn_cast<IntegerAttr>(index);
+      if (!c)
+        return fail(op, "a dynamic index into a struct");
+      unsigned field = c.getInt();
+      uint64_t offset = 0;
+      for (unsigned i = 0; i <= field; ++i) {
+        Type f = st.getBody()[i];
+        if (!st.isPacked())
+          offset = llvm::alignTo(offset, layout.getTypeABIAlignment(f));
+        if (i < field)
+          offset += layout.getTypeSize(f);
+      }
+      p.off += offset;
+      type = st.getBody()[field];
+      first = false;
+      continue;
+    } else {
+      return fail(op, "an index into this type");
+    }
+    first = false;
+    type = nextType;
+    if (auto c = dyn_cast<IntegerAttr>(index)) {
+      p.off += c.getInt() * stride;
+      continue;
+    }
+    Value v = cast<Value>(index);
+    Reg idx = scalar(v), scaled = fresh(RC::B64);
+    unsigned bits = bitsOf(v.getType());
+    if (bits == 32)
+      emit("mul.wide.s32", {scaled, idx, std::to_string(stride)});
+    else if (bits == 64)
+      emit("mul.lo.s64", {scaled, idx, std::to_string(stride)});
+    else
+      return fail(op, "an index that is neither i32 nor i64");
+    Reg sum = fresh(RC::B64);
+    emit("add.s64", {sum, p.reg, scaled});
+    p.reg = sum;
+  }
+  ptrs[op.getResult()] = p;
+  return success();
+}
+
+const char *mlir::uop::ptx::spaceName(Space s) {
+  return s == Space::Global ? ".global" : s == Space::Shared ? ".shared" : "";
+}
+
+LogicalResult KernelPrinter::printLoad(LLVM::LoadOp op) {
+  if (op.getVolatile_() || op.getOrdering() != LLVM::AtomicOrdering::not_atomic)
+    return fail(op, "a volatile or atomic load");
+  Ptr p = ptrs.lookup(op.getAddr());
+  p.space = spaceOfType(op.getAddr().getType(), p);
+  if (isPtr(op.getResult())) {
+    std::string addr = memOperand(p);
+    Reg d = fresh(RC::B64);
+    emit(("ld" + std::string(spaceName(p.space)) + ".b64"), {d, addr});
+    ptrs[op.getResult()] = Ptr{d, 0, typeSpace(op.getType()), -1};
+    return success();
+  }
+  SmallVector<Type> types;
+  if (failed(laneTypes(op.getType(), types)) || isa<LLVM::LLVMStructType>(op.getType()))
+    return fail(op, "a load of this type");
+  unsigned bits = bitsOf(types[0]), n = types.size();
+  uint64_t bytes = layout.getTypeSize(op.getType());
+  uint64_t align =
+      op.getAlignment() ? *op.getAlignment() : layout.getTypeABIAlignment(op.getType());
+  bool nc = p.space == Space::Global && p.param >= 0 && readOnly[p.param] && noAlias[p.param];
+  std::string prefix = "ld" + std::string(spaceName(p.space)) + (nc ? ".nc" : "");
+  SmallVector<Reg, 4> out;
+  if (bits == 1) {
+    if (n != 1)
+      return fail(op, "a load of a vector of i1");
+    std::string addr = memOperand(p);
+    Reg b = fresh(RC::B16), m = fresh(RC::B16), d = fresh(RC::Pred);
+    emit(prefix + ".u8", {b, addr});
+    emit("and.b16", {m, b, "1"});
+    emit("setp.ne.b16", {d, m, "0"});
+    vals[op.getResult()] = {d};
+    return success();
+  }
+  // Lanes narrower than 32 bits are packed into .b32 words when the vector
+  // has more than 4 of them (a v4 access moves at most 4 elements).
+  unsigned lanesPer =
+      (bits < 32 && n > 4 && n % (32 / bits) == 0 && bytes % 4 == 0 && align >= 4) ? 32 / bits : 1;
+  unsigned elemBits = bits * lanesPer;
+  unsigned elems = n / lanesPer;
+  unsigned maxVec = std::min<uint64_t>(
+      {4, std::max<uint64_t>(1, std::min<uint64_t>(align, 16) / (elemBits / 8))});
+  for (unsigned e = 0; e < elems;) {
+    unsigned v = 1;
+    while (v * 2 <= maxVec && e + v * 2 <= elems)
+      v *= 2;
+    Ptr at = p;
+    at.off += e * elemBits / 8;
+    std::string addr = memOperand(at);
+    std::string type = elemBits == 8 ? "u8" : sfx('b', elemBits);
+    SmallVector<Reg, 4> words;
+    for (unsigned i = 0; i < v; ++i)
+      words.push_back(
+          fresh(elemBits == 8 ? RC::B16 : rcOf(IntegerType::get(op.getContext(), elemBits))));
+    body << "\t" << prefix << (v > 1 ? ".v" + std::to_string(v) : "") << "." << type << " ";
+    if (v > 1)
+      body << "{";
+    for (unsigned i = 0; i < v; ++i)
+      body << (i ? ", " : "") << words[i];
+    body << (v > 1 ? "}" : "") << ", " << addr << ";\n";
+    for (Reg w : words) {
+      if (lanesPer == 1) {
+        out.push_back(w);
+        continue;
+      }
+      if (bits == 16) {
+        Reg lo = fresh(RC::B16), hi = fresh(RC::B16);
+        body << "\tmov.b32 {" << lo << ", " << hi << "}, " << w << ";\n";
+        out.append({lo, hi});
+        continue;
+      }
+      // Bytes: each in its own .b16 (upper byte unspecified).
+      Reg lo = fresh(RC::B16), hi = fresh(RC::B16), b1 = fresh(RC::B16), b3 = fresh(RC::B16);
+      body << "\tmov.b32 {" << lo << ", " << hi << "}, " << w << ";\n";
+      emit("shr.u16", {b1, lo, "8"});
+      emit("shr.u16", {b3, hi, "8"});
+      out.append({lo, b1, hi, b3});
+    }
+    e += v;
+  }
+  vals[op.getResult()] = std::move(out);
+  return success();
+}
+
+LogicalResult KernelPrinter::printStore(LLVM::StoreOp op) {
+  if (op.getVolatile_() || op.getOrdering() != LLVM::AtomicOrdering::not_atomic)
+    return fail(op, "a volatile or atomic store");
+  Ptr p = ptrs.lookup(op.getAddr());
+  p.space = spaceOfType(op.getAddr().getType(), p);
+  std::string prefix = "st" + std::string(spaceName(p.space));
+  Value value = op.getValue();
+  if (isPtr(value)) {
+    Reg r = address(ptrs.lookup(value), typeSpace(value.getType()));
+    emit(prefix + ".b64", {memOperand(p), r});
+    return success();
+  }
+  SmallVector<Type> types;
+  if (failed(laneTypes(value.getType(), types)) || isa<LLVM::LLVMStructType>(value.getType()))
+    return fail(op, "a store of this type");
+  ArrayRef<Reg> in = lanes(value);
+  unsigned bits = bitsOf(types[0]), n = types.size();
+  uint64_t bytes = layout.getTypeSize(value.getType());
+  uint64_t align =
+      op.getAlignment() ? *op.getAlignment() : layout.getTypeABIAlignment(value.getType());
+  if (bits == 1) {
+    if (n != 1)
+      return fail(op, "a store of a vector of i1");
+    Reg b = fresh(RC::B16);
+    emit("selp.u16", {b, "1", "0", in[0]});
+    emit(prefix + ".u8", {memOperand(p), b});
+    return success();
+  }
+  unsigned lanesPer =
+      (bits < 32 && n > 4 && n % (32 / bits) == 0 && bytes % 4 == 0 && align >= 4) ? 32 / bits : 1;
+  unsigned elemBits = bits * lanesPer;
+  SmallVector<Reg, 4> words;
+  if (lanesPer == 1) {
+    words.assign(in.begin(), in.end());
+  } else {
+    for (unsigned i = 0; i < n; i += lanesPer) {
+      Reg w = fresh(RC::B32);
+      if (bits == 16) {
+        body << "\tmov.b32 " << w << ", {" << in[i] << ", " << in[i + 1] << "};\n";
+      } else { // bytes: (b0 & 255) | b1 << 8 in each half
+        Reg half[2];
+        for (unsigned h = 0; h < 2; ++h) {
+          Reg lo = fresh(RC::B16), sh = fresh(RC::B16), hv = fresh(RC::B16);
+          emit("and.b16", {lo, in[i + 2 * h], "255"});
+          emit("shl.b16", {sh, in[i + 2 * h + 1], "8"});
+          emit("or.b16", {hv, lo, sh});
+          half[h] = hv;
+        }
+        body << "\tmov.b32 " << w << ", {" << half[0] << ", " << half[1] << "};\n";
+      }
+      words.push_back(w);
+    }
+  }
+  unsigned elems = words.size();
+  unsigned maxVec = std::min<uint64_t>(
+      {4, std::max<uint64_t>(1, std::min<uint64_t>(align, 16) / (elemBits / 8))});
+  for (unsigned e = 0; e < elems;) {
+    unsigned v = 1;
+    while (v * 2 <= maxVec && e + v * 2 <= elems)
+      v *= 2;
+    Ptr at = p;
+    at.off += e * elemBits / 8;
+    std::string addr = memOperand(at);
+    std::string type = elemBits == 8 ? "u8" : sfx('b', elemBits);
+    body << "\t" << prefix << (v > 1 ? ".v" + std::to_string(v) : "") << "." << type << " " << addr
+         << ", ";
+    if (v > 1)
+      body << "{";
+    for (unsigned i = 0; i < v; ++i)
+      body << (i ? ", " : "") << words[e + i];
+    body << (v > 1 ? "}" : "") << ";\n";
+    e += v;
+  }
+  return success();
+}
