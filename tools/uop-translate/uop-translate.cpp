@@ -26,7 +26,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlir/IR/Verifier.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 #include "uop/Kernelize/GraphJSON.h"
 #include "uop/Pipelines/Pipelines.h"
@@ -47,6 +46,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/ToolUtilities.h"
@@ -488,8 +488,14 @@ int main(int argc, char **argv) {
   if (action != Action::ListTinygradOps && inputs.empty())
     inputs.push_back("-"); // stdin, as mlir-translate reads it
   if (action != Action::ExportPTX &&
-      (ptxOpts.getNumOccurrences() || noOpt || tcSchedule.getNumOccurrences())) {
-    llvm::errs() << "error: --opts, --no-opt and --tc-schedule go with --export-ptx\n";
+      (ptxOpts.getNumOccurrences() || noOpt || tcSchedule.getNumOccurrences() ||
+       ptxPrinter.getNumOccurrences())) {
+    llvm::errs()
+        << "error: --opts, --no-opt, --tc-schedule and --ptx-printer go with --export-ptx\n";
+    return kBadInput;
+  }
+  if (ptxPrinter != "llvm" && ptxPrinter != "direct") {
+    llvm::errs() << "error: --ptx-printer is llvm or direct, not '" << ptxPrinter << "'\n";
     return kBadInput;
   }
   if (ptxOpts.getNumOccurrences() && noOpt) {
