@@ -365,7 +365,7 @@ LogicalResult KernelPrinter::printOp(Operation *op) {
         if (isPtr(o.getResult())) {
           Reg r = fresh(RC::B64);
           emit("mov.b64", {r, "0"});
-          ptrs[o.getResult()] = Ptr{r, 0, Space::Generic, -1};
+          ptrs[o.getResult()] = Ptr{r, 0, typeSpace(o.getType()), -1};
           return success();
         }
         SmallVector<Type> types;
