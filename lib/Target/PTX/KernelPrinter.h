@@ -34,6 +34,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::uop::ptx {
@@ -153,6 +154,11 @@ private:
   LogicalResult printInlineAsm(LLVM::InlineAsmOp op);
   LogicalResult printMma(NVVM::MmaOp op);
   LogicalResult printBranch(Operation *op);
+  /// Whether a branch into `b` prints `b` in its place (see print()).
+  bool copiedIntoBranches(Block *b);
+  /// `header`'s ops and branch again, in place of a branch into it; its
+  /// values end in the registers they got the first time.
+  LogicalResult printHeaderCopy(Block *header);
 
   /// Lane by lane: `f(in lanes, out type)` returns each result lane.
   LogicalResult perLane(Operation *op, function_ref<FailureOr<Reg>(ArrayRef<Reg>, Type, Type)> f);
@@ -182,6 +188,8 @@ private:
   SmallVector<bool> readOnly, noAlias;
   unsigned edges = 0;
   Block *next = nullptr; // the block printed after the current one
+  llvm::SmallPtrSet<Block *, 8> copiedHeaders;
+  DenseMap<Block *, unsigned> position; // print order
 };
 
 } // namespace mlir::uop::ptx

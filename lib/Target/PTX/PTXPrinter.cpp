@@ -301,6 +301,54 @@ LogicalResult KernelPrinter::edgeCopies(Operation *op, Block *dest, ValueRange a
   return success();
 }
 
+bool KernelPrinter::copiedIntoBranches(Block *b) {
+  if (b->isEntryBlock() || !isa<LLVM::CondBrOp>(b->getTerminator()))
+    return false;
+  unsigned ops = 0;
+  for (Operation &op : b->without_terminator())
+    if (++ops > 8 || !isPure(&op) ||
+        llvm::any_of(op.getResults(), [&](Value v) { return isPtr(v); }))
+      return false;
+  // Entered by unconditional branches only, the first of them (in print
+  // order) before it, and its values used only after it: the copy in that
+  // first branch defines the registers before anything reads them.
+  for (Block *pred : b->getPredecessors())
+    if (!isa<LLVM::BrOp>(pred->getTerminator()))
+      return false;
+  unsigned before = 0;
+  for (Block *pred : b->getPredecessors())
+    before += position[pred] < position[b];
+  if (before != 1)
+    return false;
+  for (Operation &op : b->without_terminator())
+    for (Operation *user : op.getUsers())
+      if (user->getBlock() != b && position[user->getBlock()] < position[b])
+        return false;
+  return true;
+}
+
+LogicalResult KernelPrinter::printHeaderCopy(Block *header) {
+  // The registers of the header's values from an earlier copy, if any.
+  DenseMap<Value, SmallVector<Reg, 4>> first;
+  for (Operation &op : header->without_terminator())
+    for (Value v : op.getResults())
+      if (auto it = vals.find(v); it != vals.end())
+        first[v] = it->second;
+  for (Operation &op : header->without_terminator())
+    if (failed(printOp(&op)))
+      return failure();
+  for (auto &[v, regs] : first) {
+    auto it = vals.find(v);
+    if (it == vals.end())
+      continue;
+    for (auto [old, now] : llvm::zip(regs, it->second))
+      if (old.rc != now.rc || old.n != now.n)
+        copy(old, now);
+    it->second = regs;
+  }
+  return printBranch(header->getTerminator());
+}
+
 LogicalResult KernelPrinter::printBranch(Operation *op) {
   auto label = [&](Block *b) {
     std::string s;
@@ -310,6 +358,8 @@ LogicalResult KernelPrinter::printBranch(Operation *op) {
   if (auto br = dyn_cast<LLVM::BrOp>(op)) {
     if (failed(edgeCopies(op, br.getDest(), br.getDestOperands())))
       return failure();
+    if (copiedHeaders.contains(br.getDest()))
+      return printHeaderCopy(br.getDest());
     if (br.getDest() != next)
       emit("bra.uni", {label(br.getDest())});
     return success();
@@ -682,6 +732,17 @@ LogicalResult KernelPrinter::print(llvm::raw_ostream &os) {
     vals[arg] = {r};
   }
 
+  // A loop header (a few pure ops and a conditional branch) is printed in
+  // place of each branch into it rather than once: loops come out tested
+  // at the bottom, as LLVM and tinygrad write them and as ptxas expects to
+  // unroll them.
+  unsigned order = 0;
+  for (Block &b : func.getBody())
+    position[&b] = order++;
+  for (Block &b : func.getBody())
+    if (copiedIntoBranches(&b))
+      copiedHeaders.insert(&b);
+
   // Labels and block-argument registers, before any branch refers to them.
   unsigned nextLabel = 0;
   for (Block &b : func.getBody()) {
@@ -705,7 +766,11 @@ LogicalResult KernelPrinter::print(llvm::raw_ostream &os) {
   }
 
   for (Block &b : func.getBody()) {
+    if (copiedHeaders.contains(&b))
+      continue;
     next = b.getNextNode();
+    while (next && copiedHeaders.contains(next))
+      next = next->getNextNode();
     if (!b.isEntryBlock())
       body << "$L__BB0_" << labels[&b] << ":\n";
     for (Operation &op : b)

@@ -94,6 +94,37 @@ module attributes {gpu.container_module} {
       llvm.return
     }
 
+    // A loop header (pure ops and a conditional branch, entered by
+    // unconditional branches only) is printed in place of each branch into
+    // it: the loop is tested at its bottom, as LLVM and tinygrad write loops.
+    // CHECK-LABEL: .visible .entry rotated(
+    // CHECK: setp.lt.s32 %[[P0:p[0-9]+]], %[[I:r[0-9]+]], %[[N:r[0-9]+]];
+    // CHECK-NEXT: @!%[[P0]] bra $L__BB0_[[EXIT:[0-9]+]];
+    // CHECK-NEXT: $L__BB0_[[BODY:[0-9]+]]:
+    // CHECK: setp.lt.s32 %[[P1:p[0-9]+]], %[[I]], %[[N]];
+    // CHECK-NEXT: mov.pred %[[P0]], %[[P1]];
+    // CHECK-NEXT: @%[[P0]] bra $L__BB0_[[BODY]];
+    // CHECK-NEXT: $L__BB0_[[EXIT]]:
+    // CHECK-NEXT: st.global.b32
+    llvm.func @rotated(%out: !llvm.ptr, %n: i32) attributes {nvvm.kernel} {
+      %c0 = llvm.mlir.constant(0 : i32) : i32
+      %c1 = llvm.mlir.constant(1 : i32) : i32
+      %f0 = llvm.mlir.constant(0.0 : f32) : f32
+      llvm.br ^header(%c0, %f0 : i32, f32)
+    ^header(%i: i32, %acc: f32):
+      %more = llvm.icmp "slt" %i, %n : i32
+      llvm.cond_br %more, ^body, ^exit
+    ^body:
+      %p = llvm.getelementptr %out[%i] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %v = llvm.load %p : !llvm.ptr -> f32
+      %s = llvm.fadd %acc, %v : f32
+      %next = llvm.add %i, %c1 : i32
+      llvm.br ^header(%next, %s : i32, f32)
+    ^exit:
+      llvm.store %acc, %out : f32, !llvm.ptr
+      llvm.return
+    }
+
     // i8 lives in 16 bits with an unspecified upper byte: compares and
     // divisions extend it first. bf16 goes through f32. Saturating
     // float-to-int conversions clamp and send NaN to 0.
