@@ -213,20 +213,27 @@ int onMLIR(MLIRContext &ctx, std::unique_ptr<llvm::MemoryBuffer> buffer, llvm::r
   return action(*module, os);
 }
 
-/// `action` on the one .mlir input, or with --split-input-file on each of
-/// its parts; the exit code is the worst of the parts'.
-int onMLIRInput(MLIRContext &ctx, llvm::raw_ostream &os, StringRef flag, ModuleAction action) {
+/// The one input file's bytes, or null after an error naming `flag` and
+/// `what` it takes.
+std::unique_ptr<llvm::MemoryBuffer> openOneInput(StringRef flag, StringRef what) {
   if (inputs.size() != 1) {
-    llvm::errs() << "error: " << flag << " takes one .mlir file"
-                 << (flag == "--export-ptx" ? " or tinygrad .json files" : "") << "\n";
-    return kBadInput;
+    llvm::errs() << "error: " << flag << " takes " << what << "\n";
+    return nullptr;
   }
   std::string err;
   std::unique_ptr<llvm::MemoryBuffer> buf = openInputFile(inputs[0], &err);
-  if (!buf) {
+  if (!buf)
     llvm::errs() << inputs[0] << ": error: " << err << "\n";
+  return buf;
+}
+
+/// `action` on the one .mlir input, or with --split-input-file on each of
+/// its parts; the exit code is the worst of the parts'.
+int onMLIRInput(MLIRContext &ctx, llvm::raw_ostream &os, StringRef flag, ModuleAction action) {
+  std::unique_ptr<llvm::MemoryBuffer> buf = openOneInput(
+      flag, flag == "--export-ptx" ? "one .mlir file or tinygrad .json files" : "one .mlir file");
+  if (!buf)
     return kBadInput;
-  }
   if (!splitInputFile)
     return onMLIR(ctx, std::move(buf), os, action);
   int worst = 0;
@@ -258,16 +265,9 @@ int nvvmToPTX(ModuleOp module, llvm::raw_ostream &os) {
 
 /// One PTX file (the direct printer's subset) as gpu.modules.
 int importPTXFile(MLIRContext &ctx, llvm::raw_ostream &os) {
-  if (inputs.size() != 1) {
-    llvm::errs() << "error: --import-ptx takes one .ptx file\n";
+  std::unique_ptr<llvm::MemoryBuffer> buf = openOneInput("--import-ptx", "one .ptx file");
+  if (!buf)
     return kBadInput;
-  }
-  std::string err;
-  std::unique_ptr<llvm::MemoryBuffer> buf = openInputFile(inputs[0], &err);
-  if (!buf) {
-    llvm::errs() << inputs[0] << ": error: " << err << "\n";
-    return kBadInput;
-  }
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(buf), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);

@@ -76,6 +76,55 @@ const char *mlir::uop::ptx::spaceName(Space s) {
   return s == Space::Global ? ".global" : s == Space::Shared ? ".shared" : "";
 }
 
+namespace {
+/// How `n` lanes of `bits` each go to or from memory: `lanesPer` lanes per
+/// element (lanes narrower than 32 bits are packed into .b32 words when
+/// there are more than 4 of them: one access moves at most 4 elements), and
+/// the accesses, each (first element, count) a v1, v2 or v4 within the
+/// alignment.
+struct Accesses {
+  unsigned lanesPer, elemBits;
+  SmallVector<std::pair<unsigned, unsigned>> groups;
+
+  /// ".v4.b32", ".u8".
+  std::string opcodeSuffix(unsigned count) const {
+    return (count > 1 ? ".v" + std::to_string(count) : std::string()) + "." +
+           (elemBits == 8 ? std::string("u8") : sfx('b', elemBits));
+  }
+};
+
+Accesses planAccesses(unsigned bits, unsigned n, uint64_t bytes, uint64_t align) {
+  Accesses a;
+  a.lanesPer =
+      (bits < 32 && n > 4 && n % (32 / bits) == 0 && bytes % 4 == 0 && align >= 4) ? 32 / bits : 1;
+  a.elemBits = bits * a.lanesPer;
+  unsigned elems = n / a.lanesPer;
+  uint64_t maxVec = std::min<uint64_t>(
+      4, std::max<uint64_t>(1, std::min<uint64_t>(align, 16) / (a.elemBits / 8)));
+  for (unsigned e = 0; e < elems;) {
+    unsigned v = 1;
+    while (v * 2 <= maxVec && e + v * 2 <= elems)
+      v *= 2;
+    a.groups.push_back({e, v});
+    e += v;
+  }
+  return a;
+}
+
+/// "{%r1, %r2}", or "%r1" for one register.
+std::string regList(ArrayRef<Reg> regs) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  if (regs.size() > 1)
+    os << "{";
+  for (auto [i, r] : llvm::enumerate(regs))
+    os << (i ? ", " : "") << r;
+  if (regs.size() > 1)
+    os << "}";
+  return s;
+}
+} // namespace
+
 LogicalResult KernelPrinter::printLoad(LLVM::LoadOp op) {
   if (op.getVolatile_() || op.getOrdering() != LLVM::AtomicOrdering::not_atomic)
     return fail(op, "a volatile or atomic load");
@@ -109,34 +158,18 @@ LogicalResult KernelPrinter::printLoad(LLVM::LoadOp op) {
     vals[op.getResult()] = {d};
     return success();
   }
-  // Lanes narrower than 32 bits are packed into .b32 words when the vector
-  // has more than 4 of them (a v4 access moves at most 4 elements).
-  unsigned lanesPer =
-      (bits < 32 && n > 4 && n % (32 / bits) == 0 && bytes % 4 == 0 && align >= 4) ? 32 / bits : 1;
-  unsigned elemBits = bits * lanesPer;
-  unsigned elems = n / lanesPer;
-  unsigned maxVec = std::min<uint64_t>(
-      {4, std::max<uint64_t>(1, std::min<uint64_t>(align, 16) / (elemBits / 8))});
-  for (unsigned e = 0; e < elems;) {
-    unsigned v = 1;
-    while (v * 2 <= maxVec && e + v * 2 <= elems)
-      v *= 2;
+  Accesses plan = planAccesses(bits, n, bytes, align);
+  for (auto [first, count] : plan.groups) {
     Ptr at = p;
-    at.off += e * elemBits / 8;
-    std::string addr = memOperand(at);
-    std::string type = elemBits == 8 ? "u8" : sfx('b', elemBits);
+    at.off += first * plan.elemBits / 8;
     SmallVector<Reg, 4> words;
-    for (unsigned i = 0; i < v; ++i)
-      words.push_back(
-          fresh(elemBits == 8 ? RC::B16 : rcOf(IntegerType::get(op.getContext(), elemBits))));
-    body << "\t" << prefix << (v > 1 ? ".v" + std::to_string(v) : "") << "." << type << " ";
-    if (v > 1)
-      body << "{";
-    for (unsigned i = 0; i < v; ++i)
-      body << (i ? ", " : "") << words[i];
-    body << (v > 1 ? "}" : "") << ", " << addr << ";\n";
+    for (unsigned i = 0; i < count; ++i)
+      words.push_back(fresh(
+          plan.elemBits == 8 ? RC::B16 : rcOf(IntegerType::get(op.getContext(), plan.elemBits))));
+    body << "\t" << prefix << plan.opcodeSuffix(count) << " " << regList(words) << ", "
+         << memOperand(at) << ";\n";
     for (Reg w : words) {
-      if (lanesPer == 1) {
+      if (plan.lanesPer == 1) {
         out.push_back(w);
         continue;
       }
@@ -153,7 +186,6 @@ LogicalResult KernelPrinter::printLoad(LLVM::LoadOp op) {
       emit("shr.u16", {b3, hi, "8"});
       out.append({lo, b1, hi, b3});
     }
-    e += v;
   }
   vals[op.getResult()] = std::move(out);
   return success();
@@ -187,14 +219,12 @@ LogicalResult KernelPrinter::printStore(LLVM::StoreOp op) {
     emit(prefix + ".u8", {memOperand(p), b});
     return success();
   }
-  unsigned lanesPer =
-      (bits < 32 && n > 4 && n % (32 / bits) == 0 && bytes % 4 == 0 && align >= 4) ? 32 / bits : 1;
-  unsigned elemBits = bits * lanesPer;
+  Accesses plan = planAccesses(bits, n, bytes, align);
   SmallVector<Reg, 4> words;
-  if (lanesPer == 1) {
+  if (plan.lanesPer == 1) {
     words.assign(in.begin(), in.end());
   } else {
-    for (unsigned i = 0; i < n; i += lanesPer) {
+    for (unsigned i = 0; i < n; i += plan.lanesPer) {
       Reg w = fresh(RC::B32);
       if (bits == 16) {
         body << "\tmov.b32 " << w << ", {" << in[i] << ", " << in[i + 1] << "};\n";
@@ -212,25 +242,11 @@ LogicalResult KernelPrinter::printStore(LLVM::StoreOp op) {
       words.push_back(w);
     }
   }
-  unsigned elems = words.size();
-  unsigned maxVec = std::min<uint64_t>(
-      {4, std::max<uint64_t>(1, std::min<uint64_t>(align, 16) / (elemBits / 8))});
-  for (unsigned e = 0; e < elems;) {
-    unsigned v = 1;
-    while (v * 2 <= maxVec && e + v * 2 <= elems)
-      v *= 2;
+  for (auto [first, count] : plan.groups) {
     Ptr at = p;
-    at.off += e * elemBits / 8;
-    std::string addr = memOperand(at);
-    std::string type = elemBits == 8 ? "u8" : sfx('b', elemBits);
-    body << "\t" << prefix << (v > 1 ? ".v" + std::to_string(v) : "") << "." << type << " " << addr
-         << ", ";
-    if (v > 1)
-      body << "{";
-    for (unsigned i = 0; i < v; ++i)
-      body << (i ? ", " : "") << words[e + i];
-    body << (v > 1 ? "}" : "") << ";\n";
-    e += v;
+    at.off += first * plan.elemBits / 8;
+    body << "\t" << prefix << plan.opcodeSuffix(count) << " " << memOperand(at) << ", "
+         << regList(ArrayRef<Reg>(words).slice(first, count)) << ";\n";
   }
   return success();
 }
