@@ -155,16 +155,37 @@ def median_run(runs, key):
 
 
 VEC_RE = re.compile(r"^(ld|st)\.(global|shared)(\.\w+)*\.v[24]\b")
+FMUL_RE = re.compile(r"^mul(\.\w+)*\.f(16|16x2|32|64)$")
+FADD_RE = re.compile(r"^(add|sub)(\.\w+)*\.f(16|16x2|32|64)$")
+
+
+def unfused_pairs(ops):
+    """Float adds and subtracts that take a float multiply's result and some other value:
+    the a * b + c that nvcc contracts into an fma and we left as two roundings. (x + x of a
+    product is how LLVM writes 2 * x; nothing adds to the product there.)"""
+    products, unfused = set(), 0
+    for op in ops:
+        name, *args = op.rstrip(";").split(None, 1)
+        regs = [a.strip() for a in args[0].split(",")] if args else []
+        if FMUL_RE.match(name):
+            products.add(regs[0])
+            continue
+        if FADD_RE.match(name) and len(regs) == 3:
+            unfused += any(r in products for r in regs[1:]) and regs[1] != regs[2]
+        if regs:
+            products.discard(regs[0])  # a register written again holds no product
+    return unfused
 
 
 def ptx_facts(path):
-    """(grid, block, instruction count, mma.sync count, vector ld/st count, fma count) of
-    our PTX."""
+    """(grid, block, instruction count, mma.sync count, vector ld/st count, fma count,
+    unfused multiply-adds) of our PTX."""
     with open(path) as f:
         lines = f.read().splitlines()
     m = HEADER_RE.match(lines[0]) if lines else None
     grid, block = (m.group(2), m.group(3)) if m else ("?", "?")
     count, mma, vec, fma, depth = 0, 0, 0, 0, 0
+    ops = []
     statement = ""  # an instruction spanning lines (mma's operands) ends at its `;`
     for line in lines:
         s = line.strip()
@@ -184,8 +205,9 @@ def ptx_facts(path):
             mma += op.startswith("mma.sync")
             vec += bool(VEC_RE.match(op))
             fma += op.startswith("fma.")
+            ops.append(op)
             statement = ""
-    return grid, block, count, mma, vec, fma
+    return grid, block, count, mma, vec, fma, unfused_pairs(ops)
 
 
 def ptxas_facts(ptxas, chip, path):
@@ -313,9 +335,9 @@ def startup_cpu(tool, repeat):
 def quality_row(path, timing, chip, tmp, tool, ptxas, tg_vec):
     """The code-quality facts of one corpus-perf kernel (its PTX is the last compile's)."""
     ptx = os.path.join(tmp, kernel_name(path) + ".ptx")
-    grid, block, instrs, mma, vec, fma = ptx_facts(ptx)
+    grid, block, instrs, mma, vec, fma, unfused = ptx_facts(ptx)
     row = {**timing, "grid": grid, "block": block, "instrs": instrs, "mma": mma, "vec": vec,
-           "fma": fma, "ptxas": ptxas_facts(ptxas, chip, ptx), "tg_vec": tg_vec}
+           "fma": fma, "unfused": unfused, "ptxas": ptxas_facts(ptxas, chip, ptx), "tg_vec": tg_vec}
     compile_ptx(tool, [path], chip, tmp, f"--no-opt compile of {timing['key']}", ["--no-opt"])
     row["noopt_ptxas"] = ptxas_facts(ptxas, chip, ptx)
     return row
@@ -373,6 +395,7 @@ def report_table(rows):
             "our grid / block", "tinygrad global / local", "our regs / spill",
             "tinygrad regs / spill", "nvcc regs / spill", "our regs / spill, no opts",
             "our PTX instrs", "tinygrad ptx_lines", "nvcc ptx lines", "our fma / nvcc's",
+            "our unfused mul+add",
             "our mma / tinygrad's", "our vector ld/st", "tinygrad's vector ld/st"]
     out = ["## corpus-perf, per kernel", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     dims = lambda v: ",".join(map(str, v)) if v else "?"
@@ -387,7 +410,7 @@ def report_table(rows):
                  fmt_regs(r["noopt_ptxas"]), str(r["instrs"]), str(tg.get("ptx_lines", "n/a")),
                  str(tg.get("nvcc_ptx_lines", "n/a")),
                  f"{r['fma']} / {r['nvcc_fma'] if r['nvcc_fma'] is not None else 'n/a'}",
-                 f"{r['mma']} / {tg.get('mma', 'n/a')}",
+                 str(r["unfused"]), f"{r['mma']} / {tg.get('mma', 'n/a')}",
                  str(r["vec"]), str(r["tg_vec"]) if r["tg_vec"] is not None else "n/a"]
         out.append("| " + " | ".join(cells) + " |")
     return out
@@ -422,10 +445,16 @@ def quality_goals(rows, have_ptxas):
     tc = [r for r in rows if r["tg"] and r["tg"].get("mma")]
     fma = [r for r in rows if r["nvcc_fma"]]
     fewer = [f"{r['key']} ({r['fma']} vs {r['nvcc_fma']})" for r in fma if r["fma"] < r["nvcc_fma"]]
+    unfused = [f"{r['key']} ({r['unfused']})" for r in rows if r["unfused"]]
     return [f"- registers <= nvcc's + 10%: {len(within)}/{len(ok)} kernels"
             + (f"; over: {', '.join(over)}" if over else ""),
             f"- fma where nvcc has fma (as many or more): {len(fma) - len(fewer)}/{len(fma)} kernels"
             + (f"; fewer: {', '.join(fewer)}" if fewer else ""),
+            f"- no float multiply feeding an add left unfused (a contraction nvcc makes): "
+            f"{len(rows) - len(unfused)}/{len(rows)} kernels"
+            + (f"; unfused: {', '.join(unfused)}" if unfused else "")
+            + " (static fma counts differ where the code is unrolled differently, and where "
+            "x + m * -1 is written sub, which rounds once as fma does)",
             f"- mma.sync where tinygrad uses tensor cores: {sum(r['mma'] > 0 for r in tc)}/"
             f"{len(tc)} ({', '.join(r['key'] for r in tc)})",
             f"- kernels with vector loads/stores (.v2/.v4): ours {sum(r['vec'] > 0 for r in rows)}/{len(rows)}, "

@@ -33,6 +33,8 @@ MLIR_CAPI_EXPORTED MlirLogicalResult uopRunPassPipeline(MlirModule module, MlirS
 
 /// The PTX of a module's kernels, one entry per kernel, in module order.
 DEFINE_C_API_STRUCT(UopPTXKernels, void);
+/// The uop-to-ptx pipeline with its options, built once for many modules.
+DEFINE_C_API_STRUCT(UopPTXCompiler, void);
 
 #undef DEFINE_C_API_STRUCT
 
@@ -41,6 +43,19 @@ DEFINE_C_API_STRUCT(UopPTXKernels, void);
 /// form, e.g. "chip=sm_90 opts=TC:0:0:2 O=3" (empty: the defaults; see
 /// docs/UOpPasses.md). On failure the result's ptr is NULL.
 MLIR_CAPI_EXPORTED UopPTXKernels uopCompileToPTX(MlirModule module, MlirStringRef options);
+
+/// A compiler to PTX: uopCompileToPTX's pipeline with `options`, built once.
+/// Each uopCompileToPTX builds the pipeline and initializes its passes (their
+/// pattern sets) anew, which costs about as much as compiling a small kernel;
+/// a compiler does it once for all the modules it compiles (e.g. one kernel
+/// at a time, as tinygrad asks for them). It compiles one module at a time.
+/// On failure (malformed options) the result's ptr is NULL.
+MLIR_CAPI_EXPORTED UopPTXCompiler uopPTXCompilerCreate(MlirContext context, MlirStringRef options);
+static inline bool uopPTXCompilerIsNull(UopPTXCompiler compiler) { return !compiler.ptr; }
+/// uopCompileToPTX(module, options) with the compiler's pipeline; `module`
+/// must be of the compiler's context.
+MLIR_CAPI_EXPORTED UopPTXKernels uopPTXCompilerCompile(UopPTXCompiler compiler, MlirModule module);
+MLIR_CAPI_EXPORTED void uopPTXCompilerDestroy(UopPTXCompiler compiler);
 
 MLIR_CAPI_EXPORTED void uopPTXKernelsDestroy(UopPTXKernels kernels);
 static inline bool uopPTXKernelsIsNull(UopPTXKernels kernels) { return !kernels.ptr; }

@@ -37,6 +37,13 @@ struct PTXKernels {
   std::vector<uop::PTXKernel> kernels;
 };
 PTXKernels *unwrap(UopPTXKernels k) { return static_cast<PTXKernels *>(k.ptr); }
+uop::PTXCompiler *unwrap(UopPTXCompiler c) { return static_cast<uop::PTXCompiler *>(c.ptr); }
+
+UopPTXKernels wrapKernels(FailureOr<std::vector<uop::PTXKernel>> kernels) {
+  if (failed(kernels))
+    return {nullptr};
+  return {new PTXKernels{std::move(*kernels)}};
+}
 } // namespace
 
 MlirLogicalResult uopRunPassPipeline(MlirModule module, MlirStringRef pipeline) {
@@ -58,12 +65,26 @@ UopPTXKernels uopCompileToPTX(MlirModule module, MlirStringRef options) {
   auto parsed = parseOptions<uop::UOpToPTXOptions>(m.getContext(), unwrap(options), "uop-to-ptx");
   if (!parsed)
     return {nullptr};
-  FailureOr<std::vector<uop::PTXKernel>> kernels =
-      uop::capi::onToolStack([&] { return uop::compileToPTX(m, *parsed); });
-  if (failed(kernels))
-    return {nullptr};
-  return {new PTXKernels{std::move(*kernels)}};
+  return wrapKernels(uop::capi::onToolStack([&] { return uop::compileToPTX(m, *parsed); }));
 }
+
+UopPTXCompiler uopPTXCompilerCreate(MlirContext context, MlirStringRef options) {
+  MLIRContext *ctx = unwrap(context);
+  auto parsed = parseOptions<uop::UOpToPTXOptions>(ctx, unwrap(options), "uop-to-ptx");
+  if (!parsed)
+    return {nullptr};
+  FailureOr<std::unique_ptr<uop::PTXCompiler>> compiler = uop::PTXCompiler::create(ctx, *parsed);
+  if (failed(compiler))
+    return {nullptr};
+  return {compiler->release()};
+}
+
+UopPTXKernels uopPTXCompilerCompile(UopPTXCompiler compiler, MlirModule module) {
+  ModuleOp m = unwrap(module);
+  return wrapKernels(uop::capi::onToolStack([&] { return unwrap(compiler)->compile(m); }));
+}
+
+void uopPTXCompilerDestroy(UopPTXCompiler compiler) { delete unwrap(compiler); }
 
 void uopPTXKernelsDestroy(UopPTXKernels kernels) { delete unwrap(kernels); }
 

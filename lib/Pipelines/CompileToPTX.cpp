@@ -10,12 +10,11 @@
 using namespace mlir;
 using namespace mlir::uop;
 
-FailureOr<std::vector<PTXKernel>>
-mlir::uop::compileToPTX(ModuleOp module, const UOpToPTXOptions &options,
-                        function_ref<LogicalResult(PassManager &)> configure) {
-  MLIRContext *ctx = module.getContext();
-  PassManager pm(ctx);
-  if (configure && failed(configure(pm)))
+FailureOr<std::unique_ptr<PTXCompiler>>
+PTXCompiler::create(MLIRContext *ctx, const UOpToPTXOptions &options,
+                    function_ref<LogicalResult(PassManager &)> configure) {
+  std::unique_ptr<PTXCompiler> compiler(new PTXCompiler(ctx, options.chip));
+  if (configure && failed(configure(compiler->pm)))
     return failure();
   // The PTX text is what the pipeline is for here, whatever the options say.
   UOpToPTXOptions withBinary;
@@ -24,7 +23,15 @@ mlir::uop::compileToPTX(ModuleOp module, const UOpToPTXOptions &options,
   withBinary.optLevel = options.optLevel;
   withBinary.toBinary = true;
   withBinary.printer = options.printer;
-  buildUOpToPTXPipeline(pm, withBinary);
+  buildUOpToPTXPipeline(compiler->pm, withBinary);
+  return compiler;
+}
+
+FailureOr<std::vector<PTXKernel>> PTXCompiler::compile(ModuleOp module) {
+  MLIRContext *ctx = module.getContext();
+  if (ctx != pm.getContext())
+    return emitError(UnknownLoc::get(pm.getContext()))
+           << "the module is of another context than the compiler's";
   // The variables' bounds, as the kernels declare them.
   llvm::StringMap<std::vector<KernelVariable>> declared;
   for (auto kernel : module.getOps<KernelOp>())
@@ -38,7 +45,7 @@ mlir::uop::compileToPTX(ModuleOp module, const UOpToPTXOptions &options,
   for (auto bin : module.getOps<gpu::BinaryOp>()) {
     PTXKernel k;
     k.name = bin.getSymName().str();
-    k.chip = options.chip;
+    k.chip = chip;
     k.ptx = cast<gpu::ObjectAttr>(bin.getObjects()[0]).getObject().getValue().str();
     if (std::optional<LaunchDims> dims = LaunchDims::read(launch ? launch.get(k.name) : nullptr))
       k.launch = *dims;
@@ -50,4 +57,14 @@ mlir::uop::compileToPTX(ModuleOp module, const UOpToPTXOptions &options,
   if (kernels.empty())
     return emitError(module.getLoc()) << "no kernel to compile";
   return kernels;
+}
+
+FailureOr<std::vector<PTXKernel>>
+mlir::uop::compileToPTX(ModuleOp module, const UOpToPTXOptions &options,
+                        function_ref<LogicalResult(PassManager &)> configure) {
+  FailureOr<std::unique_ptr<PTXCompiler>> compiler =
+      PTXCompiler::create(module.getContext(), options, configure);
+  if (failed(compiler))
+    return failure();
+  return (*compiler)->compile(module);
 }

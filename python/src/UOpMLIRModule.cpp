@@ -22,6 +22,7 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,8 @@ public:
   ~Context() {
     for (auto &[key, runner] : runners)
       uopRunnerDestroy(runner);
+    for (auto &[options, compiler] : ptxCompilers)
+      uopPTXCompilerDestroy(compiler);
     mlirContextDestroy(ctx);
   }
   Context(const Context &) = delete;
@@ -83,6 +86,19 @@ public:
     return runners[key] = r;
   }
 
+  /// One PTX compiler per options string, made on first use: a later
+  /// compile with the same options reuses its pass pipeline.
+  UopPTXCompiler ptxCompiler(const std::string &options) {
+    auto it = ptxCompilers.find(options);
+    if (it != ptxCompilers.end())
+      return it->second;
+    UopPTXCompiler c = uopPTXCompilerCreate(ctx, ref(options));
+    if (uopPTXCompilerIsNull(c))
+      fail("cannot compile to PTX");
+    return ptxCompilers[options] = c;
+  }
+  std::mutex ptxCompileMutex;
+
 private:
   static MlirLogicalResult onDiagnostic(MlirDiagnostic d, void *self) {
     std::string text;
@@ -96,6 +112,7 @@ private:
   MlirContext ctx;
   std::vector<std::string> diagnostics;
   std::map<std::pair<std::string, std::string>, UopRunner> runners;
+  std::map<std::string, UopPTXCompiler> ptxCompilers;
 };
 
 using ContextRef = std::shared_ptr<Context>;
@@ -327,10 +344,14 @@ struct PTXKernel {
 
 std::vector<PTXKernel> compilePTX(Module &module, const std::string &options) {
   module.ctx->take();
+  UopPTXCompiler compiler = module.ctx->ptxCompiler(options);
   UopPTXKernels ks;
   {
     py::gil_scoped_release release;
-    ks = uopCompileToPTX(module.m, ref(options));
+    // A compiler runs one pass pipeline at a time; other Python threads may
+    // compile meanwhile.
+    std::lock_guard<std::mutex> lock(module.ctx->ptxCompileMutex);
+    ks = uopPTXCompilerCompile(compiler, module.m);
   }
   if (uopPTXKernelsIsNull(ks))
     module.ctx->fail("cannot compile to PTX");

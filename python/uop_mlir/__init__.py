@@ -108,7 +108,8 @@ def _codegen_options(opts, heuristic, optimize, tc_schedule="auto"):
 
 
 def compile(module, target="cpu", *, kernel=None, chip="", opts=None, heuristic=True,
-            optimize=True, opt_level=3, check_accesses=True, in_place=False, tc_schedule="auto"):
+            optimize=True, opt_level=3, check_accesses=True, in_place=False, tc_schedule="auto",
+            ptx_printer="llvm"):
     """Compiles `module`'s kernels for `target`:
 
     - "ptx": every kernel to PTX; returns [PTXKernel] (name, chip, ptx, grid, block, and for
@@ -122,11 +123,17 @@ def compile(module, target="cpu", *, kernel=None, chip="", opts=None, heuristic=
     kernels stage their operands in shared memory where they can (`tc_schedule` "auto"; "staged"
     insists, "tinygrad" loads fragments from global memory as tinygrad does, "wgmma" uses
     Hopper's wgmma on sm_90a). The module
-    is compiled on a copy unless `in_place`."""
+    is compiled on a copy unless `in_place`.
+
+    For "ptx", `ptx_printer` "direct" writes the PTX with uop-mlir's own printer instead of
+    LLVM's NVPTX backend (docs/compile-speed.md). The context keeps the PTX pipeline of
+    each set of options it has compiled with, so kernel after kernel compiled one at a
+    time pay for building it once."""
     m = module if in_place else module.clone()
     codegen = _codegen_options(opts, heuristic, optimize, tc_schedule)
     if target == "ptx":
-        options = codegen + [f"O={opt_level}"] + ([f"chip={chip}"] if chip else [])
+        options = (codegen + [f"O={opt_level}", "printer=" + _quote(ptx_printer)]
+                   + ([f"chip={chip}"] if chip else []))
         return _native.compile_ptx(m, " ".join(options))
     if target == "llvm":
         options = codegen + [f"check-accesses={'true' if check_accesses else 'false'}"]

@@ -221,12 +221,13 @@ static void graph(MlirContext ctx) {
       "[\"SINK\", \"void\", null, [10]]]}";
   MlirStringRef name = mlirStringRefCreateFromCString("scaled_sum");
   MlirModule module = mlirModuleCreateEmpty(mlirLocationUnknownGet(ctx));
-  EXPECT(mlirLogicalResultIsSuccess(uopImportTinygradGraph(
-             module, mlirStringRefCreateFromCString(json),
-             mlirStringRefCreateFromCString("graph.json"), name)),
+  EXPECT(mlirLogicalResultIsSuccess(
+             uopImportTinygradGraph(module, mlirStringRefCreateFromCString(json),
+                                    mlirStringRefCreateFromCString("graph.json"), name)),
          "import the graph");
   EXPECT(mlirLogicalResultIsSuccess(uopRunPassPipeline(
-             module, mlirStringRefCreateFromCString("builtin.module(uop-kernelize,uop-plan-buffers)"))),
+             module,
+             mlirStringRefCreateFromCString("builtin.module(uop-kernelize,uop-plan-buffers)"))),
          "kernelize");
   printf("graph schedule: ");
   EXPECT(mlirLogicalResultIsSuccess(uopScheduleDescribe(module, name, printString, stdout)),
@@ -306,8 +307,36 @@ int main(int argc, char **argv) {
              (int)chip.length, chip.data, grid[0], grid[1], grid[2], block[0], block[1], block[2],
              strstr(text.data, ".visible .entry add_k0(") ? "has its .entry" : "NO .entry");
     }
-    uopPTXKernelsDestroy(ptx);
   }
+
+  /* a compiler built once compiles module after module, the PTX
+     uopCompileToPTX gives */
+  UopPTXCompiler compiler = uopPTXCompilerCreate(ctx, mlirStringRefCreateFromCString("chip=sm_80"));
+  EXPECT(!uopPTXCompilerIsNull(compiler), "PTX compiler");
+  for (int round = 0; round < 2 && !uopPTXCompilerIsNull(compiler); ++round) {
+    MlirModule again = cloneModule(module);
+    UopPTXKernels same = uopPTXCompilerCompile(compiler, again);
+    EXPECT(!uopPTXKernelsIsNull(same) && uopPTXKernelsGetNum(same) == 1, "compiler's PTX");
+    if (!uopPTXKernelsIsNull(same) && !uopPTXKernelsIsNull(ptx)) {
+      MlirStringRef x = uopPTXKernelsGetPTX(ptx, 0), y = uopPTXKernelsGetPTX(same, 0);
+      printf("ptx compiler, module %d: %s\n", round + 1,
+             x.length == y.length && !memcmp(x.data, y.data, x.length) ? "the same PTX"
+                                                                       : "DIFFERENT PTX");
+    }
+    if (!uopPTXKernelsIsNull(same))
+      uopPTXKernelsDestroy(same);
+    mlirModuleDestroy(again);
+  }
+  MlirContext other = uopContextCreate();
+  MlirModule foreign = mlirModuleCreateEmpty(mlirLocationUnknownGet(other));
+  if (!uopPTXCompilerIsNull(compiler))
+    EXPECT(uopPTXKernelsIsNull(uopPTXCompilerCompile(compiler, foreign)),
+           "a module of another context refused");
+  mlirModuleDestroy(foreign);
+  mlirContextDestroy(other);
+  uopPTXCompilerDestroy(compiler);
+  if (!uopPTXKernelsIsNull(ptx))
+    uopPTXKernelsDestroy(ptx);
   mlirModuleDestroy(ptxModule);
 
   /* host code */
@@ -344,6 +373,8 @@ int main(int argc, char **argv) {
          "bad chip refused");
   EXPECT(uopPTXKernelsIsNull(uopCompileToPTX(empty, mlirStringRefCreateFromCString("colour=red"))),
          "bad option refused");
+  EXPECT(uopPTXCompilerIsNull(uopPTXCompilerCreate(ctx, mlirStringRefCreateFromCString("O=7 x"))),
+         "bad compiler option refused");
   EXPECT(uopRunnerIsNull(uopRunnerCreate(ctx, mlirStringRefCreateFromCString("tpu"),
                                          mlirStringRefCreateFromCString(""))),
          "bad target refused");

@@ -126,6 +126,11 @@ cl::opt<std::string>
            cl::desc("--export-ptx: write each kernel to DIR/<kernel>.ptx (DIR is made if missing); "
                     "without it the kernels are one PTX module"),
            cl::value_desc("dir"));
+cl::opt<bool> separate(cl::cat(category), "separate",
+                       cl::desc("--export-ptx of JSON: import and compile each input as a module "
+                                "of its own, one after another with one pass manager (tinygrad "
+                                "compiles a kernel per call); with --timing, each input's "
+                                "milliseconds"));
 cl::list<std::string> inputs(cl::cat(category), cl::Positional,
                              cl::desc("<inputs> (default: stdin, as '-')"), cl::ZeroOrMore);
 cl::opt<bool> splitInputFile(cl::cat(category), "split-input-file",
@@ -161,11 +166,9 @@ std::string defaultKernelName(StringRef path) {
 
 /// The kernels (or, with --import-tinygrad-graph, the graphs) of tinygrad
 /// JSON files, one module; null after a diagnostic.
-OwningOpRef<ModuleOp> importJSON(MLIRContext &ctx) {
-  ctx.getDiagEngine().registerHandler(
-      [](Diagnostic &d) { uop::printLocatedDiagnostic(d, llvm::errs()); });
+OwningOpRef<ModuleOp> importJSON(MLIRContext &ctx, ArrayRef<std::string> paths) {
   OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&ctx));
-  for (const std::string &path : inputs) {
+  for (const std::string &path : paths) {
     std::string err;
     std::unique_ptr<llvm::MemoryBuffer> buf = openInputFile(path, &err);
     if (!buf) {
@@ -182,7 +185,7 @@ OwningOpRef<ModuleOp> importJSON(MLIRContext &ctx) {
 }
 
 int importTinygrad(MLIRContext &ctx, llvm::raw_ostream &os) {
-  OwningOpRef<ModuleOp> module = importJSON(ctx);
+  OwningOpRef<ModuleOp> module = importJSON(ctx, inputs);
   if (!module)
     return kBadInput;
   module->print(os);
@@ -378,16 +381,8 @@ private:
   llvm::StringSet<> symbols;
 };
 
-int exportPTX(ModuleOp module, llvm::raw_ostream &os) {
-  auto start = uop::Clock::now();
-  double cpu = uop::processCPUms();
-  llvm::scope_exit report([&] {
-    if (timing)
-      llvm::errs() << llvm::formatv("--export-ptx: compile and write {0:f2} ms (cpu {1:f2} ms, "
-                                    "every thread); process cpu {2:f2} ms\n",
-                                    uop::msSince(start), uop::processCPUms() - cpu,
-                                    uop::processCPUms());
-  });
+/// The compiler --export-ptx's flags ask for.
+FailureOr<std::unique_ptr<uop::PTXCompiler>> makePTXCompiler(MLIRContext *ctx) {
   uop::UOpToPTXOptions options;
   options.chip = chip;
   options.optLevel = optLevel;
@@ -395,20 +390,22 @@ int exportPTX(ModuleOp module, llvm::raw_ostream &os) {
   options.setCodegen(uop::KernelCodegenOptions::fromToolFlags(
       ptxOpts.getNumOccurrences() ? std::optional<StringRef>(ptxOpts) : std::nullopt, noOpt,
       tcSchedule));
-  FailureOr<std::vector<uop::PTXKernel>> kernels =
-      uop::compileToPTX(module, options, [](PassManager &pm) {
-        applyDefaultTimingPassManagerCLOptions(pm);
-        return applyPassManagerCLOptions(pm);
-      });
+  return uop::PTXCompiler::create(ctx, options, [](PassManager &pm) {
+    applyDefaultTimingPassManagerCLOptions(pm);
+    return applyPassManagerCLOptions(pm);
+  });
+}
+
+/// Compiles `module` and writes its kernels to --ptx-dir or into `joined`.
+int compileAndWritePTX(uop::PTXCompiler &compiler, ModuleOp module, PTXJoiner &joined) {
+  FailureOr<std::vector<uop::PTXKernel>> kernels = compiler.compile(module);
   if (failed(kernels))
     return kFailed;
-
   if (!ptxDir.empty())
     if (std::error_code ec = llvm::sys::fs::create_directories(ptxDir)) {
       llvm::errs() << ptxDir << ": error: " << ec.message() << "\n";
       return 1;
     }
-  PTXJoiner joined;
   for (const uop::PTXKernel &k : *kernels) {
     std::string header = uop::ptxHeaderLine(k.name, k.launch, k.variables);
     if (!ptxDir.empty()) {
@@ -425,9 +422,58 @@ int exportPTX(ModuleOp module, llvm::raw_ostream &os) {
       return 1;
     }
   }
+  return 0;
+}
+
+int exportPTX(ModuleOp module, llvm::raw_ostream &os) {
+  auto start = uop::Clock::now();
+  double cpu = uop::processCPUms();
+  llvm::scope_exit report([&] {
+    if (timing)
+      llvm::errs() << llvm::formatv("--export-ptx: compile and write {0:f2} ms (cpu {1:f2} ms, "
+                                    "every thread); process cpu {2:f2} ms\n",
+                                    uop::msSince(start), uop::processCPUms() - cpu,
+                                    uop::processCPUms());
+  });
+  FailureOr<std::unique_ptr<uop::PTXCompiler>> compiler = makePTXCompiler(module.getContext());
+  if (failed(compiler))
+    return kFailed;
+  PTXJoiner joined;
+  if (int rc = compileAndWritePTX(**compiler, module, joined))
+    return rc;
   os << joined.text();
   return 0;
 }
+
+/// --export-ptx --separate: each JSON input imported and compiled as a module
+/// of its own, one after another with one compiler, as tinygrad compiles a
+/// kernel per call in a warm process; --timing reports each input.
+int exportPTXSeparately(MLIRContext &ctx, llvm::raw_ostream &os) {
+  FailureOr<std::unique_ptr<uop::PTXCompiler>> compiler = makePTXCompiler(&ctx);
+  if (failed(compiler))
+    return kFailed;
+  PTXJoiner joined;
+  for (const std::string &path : inputs) {
+    auto start = uop::Clock::now();
+    double cpu = uop::processCPUms();
+    OwningOpRef<ModuleOp> module = importJSON(ctx, {path});
+    if (!module)
+      return kBadInput;
+    double importWall = uop::msSince(start), importCPU = uop::processCPUms() - cpu;
+    start = uop::Clock::now();
+    cpu = uop::processCPUms();
+    if (int rc = compileAndWritePTX(**compiler, *module, joined))
+      return rc;
+    if (timing)
+      llvm::errs() << llvm::formatv("--export-ptx: {0}: import {1:f2} ms (cpu {2:f2} ms); compile "
+                                    "and write {3:f2} ms (cpu {4:f2} ms, every thread)\n",
+                                    path, importWall, importCPU, uop::msSince(start),
+                                    uop::processCPUms() - cpu);
+  }
+  os << joined.text();
+  return 0;
+}
+
 /// --kernelize-tinygrad-graph: each graph case's schedule, {"schedule": [...]}
 /// in the case format, one line per case; with --timing, the milliseconds of
 /// kernelize and schedule alone (not reading the case) on stderr.
@@ -525,6 +571,15 @@ int main(int argc, char **argv) {
     llvm::errs() << "error: --split-input-file and --verify-diagnostics take .mlir input\n";
     return kBadInput;
   }
+  if (separate && !(action == Action::ExportPTX && json)) {
+    llvm::errs() << "error: --separate is for --export-ptx of JSON files\n";
+    return kBadInput;
+  }
+  // JSON has no text positions MLIR knows of: diagnostics name the file and
+  // the JSON path the importer put in their locations.
+  if (json)
+    ctx.getDiagEngine().registerHandler(
+        [](Diagnostic &d) { uop::printLocatedDiagnostic(d, llvm::errs()); });
   int rc = uop::runOnToolStack([&] {
     llvm::raw_ostream &os = output->os();
     switch (action) {
@@ -537,7 +592,9 @@ int main(int argc, char **argv) {
       if (json) {
         auto start = uop::Clock::now();
         double cpu = uop::processCPUms();
-        OwningOpRef<ModuleOp> module = importJSON(ctx);
+        if (separate)
+          return exportPTXSeparately(ctx, os);
+        OwningOpRef<ModuleOp> module = importJSON(ctx, inputs);
         if (timing)
           llvm::errs() << llvm::formatv("--export-ptx: import {0:f2} ms (cpu {1:f2} ms)\n",
                                         uop::msSince(start), uop::processCPUms() - cpu);

@@ -186,12 +186,32 @@ struct PTXKernel {
   std::vector<KernelVariable> variables;
 };
 
-/// Compiles every kernel of `module` to PTX: the uop-to-ptx pipeline with
-/// `options` (always to the binary), run in place, then each gpu.binary's
-/// PTX with its launch dimensions from `uop.launch` and its variables from
-/// `uop.variables`. `configure`, if given,
-/// sets up the pass manager first (e.g. applyPassManagerCLOptions). Errors
-/// are diagnostics; the context needs registerUOpPTXDependencies.
+/// Compiles modules' kernels to PTX with one uop-to-ptx pass manager, built
+/// once: a later module skips building the pipeline and initializing its
+/// passes (their pattern sets), which costs about as much as compiling a
+/// small kernel. Compile one module at a time; the context needs
+/// registerUOpPTXDependencies.
+class PTXCompiler {
+public:
+  /// The uop-to-ptx pipeline with `options` (always to the binary).
+  /// `configure`, if given, sets up the pass manager first (e.g.
+  /// applyPassManagerCLOptions).
+  static FailureOr<std::unique_ptr<PTXCompiler>>
+  create(MLIRContext *ctx, const UOpToPTXOptions &options = {},
+         function_ref<LogicalResult(PassManager &)> configure = nullptr);
+
+  /// Runs the pipeline on `module` in place, then returns each gpu.binary's
+  /// PTX with its launch dimensions from `uop.launch` and its variables from
+  /// `uop.variables`. Errors are diagnostics.
+  FailureOr<std::vector<PTXKernel>> compile(ModuleOp module);
+
+private:
+  PTXCompiler(MLIRContext *ctx, StringRef chip) : pm(ctx), chip(chip.str()) {}
+  PassManager pm;
+  std::string chip;
+};
+
+/// One module's kernels to PTX: PTXCompiler::create, then compile.
 FailureOr<std::vector<PTXKernel>>
 compileToPTX(ModuleOp module, const UOpToPTXOptions &options = {},
              function_ref<LogicalResult(PassManager &)> configure = nullptr);

@@ -133,12 +133,15 @@ FailureOr<SmallString<0>> compile(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr 
 struct SerializeToPTX : uop::impl::UOpSerializeToPTXBase<SerializeToPTX> {
   using Base::Base;
 
+  /// A bad option fails the pipeline before any pass ran.
+  LogicalResult initialize(MLIRContext *ctx) override {
+    if (printer == "llvm" || printer == "direct")
+      return success();
+    return emitError(UnknownLoc::get(ctx))
+           << "uop-serialize-to-ptx: unknown printer '" << printer << "' (known: llvm, direct)";
+  }
+
   void runOnOperation() override {
-    if (printer != "llvm" && printer != "direct") {
-      getOperation().emitError() << "uop-serialize-to-ptx: unknown printer '" << printer
-                                 << "' (known: llvm, direct)";
-      return signalPassFailure();
-    }
     bool direct = printer == "direct";
     SmallVector<gpu::GPUModuleOp> modules(getOperation().getOps<gpu::GPUModuleOp>());
     SmallVector<NVVM::NVVMTargetAttr> targets;
