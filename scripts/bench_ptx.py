@@ -156,7 +156,8 @@ SEPARATE_RE = re.compile(r"--export-ptx: (.+): import [\d.]+ ms \(cpu ([\d.]+) m
 
 
 def warm_kernels(tool, files, chip, ptx_dir, repeat):
-    """{file: median CPU ms of importing and compiling it in a warm process}: uop-translate
+    """{file: median CPU ms of compiling it in a warm process, after its import, as in the
+    kernel-alone figures}: uop-translate
     --export-ptx --separate compiles each file as a module of its own, one after another with
     one pass manager, as tinygrad's get_program compiles a kernel per call. The files go
     through twice and the second round counts, so that no kernel pays the process's
@@ -172,7 +173,7 @@ def warm_kernels(tool, files, chip, ptx_dir, repeat):
         if len(rows) != 2 * len(files):
             die(f"--separate compile: {len(rows)} timing lines for {2 * len(files)} compiles")
         for m in rows[len(files):]:
-            times[m.group(1)].append(float(m.group(2)) + float(m.group(3)))
+            times[m.group(1)].append(float(m.group(3)))
     return {f: statistics.median(t) for f, t in times.items()}
 
 
@@ -182,8 +183,8 @@ def median_run(runs, key):
 
 
 VEC_RE = re.compile(r"^(ld|st)\.(global|shared)(\.\w+)*\.v[24]\b")
-FMUL_RE = re.compile(r"^mul(\.\w+)*\.f(16|16x2|32|64)$")
-FADD_RE = re.compile(r"^(add|sub)(\.\w+)*\.f(16|16x2|32|64)$")
+FMUL_RE = re.compile(r"^mul(\.\w+)*\.(f16|f16x2|bf16|bf16x2|f32|f64)$")
+FADD_RE = re.compile(r"^(add|sub)(\.\w+)*\.(f16|f16x2|bf16|bf16x2|f32|f64)$")
 
 
 def unfused_pairs(ops):
@@ -193,14 +194,16 @@ def unfused_pairs(ops):
     products, unfused = set(), 0
     for op in ops:
         name, *args = op.rstrip(";").split(None, 1)
-        regs = [a.strip() for a in args[0].split(",")] if args else []
+        text = args[0] if args else ""
+        # A vector destination, {%r1, %r2}, writes each of its registers.
+        dests = text[1:text.find("}")].split(",") if text.startswith("{") else text.split(",")[:1]
+        regs = [a.strip() for a in text.split(",")]
         if FMUL_RE.match(name):
             products.add(regs[0])
             continue
         if FADD_RE.match(name) and len(regs) == 3:
             unfused += any(r in products for r in regs[1:]) and regs[1] != regs[2]
-        if regs:
-            products.discard(regs[0])  # a register written again holds no product
+        products.difference_update(d.strip() for d in dests)  # written again: no product
     return unfused
 
 

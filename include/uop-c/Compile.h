@@ -48,8 +48,10 @@ MLIR_CAPI_EXPORTED UopPTXKernels uopCompileToPTX(MlirModule module, MlirStringRe
 /// Each uopCompileToPTX builds the pipeline and initializes its passes (their
 /// pattern sets) anew, which costs about as much as compiling a small kernel;
 /// a compiler does it once for all the modules it compiles (e.g. one kernel
-/// at a time, as tinygrad asks for them). It compiles one module at a time.
-/// On failure (malformed options) the result's ptr is NULL.
+/// at a time, as tinygrad asks for them). Its compiles must not overlap (one
+/// pass manager runs them); destroy it before its context. Options that
+/// cannot compile (malformed, an unknown chip or printer) are a diagnostic
+/// and a result whose ptr is NULL.
 MLIR_CAPI_EXPORTED UopPTXCompiler uopPTXCompilerCreate(MlirContext context, MlirStringRef options);
 static inline bool uopPTXCompilerIsNull(UopPTXCompiler compiler) { return !compiler.ptr; }
 /// uopCompileToPTX(module, options) with the compiler's pipeline; `module`

@@ -13,6 +13,17 @@ using namespace mlir::uop;
 FailureOr<std::unique_ptr<PTXCompiler>>
 PTXCompiler::create(MLIRContext *ctx, const UOpToPTXOptions &options,
                     function_ref<LogicalResult(PassManager &)> configure) {
+  // Options the passes would refuse only once a module runs: a compiler that
+  // cannot work is not made.
+  if (!llvm::is_contained(TargetAttr::getKnownChips(), options.chip))
+    return emitError(UnknownLoc::get(ctx)) << TargetAttr::unknownChipMessage(options.chip);
+  if (options.optLevel > 3)
+    return emitError(UnknownLoc::get(ctx))
+           << "no LLVM optimization level " << static_cast<unsigned>(options.optLevel)
+           << " (0 to 3)";
+  if (options.printer != "llvm" && options.printer != "direct")
+    return emitError(UnknownLoc::get(ctx))
+           << "unknown PTX printer '" << options.printer << "' (known: llvm, direct)";
   std::unique_ptr<PTXCompiler> compiler(new PTXCompiler(ctx, options.chip));
   if (configure && failed(configure(compiler->pm)))
     return failure();

@@ -19,6 +19,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <memory>
@@ -49,6 +50,17 @@ void appendTo(MlirStringRef s, void *userData) {
 
 MlirStringRef ref(const std::string &s) { return mlirStringRefCreate(s.data(), s.size()); }
 
+/// A PTX compiler and the lock its compiles take: a pass manager runs one
+/// pipeline at a time.
+struct PTXCompilerEntry {
+  explicit PTXCompilerEntry(UopPTXCompiler compiler) : compiler(compiler) {}
+  ~PTXCompilerEntry() { uopPTXCompilerDestroy(compiler); }
+  PTXCompilerEntry(const PTXCompilerEntry &) = delete;
+  PTXCompilerEntry &operator=(const PTXCompilerEntry &) = delete;
+  UopPTXCompiler compiler;
+  std::mutex running;
+};
+
 /// An MLIRContext set up for uop-mlir, collecting its diagnostics.
 class Context {
 public:
@@ -59,8 +71,7 @@ public:
   ~Context() {
     for (auto &[key, runner] : runners)
       uopRunnerDestroy(runner);
-    for (auto &[options, compiler] : ptxCompilers)
-      uopPTXCompilerDestroy(compiler);
+    ptxCompilers.clear(); // before their context; no compile holds one now
     mlirContextDestroy(ctx);
   }
   Context(const Context &) = delete;
@@ -86,18 +97,28 @@ public:
     return runners[key] = r;
   }
 
-  /// One PTX compiler per options string, made on first use: a later
-  /// compile with the same options reuses its pass pipeline.
-  UopPTXCompiler ptxCompiler(const std::string &options) {
+  /// The PTX compiler for an options string, made on first use, so that
+  /// compiles with the same options reuse its pass pipeline. The
+  /// kMaxPTXCompilers most recently used stay: options naming each kernel's
+  /// opts would otherwise keep a compiler per kernel.
+  std::shared_ptr<PTXCompilerEntry> ptxCompiler(const std::string &options) {
+    uint64_t now = ++ptxUses;
     auto it = ptxCompilers.find(options);
-    if (it != ptxCompilers.end())
-      return it->second;
+    if (it != ptxCompilers.end()) {
+      it->second.second = now;
+      return it->second.first;
+    }
     UopPTXCompiler c = uopPTXCompilerCreate(ctx, ref(options));
     if (uopPTXCompilerIsNull(c))
       fail("cannot compile to PTX");
-    return ptxCompilers[options] = c;
+    auto entry = std::make_shared<PTXCompilerEntry>(c);
+    if (ptxCompilers.size() >= kMaxPTXCompilers)
+      ptxCompilers.erase(std::min_element(
+          ptxCompilers.begin(), ptxCompilers.end(),
+          [](const auto &a, const auto &b) { return a.second.second < b.second.second; }));
+    ptxCompilers[options] = {entry, now};
+    return entry;
   }
-  std::mutex ptxCompileMutex;
 
 private:
   static MlirLogicalResult onDiagnostic(MlirDiagnostic d, void *self) {
@@ -112,7 +133,11 @@ private:
   MlirContext ctx;
   std::vector<std::string> diagnostics;
   std::map<std::pair<std::string, std::string>, UopRunner> runners;
-  std::map<std::string, UopPTXCompiler> ptxCompilers;
+  static constexpr size_t kMaxPTXCompilers = 8;
+  /// Options -> (compiler, when last used); a compile in flight holds its
+  /// compiler alive if it is evicted meanwhile.
+  std::map<std::string, std::pair<std::shared_ptr<PTXCompilerEntry>, uint64_t>> ptxCompilers;
+  uint64_t ptxUses = 0;
 };
 
 using ContextRef = std::shared_ptr<Context>;
@@ -344,14 +369,12 @@ struct PTXKernel {
 
 std::vector<PTXKernel> compilePTX(Module &module, const std::string &options) {
   module.ctx->take();
-  UopPTXCompiler compiler = module.ctx->ptxCompiler(options);
+  std::shared_ptr<PTXCompilerEntry> compiler = module.ctx->ptxCompiler(options);
   UopPTXKernels ks;
   {
     py::gil_scoped_release release;
-    // A compiler runs one pass pipeline at a time; other Python threads may
-    // compile meanwhile.
-    std::lock_guard<std::mutex> lock(module.ctx->ptxCompileMutex);
-    ks = uopPTXCompilerCompile(compiler, module.m);
+    std::lock_guard<std::mutex> lock(compiler->running);
+    ks = uopPTXCompilerCompile(compiler->compiler, module.m);
   }
   if (uopPTXKernelsIsNull(ks))
     module.ctx->fail("cannot compile to PTX");

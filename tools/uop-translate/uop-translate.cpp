@@ -344,11 +344,16 @@ int exportTinygrad(ModuleOp module, llvm::raw_ostream &os) {
 }
 
 /// Several kernels' PTX modules as one module ptxas accepts: the first
-/// module's .version/.target/.address_size, then each module's body. Module
-/// scope symbols (shared arrays) must then be unique across the kernels.
+/// module's .version/.target/.address_size, then each module's body. Kernel
+/// names and module scope symbols (shared arrays) must then be unique across
+/// the kernels.
 class PTXJoiner {
 public:
   LogicalResult add(StringRef header, StringRef ptx, StringRef kernel) {
+    if (!kernels.insert(kernel).second) {
+      llvm::errs() << "error: kernel " << kernel << " is in the input twice\n";
+      return failure();
+    }
     bool first = out.empty();
     out += header.str() + "\n";
     bool inFunction = false;
@@ -378,7 +383,7 @@ public:
 
 private:
   std::string out;
-  llvm::StringSet<> symbols;
+  llvm::StringSet<> kernels, symbols;
 };
 
 /// The compiler --export-ptx's flags ask for.
@@ -572,7 +577,7 @@ int main(int argc, char **argv) {
     return kBadInput;
   }
   if (separate && !(action == Action::ExportPTX && json)) {
-    llvm::errs() << "error: --separate is for --export-ptx of JSON files\n";
+    llvm::errs() << "error: --separate is for --export-ptx of JSON files (not stdin)\n";
     return kBadInput;
   }
   // JSON has no text positions MLIR knows of: diagnostics name the file and
