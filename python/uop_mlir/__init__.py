@@ -126,9 +126,9 @@ def compile(module, target="cpu", *, kernel=None, chip="", opts=None, heuristic=
     is compiled on a copy unless `in_place`.
 
     For "ptx", `ptx_printer` "direct" writes the PTX with uop-mlir's own printer instead of
-    LLVM's NVPTX backend (docs/compile-speed.md). The context keeps the PTX pipeline of
-    each set of options it has compiled with, so kernel after kernel compiled one at a
-    time pay for building it once."""
+    LLVM's NVPTX backend (docs/compile-speed.md). The context keeps the PTX pipelines of
+    the 8 sets of options it used last, so kernel after kernel compiled one at a time pay
+    for building a pipeline once."""
     m = module if in_place else module.clone()
     codegen = _codegen_options(opts, heuristic, optimize, tc_schedule)
     if target == "ptx":
