@@ -2,6 +2,7 @@
 
 #include "uop/Pipelines/Pipelines.h"
 
+#include "uop/Conversion/Passes.h"
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 
@@ -21,7 +22,7 @@ PTXCompiler::create(MLIRContext *ctx, const UOpToPTXOptions &options,
     return emitError(UnknownLoc::get(ctx))
            << "no LLVM optimization level " << static_cast<unsigned>(options.optLevel)
            << " (0 to 3)";
-  if (options.printer != "llvm" && options.printer != "direct")
+  if (!isKnownPTXPrinter(options.printer))
     return emitError(UnknownLoc::get(ctx))
            << "unknown PTX printer '" << options.printer << "' (known: llvm, direct)";
   std::unique_ptr<PTXCompiler> compiler(new PTXCompiler(ctx, options.chip));

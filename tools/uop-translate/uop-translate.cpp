@@ -26,6 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "uop/Conversion/Passes.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 #include "uop/Kernelize/GraphJSON.h"
 #include "uop/Pipelines/Pipelines.h"
@@ -431,14 +432,12 @@ int compileAndWritePTX(uop::PTXCompiler &compiler, ModuleOp module, PTXJoiner &j
 }
 
 int exportPTX(ModuleOp module, llvm::raw_ostream &os) {
-  auto start = uop::Clock::now();
-  double cpu = uop::processCPUms();
+  uop::Stopwatch compile;
   llvm::scope_exit report([&] {
     if (timing)
       llvm::errs() << llvm::formatv("--export-ptx: compile and write {0:f2} ms (cpu {1:f2} ms, "
                                     "every thread); process cpu {2:f2} ms\n",
-                                    uop::msSince(start), uop::processCPUms() - cpu,
-                                    uop::processCPUms());
+                                    compile.wallMs(), compile.cpuMs(), uop::processCPUms());
   });
   FailureOr<std::unique_ptr<uop::PTXCompiler>> compiler = makePTXCompiler(module.getContext());
   if (failed(compiler))
@@ -459,21 +458,18 @@ int exportPTXSeparately(MLIRContext &ctx, llvm::raw_ostream &os) {
     return kFailed;
   PTXJoiner joined;
   for (const std::string &path : inputs) {
-    auto start = uop::Clock::now();
-    double cpu = uop::processCPUms();
+    uop::Stopwatch import;
     OwningOpRef<ModuleOp> module = importJSON(ctx, {path});
     if (!module)
       return kBadInput;
-    double importWall = uop::msSince(start), importCPU = uop::processCPUms() - cpu;
-    start = uop::Clock::now();
-    cpu = uop::processCPUms();
+    double importWall = import.wallMs(), importCPU = import.cpuMs();
+    uop::Stopwatch compile;
     if (int rc = compileAndWritePTX(**compiler, *module, joined))
       return rc;
     if (timing)
       llvm::errs() << llvm::formatv("--export-ptx: {0}: import {1:f2} ms (cpu {2:f2} ms); compile "
                                     "and write {3:f2} ms (cpu {4:f2} ms, every thread)\n",
-                                    path, importWall, importCPU, uop::msSince(start),
-                                    uop::processCPUms() - cpu);
+                                    path, importWall, importCPU, compile.wallMs(), compile.cpuMs());
   }
   os << joined.text();
   return 0;
@@ -545,7 +541,7 @@ int main(int argc, char **argv) {
         << "error: --opts, --no-opt, --tc-schedule and --ptx-printer go with --export-ptx\n";
     return kBadInput;
   }
-  if (ptxPrinter != "llvm" && ptxPrinter != "direct") {
+  if (!uop::isKnownPTXPrinter(ptxPrinter)) {
     llvm::errs() << "error: --ptx-printer is llvm or direct, not '" << ptxPrinter << "'\n";
     return kBadInput;
   }
@@ -595,14 +591,13 @@ int main(int argc, char **argv) {
       return onMLIRInput(ctx, os, "--export-tinygrad", exportTinygrad);
     case Action::ExportPTX:
       if (json) {
-        auto start = uop::Clock::now();
-        double cpu = uop::processCPUms();
         if (separate)
           return exportPTXSeparately(ctx, os);
+        uop::Stopwatch import;
         OwningOpRef<ModuleOp> module = importJSON(ctx, inputs);
         if (timing)
           llvm::errs() << llvm::formatv("--export-ptx: import {0:f2} ms (cpu {1:f2} ms)\n",
-                                        uop::msSince(start), uop::processCPUms() - cpu);
+                                        import.wallMs(), import.cpuMs());
         return module ? exportPTX(*module, os) : kBadInput;
       }
       return onMLIRInput(ctx, os, "--export-ptx", exportPTX);

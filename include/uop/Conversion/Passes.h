@@ -21,6 +21,12 @@ namespace mlir::uop {
 #define GEN_PASS_REGISTRATION
 #include "uop/Conversion/Passes.h.inc"
 
+/// Whether uop-serialize-to-ptx has a PTX printer of this name: "llvm"
+/// (LLVM's NVPTX backend) or "direct" (uop-mlir's own, lib/Target/PTX).
+inline bool isKnownPTXPrinter(StringRef printer) {
+  return printer == "llvm" || printer == "direct";
+}
+
 } // namespace mlir::uop
 
 #endif

@@ -25,6 +25,15 @@ inline double processCPUms() {
   return std::chrono::duration<double, std::milli>(user + sys).count();
 }
 
+/// A phase's wall and CPU milliseconds, counted from the stopwatch's making.
+struct Stopwatch {
+  double wallMs() const { return msSince(start); }
+  double cpuMs() const { return processCPUms() - cpu; }
+
+  Clock::time_point start = Clock::now();
+  double cpu = processCPUms();
+};
+
 } // namespace mlir::uop
 
 #endif

@@ -135,7 +135,7 @@ struct SerializeToPTX : uop::impl::UOpSerializeToPTXBase<SerializeToPTX> {
 
   /// A bad option fails the pipeline before any pass ran.
   LogicalResult initialize(MLIRContext *ctx) override {
-    if (printer == "llvm" || printer == "direct")
+    if (isKnownPTXPrinter(printer))
       return success();
     return emitError(UnknownLoc::get(ctx))
            << "uop-serialize-to-ptx: unknown printer '" << printer << "' (known: llvm, direct)";
