@@ -219,3 +219,56 @@ uop.kernel @fold_in_place {
   %s2 = uop.store %p1, %b : !uop.ptr<f32, 8>
   uop.sink %s0, %s1, %s2
 }
+
+// Loads of one pointer with one alt and the same deps are one load, as
+// tinygrad hash-conses its LOADs, though a store sits between them in the
+// block (CSE keeps them apart): each element is one lane of one vector load,
+// not also a scalar load of its own. A load that waits for the store is
+// another load.
+// CHECK-LABEL: uop.kernel @merge_loads
+// CHECK: %[[X:.*]] = uop.load %{{.*}} alt %{{.*}} : vector<4xf32> : !uop.ptr<vector<4xf32>, 4>
+// CHECK-NOT: uop.load
+// CHECK: %[[X0:.*]] = uop.gep %[[X]] [0] : vector<4xf32>
+// CHECK-NOT: uop.load
+// CHECK: %[[ST:.*]] = uop.store %{{.*}}, %{{.*}} : !uop.ptr<f32, 4>
+// CHECK: uop.store %{{.*}}, %[[X0]] : !uop.ptr<f32, 4>
+// CHECK: %[[Y:.*]] = uop.load %{{.*}} alt %{{.*}} : f32 after %[[ST]] : !uop.ptr<f32, 16>
+// CHECK-NOT: uop.load
+// CHECK: uop.store %{{.*}}, %[[Y]] : !uop.ptr<f32, 4>
+uop.kernel @merge_loads {
+  %c1 = uop.const 1 : si32
+  %c2 = uop.const 2 : si32
+  %c3 = uop.const 3 : si32
+  %c4 = uop.const 4 : si32
+  %z = uop.const 0.0 : f32
+  %g = uop.range %c4 axis 0 global : si32
+  %out = uop.define_global 0 : !uop.ptr<f32, 4>
+  %in = uop.define_global 1 : !uop.ptr<f32, 16>
+  %out2 = uop.define_global 2 : !uop.ptr<f32, 4>
+  %out3 = uop.define_global 3 : !uop.ptr<f32, 4>
+  %base = uop.mul %g, %c4 : si32
+  %ok = uop.cmplt %g, %c3 : si32
+  %i1 = uop.add %base, %c1 : si32
+  %i2 = uop.add %base, %c2 : si32
+  %i3 = uop.add %base, %c3 : si32
+  %p0 = uop.index %in[%base] gate %ok : i1 : !uop.ptr<f32, 16>, si32
+  %p1 = uop.index %in[%i1] gate %ok : i1 : !uop.ptr<f32, 16>, si32
+  %p2 = uop.index %in[%i2] gate %ok : i1 : !uop.ptr<f32, 16>, si32
+  %p3 = uop.index %in[%i3] gate %ok : i1 : !uop.ptr<f32, 16>, si32
+  %x0 = uop.load %p0 alt %z : f32 : !uop.ptr<f32, 16>
+  %x1 = uop.load %p1 alt %z : f32 : !uop.ptr<f32, 16>
+  %x2 = uop.load %p2 alt %z : f32 : !uop.ptr<f32, 16>
+  %x3 = uop.load %p3 alt %z : f32 : !uop.ptr<f32, 16>
+  %s01 = uop.add %x0, %x1 : f32
+  %s23 = uop.add %x2, %x3 : f32
+  %s = uop.add %s01, %s23 : f32
+  %q = uop.index %out[%g] : !uop.ptr<f32, 4>, si32
+  %st = uop.store %q, %s : !uop.ptr<f32, 4>
+  %again = uop.load %p0 alt %z : f32 : !uop.ptr<f32, 16>
+  %q2 = uop.index %out2[%g] : !uop.ptr<f32, 4>, si32
+  %st2 = uop.store %q2, %again : !uop.ptr<f32, 4>
+  %waits = uop.load %p0 alt %z : f32 after %st : !uop.ptr<f32, 16>
+  %q3 = uop.index %out3[%g] : !uop.ptr<f32, 4>, si32
+  %st3 = uop.store %q3, %waits : !uop.ptr<f32, 4>
+  uop.sink %st, %st2, %st3
+}

@@ -47,6 +47,33 @@ SmallVector<Value> foldStoreOperands(OpBuilder &b, OperandRange operands) {
   return out;
 }
 
+/// tinygrad's graph has each LOAD once (UOps are hash-consed): LOADs of one
+/// pointer with one alt and the same deps become the first of them. CSE
+/// keeps them apart where a STORE sits between them in the block, though a
+/// kernel orders its memory by deps, not by the block. Merged, each element
+/// is one lane of one chunk (a second lane at an element folds with nothing)
+/// and a gated load one branch on the GPU, not one per copy the expander
+/// made of its users. Returns whether a load went.
+bool mergeLoads(Block &body) {
+  DenseMap<Value, SmallVector<LoadOp, 1>> firstOf; // pointer -> its distinct loads
+  bool changed = false;
+  for (LoadOp load : llvm::make_early_inc_range(body.getOps<LoadOp>())) {
+    SmallVector<LoadOp, 1> &seen = firstOf[load.getPtr()];
+    auto same = llvm::find_if(seen, [&](LoadOp first) {
+      return OperationEquivalence::isEquivalentTo(first, load,
+                                                  OperationEquivalence::IgnoreLocations);
+    });
+    if (same == seen.end()) {
+      seen.push_back(load);
+      continue;
+    }
+    load.replaceAllUsesWith(same->getResult());
+    load.erase();
+    changed = true;
+  }
+  return changed;
+}
+
 struct UOpDevectorizePass : mlir::uop::impl::UOpDevectorizeBase<UOpDevectorizePass> {
   void runOnOperation() override {
     KernelOp kernel = getOperation();
@@ -56,12 +83,12 @@ struct UOpDevectorizePass : mlir::uop::impl::UOpDevectorizeBase<UOpDevectorizePa
     auto sink = cast<SinkOp>(body.back());
     OpBuilder b(sink);
 
+    bool changed = mergeLoads(body);
     // Loads: made at the end, then the body is sorted so they come first.
     SmallVector<Value> loads;
     for (LoadOp load : body.getOps<LoadOp>())
       loads.push_back(load.getResult());
     SmallVector<Value> folded = foldLoads(b, loads);
-    bool changed = false;
     for (auto [load, replacement] : llvm::zip(loads, folded))
       if (replacement != load) {
         load.replaceAllUsesWith(replacement);
