@@ -160,6 +160,9 @@ def UOpDevectorize : Pass<"uop-devectorize", "::mlir::uop::KernelOp"> {
     Runs after `uop-expand`, canonicalize and CSE, on lowered kernels, as
     tinygrad's devectorizer (seed 001: `load_store_folding`,
     `split_load_store`) does with the lanes of an expanded LOAD or STORE:
+    - LOADs of one pointer with one alt value and the same deps are first
+      one LOAD, as in tinygrad's hash-consed graph (CSE keeps such copies
+      apart where a STORE sits between them in the block);
     - LOADs of one kernel parameter or shared buffer under one gate, one alt
       value and one BARRIER, at a constant distance from each other (one
       base plus constants, or one expression with constants in different
