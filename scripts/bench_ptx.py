@@ -11,7 +11,8 @@ sizes), each against tinygrad's get_program figures (../shared/anchors):
     JSON import, compile, write; from the kernel's rusage);
   - each kernel in a warm process (--separate: a module per kernel, one pass manager for all,
     the second of two rounds), as tinygrad's figures are measured;
-  - process start-up: the CPU time of `uop-translate --list-tinygrad-ops`.
+  - process start-up: the CPU time of the tool's `--list-tinygrad-ops` (--tool: uop-translate,
+    or uop-translate-direct, the same tool without LLVM's back end).
 Code quality, for corpus-perf with tinygrad's heuristic opts (and, for comparison, without,
 --no-opt): ptxas -v on our PTX (registers, spill bytes), our PTX instruction count, mma.sync
 count, fma count and vector memory instructions (ld/st .v2/.v4, global and shared), next to
@@ -32,10 +33,11 @@ This is a benchmark, not a test: it fails only if uop-translate is missing or a
 compile fails. Without ptxas the register/spill columns are "n/a".
 
 With --ptx-printer=direct every compile uses uop-mlir's own PTX printer instead of LLVM's
-NVPTX backend (uop-translate --ptx-printer, docs/compile-speed.md).
+NVPTX backend (uop-translate --ptx-printer, docs/compile-speed.md); --tool=uop-translate-direct
+(with --ptx-printer=direct) runs the tool built without LLVM's back end, which starts faster.
 
 usage: bench_ptx.py [--build DIR] [--shared DIR] [--chip sm_80] [--repeat 5] [--output FILE]
-                    [--ptx-printer llvm|direct]
+                    [--ptx-printer llvm|direct] [--tool uop-translate|uop-translate-direct]
                     [--startup-of DIR]...
 """
 import argparse
@@ -271,7 +273,7 @@ def machine_facts(tool, chip, ptxas):
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     return [f"- nproc: {os.cpu_count()}; load average at start: {load}",
             f"- date: {datetime.datetime.now().astimezone().isoformat(timespec='seconds')}",
-            f"- chip: {chip}", f"- uop-translate: {tool}", f"- ptxas: {version}"]
+            f"- chip: {chip}", f"- tool: {tool}", f"- ptxas: {version}"]
 
 
 def main():
@@ -282,6 +284,10 @@ def main():
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--ptx-printer", choices=["llvm", "direct"], default="llvm",
                     help="who writes the PTX (uop-translate --ptx-printer)")
+    ap.add_argument("--tool", choices=["uop-translate", "uop-translate-direct"],
+                    default="uop-translate",
+                    help="which of the build's tools compiles: uop-translate-direct is "
+                         "uop-translate without LLVM's back end (--ptx-printer=direct only)")
     ap.add_argument("--output", help="also write the markdown report to this file")
     ap.add_argument("--startup-of", action="append", default=[], metavar="DIR",
                     help="also report the start-up of this build's uop-translate (e.g. the "
@@ -290,7 +296,9 @@ def main():
     if args.repeat < 1:
         die("--repeat must be at least 1")
 
-    tool = translate_of(args.build)
+    if args.tool == "uop-translate-direct" and args.ptx_printer != "direct":
+        die("uop-translate-direct has only the direct printer: pass --ptx-printer=direct")
+    tool = translate_of(args.build, args.tool)
     anchors = {}
     for corpus, name in (("corpus", "tinygrad_sm80_corpus.json"),
                          ("corpus-perf", "tinygrad_sm80_perf.json")):
@@ -340,7 +348,8 @@ def main():
                                "whole_range": (min(r["cpu"] for r in runs),
                                                max(r["cpu"] for r in runs))}
         startups = [(args.build, startup_cpu(tool, args.repeat))]
-        startups += [(d, startup_cpu(translate_of(d), args.repeat)) for d in args.startup_of]
+        startups += [(d, startup_cpu(translate_of(d, args.tool), args.repeat))
+                     for d in args.startup_of]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -353,10 +362,10 @@ def main():
             f.write(text)
 
 
-def translate_of(build):
-    tool = os.path.abspath(os.path.join(build, "bin", "uop-translate"))
+def translate_of(build, name="uop-translate"):
+    tool = os.path.abspath(os.path.join(build, "bin", name))
     if not os.access(tool, os.X_OK):
-        die(f"uop-translate not found at {tool} (build it, or pass --build)")
+        die(f"{name} not found at {tool} (build it, or pass --build)")
     return tool
 
 
@@ -417,7 +426,7 @@ def report_compile_time(timings, startups, repeat):
                   f"process under 15 ms CPU: {yes(max(procs) < 15)} (median {med(procs):.1f}, "
                   f"max {max(procs):.1f} ms)"]
     out += ["", "Goals (issue 23):", ""] + goals + [""]
-    out += ["Start-up (`uop-translate --list-tinygrad-ops`, CPU ms): " +
+    out += ["Start-up (the tool's `--list-tinygrad-ops`, CPU ms): " +
             "; ".join(f"{d}: {ms:.1f}" for d, ms in startups), ""]
     for corpus, t in timings.items():
         whole = t["whole"]

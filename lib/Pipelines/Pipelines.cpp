@@ -12,11 +12,6 @@
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/Target/LLVM/NVVM/Target.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 
 using namespace mlir;
 using namespace mlir::uop;
@@ -37,7 +32,7 @@ void mlir::uop::buildUOpToPTXPipeline(OpPassManager &pm, const UOpToPTXOptions &
     buildGPUToBinaryStage(pm, options.printer);
 }
 
-void mlir::uop::registerUOpPTXDependencies(DialectRegistry &registry) {
+void mlir::uop::registerUOpPTXConversions(DialectRegistry &registry) {
   // convert-gpu-to-nvvm converts the other dialects through their
   // ConvertToLLVMPatternInterface.
   arith::registerConvertArithToLLVMInterface(registry);
@@ -47,11 +42,6 @@ void mlir::uop::registerUOpPTXDependencies(DialectRegistry &registry) {
   registerConvertMathToLLVMInterface(registry);
   registerConvertNVVMToLLVMInterface(registry);
   ub::registerConvertUBToLLVMInterface(registry);
-  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
-  registerBuiltinDialectTranslation(registry);
-  registerGPUDialectTranslation(registry);
-  registerLLVMDialectTranslation(registry);
-  registerNVVMDialectTranslation(registry);
 }
 
 void mlir::uop::registerUOpPipelines() {

@@ -24,6 +24,11 @@
 // input. Bad input is a diagnostic with file:line:col and exit code 2; a step
 // that fails on valid input, exit 1 (docs/README.md has the table).
 //
+// Built a second time as uop-translate-direct (UOP_TRANSLATE_DIRECT): the
+// same tool without LLVM's optimizer and NVPTX back end, whose only PTX
+// printer is uop-mlir's own (--ptx-printer=direct, the default there). It
+// starts in a third of the time: a kernel's PTX in a process of its own.
+//
 //===----------------------------------------------------------------------===//
 
 #include "uop/Conversion/Passes.h"
@@ -107,10 +112,15 @@ cl::opt<std::string> chip(cl::cat(category), "chip",
                           cl::init(mlir::uop::TargetAttr::kDefaultChip.str()));
 cl::opt<unsigned> optLevel(cl::cat(category), "opt-level",
                            cl::desc("--export-ptx: LLVM optimization level"), cl::init(3));
+#ifdef UOP_TRANSLATE_DIRECT
+constexpr const char *kDefaultPTXPrinter = "direct";
+#else
+constexpr const char *kDefaultPTXPrinter = "llvm";
+#endif
 cl::opt<std::string> ptxPrinter(cl::cat(category), "ptx-printer",
                                 cl::desc("--export-ptx: who writes the PTX: llvm (LLVM's NVPTX "
                                          "backend) or direct (uop-mlir's PTX printer)"),
-                                cl::init("llvm"));
+                                cl::init(kDefaultPTXPrinter));
 cl::opt<std::string> ptxOpts(cl::cat(category), "opts",
                              cl::desc("--export-ptx: opts for every kernel in tinygrad's notation "
                                       "(default: tinygrad's heuristic)"),
@@ -545,13 +555,24 @@ int main(int argc, char **argv) {
     llvm::errs() << "error: --ptx-printer is llvm or direct, not '" << ptxPrinter << "'\n";
     return kBadInput;
   }
+#ifdef UOP_TRANSLATE_DIRECT
+  if (ptxPrinter == "llvm") {
+    llvm::errs() << "error: uop-translate-direct is built without LLVM's NVPTX back end: "
+                    "--ptx-printer=llvm needs uop-translate\n";
+    return kBadInput;
+  }
+#endif
   if (ptxOpts.getNumOccurrences() && noOpt) {
     llvm::errs() << "error: --opts and --no-opt contradict each other\n";
     return kBadInput;
   }
   DialectRegistry registry;
   registry.insert<uop::UOpDialect, func::FuncDialect, memref::MemRefDialect>();
+#ifdef UOP_TRANSLATE_DIRECT
+  uop::registerUOpPTXConversions(registry); // nothing that links LLVM's back end
+#else
   uop::registerUOpPTXDependencies(registry);
+#endif
   MLIRContext ctx(registry);
   ctx.loadDialect<uop::UOpDialect>();
   ctx.printOpOnDiagnostic(false); // the generic form of an op says little about JSON

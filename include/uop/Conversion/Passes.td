@@ -224,6 +224,13 @@ def UOpSerializeToPTX : Pass<"uop-serialize-to-ptx", "::mlir::ModuleOp"> {
     It skips LLVM's optimizer and NVPTX backend, most of a kernel's compile
     time (docs/compile-speed.md). An op it has no template for is an error
     at the op. libdevice is never linked: a call to it is such an op.
+
+    LLVM's side is linked by choice: `printer=llvm` needs the tool to have
+    called `registerLLVMPTXBackend` (include/uop/Conversion/GPUToPTX/
+    LLVMBackend.h; `registerUOpPTXDependencies` does), else the pass fails
+    to initialize with an error that says so. A tool that only prints
+    directly (uop-translate-direct) then links neither LLVM's optimizer nor
+    its NVPTX back end, and starts faster.
   }];
   let options = [
     Option<"libdevice", "libdevice", "std::string", /*default=*/"\"\"",

@@ -173,7 +173,8 @@ struct UOpToPTXOptions : public UOpCodegenPipelineOptions<UOpToPTXOptions> {
 /// GPU to NVVM and (with `toBinary`) GPU to binary. Each kernel becomes a
 /// `gpu.binary` of its name whose object holds the PTX; the module's
 /// `uop.launch` has its launch dimensions. The context needs the NVVM target
-/// and the LLVM IR translations: see registerUOpPTXDependencies.
+/// and the LLVM IR translations: see registerUOpPTXDependencies
+/// (registerUOpPTXConversions with `printer=direct`).
 void buildUOpToPTXPipeline(OpPassManager &pm, const UOpToPTXOptions &options = {});
 
 /// One kernel's PTX and how to launch it.
@@ -190,7 +191,8 @@ struct PTXKernel {
 /// once: a later module skips building the pipeline and initializing its
 /// passes (their pattern sets), which costs about as much as compiling a
 /// small kernel. Compile one module at a time; the context needs
-/// registerUOpPTXDependencies.
+/// registerUOpPTXDependencies (registerUOpPTXConversions with
+/// `printer=direct`).
 class PTXCompiler {
 public:
   /// The uop-to-ptx pipeline with `options` (always to the binary).
@@ -218,9 +220,15 @@ compileToPTX(ModuleOp module, const UOpToPTXOptions &options = {},
 
 /// Registers what buildUOpToPTXPipeline needs beyond the dialects it loads:
 /// the ConvertToLLVM interfaces convert-gpu-to-nvvm uses (arith, cf, func,
-/// index, math, nvvm, ub), the NVVM target attribute's serialization, and the
-/// translations of the builtin, gpu, llvm and nvvm dialects to LLVM IR.
+/// index, math, nvvm, ub), the NVVM target attribute's serialization, the
+/// translations of the builtin, gpu, llvm and nvvm dialects to LLVM IR, and
+/// LLVM's NVPTX back end for uop-serialize-to-ptx (registerLLVMPTXBackend).
 void registerUOpPTXDependencies(DialectRegistry &registry);
+
+/// Only the ConvertToLLVM interfaces: enough for uop-to-ptx with
+/// `printer=direct` (uop-translate-direct), and all a tool registers that
+/// must not link LLVM's back end; `printer=llvm` then fails to build.
+void registerUOpPTXConversions(DialectRegistry &registry);
 
 /// Registers `uop-to-llvm` and `uop-to-ptx` for uop-opt's --pass-pipeline
 /// and -uop-to-llvm / -uop-to-ptx.
