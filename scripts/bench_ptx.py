@@ -290,7 +290,7 @@ def main():
                          "uop-translate without LLVM's back end (--ptx-printer=direct only)")
     ap.add_argument("--output", help="also write the markdown report to this file")
     ap.add_argument("--startup-of", action="append", default=[], metavar="DIR",
-                    help="also report the start-up of this build's uop-translate (e.g. the "
+                    help="also report the start-up of this build's tool (--tool; e.g. the "
                          "shared-library build next to a static one)")
     args = ap.parse_args()
     if args.repeat < 1:
