@@ -453,9 +453,10 @@ int exportPTX(ModuleOp module, llvm::raw_ostream &os) {
   });
   // Threads cannot speed up one kernel, yet the verifier would start the
   // pool's workers to check its few isolated ops in parallel: thread stacks
-  // and a malloc arena per thread, paid by every one-kernel process.
-  if (llvm::range_size(module.getOps<uop::KernelOp>()) <= 1)
-    module.getContext()->disableMultithreading();
+  // and a malloc arena per thread, paid by every one-kernel process. (Per
+  // module: --split-input-file's chunks may differ.)
+  module.getContext()->enableMultithreading(
+      llvm::range_size(module.getOps<uop::KernelOp>()) > 1);
   FailureOr<std::unique_ptr<uop::PTXCompiler>> compiler = makePTXCompiler(module.getContext());
   if (failed(compiler))
     return kFailed;
