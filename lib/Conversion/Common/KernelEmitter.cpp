@@ -14,6 +14,7 @@
 
 #include "uop/Conversion/Common/KernelEmitter.h"
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
+#include "uop/Dialect/UOp/IR/UOpRanges.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -633,6 +634,7 @@ void mlir::uop::recordKernelVariables(KernelOp kernel) {
 
 LogicalResult mlir::uop::emitKernel(KernelOp kernel, Block *entry, const TargetInfo &target,
                                     StringRef passName) {
+  RangeMemo ranges; // Semantics asks for index ranges; the kernel is not changed meanwhile
   if (failed(KernelEmitter(kernel, entry, target, passName).run()))
     return failure();
   // Constants are made where they are first needed; they belong at the top.

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "uop/Conversion/Common/Semantics.h"
+#include "uop/Dialect/UOp/IR/UOpRanges.h"
 #include "uop/Dialect/UOp/IR/UOpTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -362,6 +363,31 @@ Value Semantics::lane(int64_t i) {
   return LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(i));
 }
 
+/// Whether the integer ADD or MUL `op` cannot wrap as a signed operation:
+/// the exact result over its operands' ranges (tinygrad's vmin/vmax) is
+/// representable. Index math is such (the lowerer widens to int64 what
+/// would not be), and the mark lets an address take sext(x + c) * s as
+/// sext(x) * s + c * s.
+static bool cannotWrapSigned(Operation *op) {
+  std::optional<ConstantIntRanges> x = getIntRange(op->getOperand(0)),
+                                   y = getIntRange(op->getOperand(1));
+  if (!x || !y || x->smin().getBitWidth() < 2)
+    return false;
+  bool overflow = false;
+  auto check = [&](const APInt &a, const APInt &c) {
+    bool o = false;
+    (void)(isa<AddOp>(op) ? a.sadd_ov(c, o) : a.smul_ov(c, o));
+    overflow |= o;
+  };
+  check(x->smin(), y->smin());
+  check(x->smax(), y->smax());
+  if (isa<MulOp>(op)) { // a product's extremes are at the corners
+    check(x->smin(), y->smax());
+    check(x->smax(), y->smin());
+  }
+  return !overflow;
+}
+
 Value Semantics::emit(Operation *op, ValueRange v) {
   Type t = op->getNumResults() ? op->getResult(0).getType() : Type();
   Type operandType = op->getNumOperands() ? op->getOperand(0).getType() : Type();
@@ -381,13 +407,19 @@ Value Semantics::emit(Operation *op, ValueRange v) {
       // Arithmetic wraps for ints; on bool ADD is OR and MUL is AND (C's
       // bool conversion of the int result).
       .Case([&](AddOp) {
-        return byKind<arith::AddFOp, arith::OrIOp, arith::AddIOp>(operandType, v[0], v[1]);
+        Value r = byKind<arith::AddFOp, arith::OrIOp, arith::AddIOp>(operandType, v[0], v[1]);
+        if (auto add = r.getDefiningOp<arith::AddIOp>(); add && cannotWrapSigned(op))
+          add.setOverflowFlags(arith::IntegerOverflowFlags::nsw);
+        return r;
       })
       .Case([&](SubOp) {
         return byKind<arith::SubFOp, arith::XOrIOp, arith::SubIOp>(operandType, v[0], v[1]);
       })
       .Case([&](MulOp) {
-        return byKind<arith::MulFOp, arith::AndIOp, arith::MulIOp>(operandType, v[0], v[1]);
+        Value r = byKind<arith::MulFOp, arith::AndIOp, arith::MulIOp>(operandType, v[0], v[1]);
+        if (auto mul = r.getDefiningOp<arith::MulIOp>(); mul && cannotWrapSigned(op))
+          mul.setOverflowFlags(arith::IntegerOverflowFlags::nsw);
+        return r;
       })
       .Case([&](NegOp) -> Value { // NEG of a bool is logical not (tinygrad's cstyle)
         if (isFloat)

@@ -7,6 +7,9 @@
 
 #include "KernelPrinter.h"
 
+#include "mlir/IR/Matchers.h"
+#include "llvm/Support/CheckedArithmetic.h"
+
 using namespace mlir;
 using namespace mlir::uop::ptx;
 
@@ -52,12 +55,36 @@ LogicalResult KernelPrinter::printGEP(LLVM::GEPOp op) {
     first = false;
     type = nextType;
     if (auto c = dyn_cast<IntegerAttr>(index)) {
-      p.off += c.getInt() * stride;
+      std::optional<int64_t> off = llvm::checkedMulAdd(c.getInt(), stride, p.off);
+      if (!off)
+        return fail(op, "a constant offset beyond 64 bits");
+      p.off = *off;
       continue;
     }
     Value v = cast<Value>(index);
-    Reg idx = scalar(v), scaled = fresh(RC::B64);
     unsigned bits = bitsOf(v.getType());
+    // The constant terms of the index go into the offset, so that the
+    // accesses at x, x + 1, x + 2 share one address ([%rd+4], [%rd+8]).
+    // sext(x + c) is sext(x) + c only where the add cannot wrap (nsw); a
+    // 64-bit index wraps as the address does.
+    for (APInt c; auto add = v.getDefiningOp<LLVM::AddOp>();) {
+      if (bits != 64 &&
+          !bitEnumContainsAll(add.getOverflowFlags(), LLVM::IntegerOverflowFlags::nsw))
+        break;
+      Value rest;
+      if (matchPattern(add.getRhs(), m_ConstantInt(&c)))
+        rest = add.getLhs();
+      else if (matchPattern(add.getLhs(), m_ConstantInt(&c)))
+        rest = add.getRhs();
+      else
+        break;
+      std::optional<int64_t> off = llvm::checkedMulAdd(c.getSExtValue(), stride, p.off);
+      if (!off)
+        break;
+      p.off = *off;
+      v = rest;
+    }
+    Reg idx = scalar(v), scaled = fresh(RC::B64);
     if (bits == 32)
       emit("mul.wide.s32", {scaled, idx, std::to_string(stride)});
     else if (bits == 64)

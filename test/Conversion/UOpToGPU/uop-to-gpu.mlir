@@ -272,7 +272,7 @@ module attributes {uop.target = #uop.target<"sm_80">} {
 // CHECK-SAME: uop.variables = {sym = ["m", "n"]}
 // CHECK: gpu.func @sym(%{{.*}}: !llvm.ptr {llvm.align = 16 : i64, llvm.noalias}, %[[M:.*]]: i32, %[[N:.*]]: i32) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
 // CHECK: gpu.block_id y
-// CHECK: arith.addi %{{.*}}, %[[M]] : i32
+// CHECK: arith.addi %{{.*}}, %[[M]] overflow<nsw> : i32
 module attributes {uop.target = #uop.target<"sm_80">} {
   uop.kernel @sym {
     %n = uop.define_var "n" [0, 15] : si32

@@ -9,9 +9,9 @@
 // CHECK-LABEL: func.func @row_sum(%arg0: !llvm.ptr {llvm.dereferenceable = 16 : i64}, %arg1: !llvm.ptr {llvm.dereferenceable = 128 : i64})
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
 // CHECK:   %[[OUT:.*]] = llvm.getelementptr %arg0[%[[I]]] : (!llvm.ptr, i32) -> !llvm.ptr, f32
-// CHECK:   %[[ROW:.*]] = arith.muli %[[I]], %{{.*}} : i32
+// CHECK:   %[[ROW:.*]] = arith.muli %[[I]], %{{.*}} overflow<nsw> : i32
 // CHECK:   %[[SUM:.*]] = scf.for %[[J:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32)  : i32 {
-// CHECK:     %[[IDX:.*]] = arith.addi %[[ROW]], %[[J]] : i32
+// CHECK:     %[[IDX:.*]] = arith.addi %[[ROW]], %[[J]] overflow<nsw> : i32
 // CHECK:     %[[P:.*]] = llvm.getelementptr %arg1[%[[IDX]]]
 // CHECK:     %[[X:.*]] = llvm.load %[[P]] : !llvm.ptr -> f32
 // CHECK:     %[[NEXT:.*]] = arith.addf %[[ACC]], %[[X]] : f32
@@ -43,9 +43,9 @@ uop.kernel @row_sum {
 // the inner loop. The identity of MAX is -inf.
 // CHECK-LABEL: func.func @nest_order
 // CHECK: scf.for %[[A:.*]] = {{.*}} : i32 {
-// CHECK:   %[[T:.*]] = arith.muli %[[A]], %{{.*}} : i32
+// CHECK:   %[[T:.*]] = arith.muli %[[A]], %{{.*}} overflow<nsw> : i32
 // CHECK:   scf.for %[[B:.*]] = {{.*}} : i32 {
-// CHECK:     arith.addi %[[T]], %[[B]] : i32
+// CHECK:     arith.addi %[[T]], %[[B]] overflow<nsw> : i32
 uop.kernel @nest_order {
   %c3 = uop.const 3 : si32
   %c5 = uop.const 5 : si32

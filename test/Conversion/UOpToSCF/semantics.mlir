@@ -152,3 +152,36 @@ uop.kernel @shifts {
   %s = uop.store %p, %r : !uop.ptr<si32, 1>
   uop.sink %s
 }
+
+// -----
+
+// Integer ADD and MUL wrap; they are marked nsw only where their operands'
+// ranges (tinygrad's vmin/vmax) prove the exact result fits: index math over
+// RANGEs and constants is, a loaded value plus one is not, and neither is a
+// sum whose bounds reach past INT32_MAX.
+// CHECK-LABEL: func.func @no_signed_wrap
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i32
+// CHECK: %[[M:.*]] = arith.muli %[[I]], %{{.*}} overflow<nsw> : i32
+// CHECK: %[[A:.*]] = arith.addi %[[M]], %{{.*}} overflow<nsw> : i32
+// CHECK: %[[X:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i32
+// CHECK: arith.addi %[[X]], %{{.*}} : i32{{$}}
+// CHECK: arith.addi %[[A]], %{{.*}} : i32{{$}}
+// CHECK: arith.addi %{{.*}}, %{{.*}} : i32{{$}}
+// CHECK: llvm.store
+uop.kernel @no_signed_wrap {
+  %o = uop.define_global 0 : !uop.ptr<si32, 64>
+  %c16 = uop.const 16 : si32
+  %i = uop.range %c16 axis 0 loop : si32
+  %c4 = uop.const 4 : si32
+  %c1 = uop.const 1 : si32
+  %m = uop.mul %i, %c4 : si32
+  %a = uop.add %m, %c1 : si32
+  %p = uop.index %o[%a] : !uop.ptr<si32, 64>, si32
+  %x = uop.load %p : !uop.ptr<si32, 64>
+  %x1 = uop.add %x, %c1 : si32
+  %big = uop.const 2147483600 : si32
+  %b = uop.add %a, %big : si32
+  %v = uop.add %x1, %b : si32
+  %s = uop.store %p, %v : !uop.ptr<si32, 64>
+  uop.sink %s
+}

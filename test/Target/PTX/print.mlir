@@ -62,6 +62,44 @@ module attributes {gpu.container_module} {
       llvm.return
     }
 
+    // An index x + c goes into the address as x's and an offset of c
+    // elements, so x + 1 and x + 2 share x's address: always for an i64
+    // index (the address wraps as the index does), for an i32 one only
+    // when the add is nsw (sign extension does not distribute over a
+    // wrapping add).
+    // CHECK-LABEL: .visible .entry indexed(
+    // CHECK: mov.u32 %[[TID:r[0-9]+]], %tid.x;
+    // CHECK: mul.wide.s32 %[[OFF:rd[0-9]+]], %[[TID]], 4;
+    // CHECK-NEXT: add.s64 %[[P:rd[0-9]+]], %[[IN:rd[0-9]+]], %[[OFF]];
+    // CHECK-NEXT: ld.global.nc.b32 %{{r[0-9]+}}, [%[[P]]+8];
+    // CHECK: add.s32 %[[WRAP:r[0-9]+]], %[[TID]], %{{r[0-9]+}};
+    // CHECK-NEXT: mul.wide.s32 %[[OFF1:rd[0-9]+]], %[[WRAP]], 4;
+    // CHECK-NEXT: add.s64 %[[P1:rd[0-9]+]], %[[IN]], %[[OFF1]];
+    // CHECK-NEXT: ld.global.nc.b32 %{{r[0-9]+}}, [%[[P1]]];
+    // CHECK: mul.lo.s64 %[[OFF64:rd[0-9]+]], %[[WIDE:rd[0-9]+]], 4;
+    // CHECK-NEXT: add.s64 %[[P2:rd[0-9]+]], %[[IN]], %[[OFF64]];
+    // CHECK-NEXT: ld.global.nc.b32 %{{r[0-9]+}}, [%[[P2]]+-12];
+    llvm.func @indexed(%out: !llvm.ptr {llvm.noalias}, %in: !llvm.ptr {llvm.noalias}) attributes {nvvm.kernel} {
+      %tid = nvvm.read.ptx.sreg.tid.x range <i32, 0, 32> : i32
+      %c1 = llvm.mlir.constant(1 : i32) : i32
+      %c2 = llvm.mlir.constant(2 : i32) : i32
+      %cm3 = llvm.mlir.constant(-3 : i64) : i64
+      %i2 = llvm.add %c2, %tid overflow<nsw> : i32
+      %p2 = llvm.getelementptr %in[%i2] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %v2 = llvm.load %p2 : !llvm.ptr -> f32
+      %i1 = llvm.add %tid, %c1 : i32
+      %p1 = llvm.getelementptr %in[%i1] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %v1 = llvm.load %p1 : !llvm.ptr -> f32
+      %wide = llvm.sext %tid : i32 to i64
+      %j = llvm.add %wide, %cm3 : i64
+      %pj = llvm.getelementptr %in[%j] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %vj = llvm.load %pj : !llvm.ptr -> f32
+      %s = llvm.fadd %v1, %v2 : f32
+      %t = llvm.fadd %s, %vj : f32
+      llvm.store %t, %out : f32, !llvm.ptr
+      llvm.return
+    }
+
     // Block arguments are a parallel copy: swapping two of them goes
     // through temporaries. A conditional branch with arguments for both
     // successors copies on its own edges.
