@@ -17,16 +17,18 @@ using namespace mlir;
 using namespace mlir::uop;
 
 void mlir::uop::buildUOpToLLVMPipeline(OpPassManager &pm, const UOpToLLVMOptions &options) {
-  buildKernelCodegenStage(pm, options.codegen());
-  buildHostToLLVMStage(pm, options.halfInF32, options.checkAccesses);
+  std::shared_ptr<CanonicalPatternCache> canonical = std::make_shared<CanonicalPatternCache>();
+  buildKernelCodegenStage(pm, options.codegen(), canonical);
+  buildHostToLLVMStage(pm, options.halfInF32, options.checkAccesses, canonical);
 }
 
 void mlir::uop::buildUOpToPTXPipeline(OpPassManager &pm, const UOpToPTXOptions &options) {
   UOpAttachTargetOptions attach;
   attach.chip = options.chip;
   pm.addPass(createUOpAttachTarget(attach));
-  buildKernelCodegenStage(pm, options.codegen());
-  buildGPUMappingStage(pm);
+  std::shared_ptr<CanonicalPatternCache> canonical = std::make_shared<CanonicalPatternCache>();
+  buildKernelCodegenStage(pm, options.codegen(), canonical);
+  buildGPUMappingStage(pm, canonical);
   buildGPUToNVVMStage(pm, options.chip, options.optLevel);
   if (options.toBinary)
     buildGPUToBinaryStage(pm, options.printer);

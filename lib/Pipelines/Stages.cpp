@@ -19,7 +19,8 @@
 using namespace mlir;
 using namespace mlir::uop;
 
-void mlir::uop::buildKernelCodegenStage(OpPassManager &pm, const KernelCodegenOptions &options) {
+void mlir::uop::buildKernelCodegenStage(OpPassManager &pm, const KernelCodegenOptions &options,
+                                        std::shared_ptr<CanonicalPatternCache> canonical) {
   OpPassManager &kernel = pm.nest<KernelOp>();
   if (options.optimize) {
     UOpOptimizeOptions optimize;
@@ -35,7 +36,8 @@ void mlir::uop::buildKernelCodegenStage(OpPassManager &pm, const KernelCodegenOp
   // canonicalize made alike (a load two copies share becomes one, before a
   // gate puts each behind its own branch).
   kernel.addPass(createCSEPass());
-  kernel.addPass(createUOpCanonicalize());
+  kernel.addPass(
+      createUOpCanonicalize(canonical ? canonical : std::make_shared<CanonicalPatternCache>()));
   kernel.addPass(createCSEPass());
   kernel.addPass(createUOpDevectorize());
 }
@@ -51,7 +53,8 @@ static void addTargetRewrites(OpPassManager &kernel, bool host) {
   kernel.addPass(createUOpFuseMulAcc());
 }
 
-void mlir::uop::buildHostToLLVMStage(OpPassManager &pm, bool halfInF32, bool checkAccesses) {
+void mlir::uop::buildHostToLLVMStage(OpPassManager &pm, bool halfInF32, bool checkAccesses,
+                                     std::shared_ptr<CanonicalPatternCache> canonical) {
   UOpAttachTargetOptions host;
   host.chip = TargetAttr::kHostChip.str();
   pm.addPass(createUOpAttachTarget(host));
@@ -61,7 +64,8 @@ void mlir::uop::buildHostToLLVMStage(OpPassManager &pm, bool halfInF32, bool che
   pm.addPass(createConvertUOpToSCF(toSCF));
   if (checkAccesses)
     pm.addPass(createUOpCheckHostAccesses());
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(
+      createUOpCanonicalize(canonical ? canonical : std::make_shared<CanonicalPatternCache>()));
   pm.addPass(createCSEPass());
   pm.addPass(createSCFToControlFlowPass());
   // bf16 <-> f32 as integer ops: LLVM would otherwise call a runtime helper.
@@ -75,16 +79,19 @@ void mlir::uop::buildHostToLLVMStage(OpPassManager &pm, bool halfInF32, bool che
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-void mlir::uop::buildGPUMappingStage(OpPassManager &pm) {
+void mlir::uop::buildGPUMappingStage(OpPassManager &pm,
+                                     std::shared_ptr<CanonicalPatternCache> canonical) {
+  if (!canonical)
+    canonical = std::make_shared<CanonicalPatternCache>();
   // tinygrad's symbolic rules again after legalizing: the index math the
   // mapping adds (sizes of 1 fold away).
   OpPassManager &kernel = pm.nest<KernelOp>();
   kernel.addPass(createUOpGPUDims());
   addTargetRewrites(kernel, /*host=*/false);
   kernel.addPass(createUOpTargetLegalize());
-  kernel.addPass(createUOpCanonicalize());
+  kernel.addPass(createUOpCanonicalize(canonical));
   pm.addPass(createConvertUOpToGPU());
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createUOpCanonicalize(canonical));
   pm.addPass(createCSEPass());
 }
 

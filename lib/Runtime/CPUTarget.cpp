@@ -11,6 +11,7 @@
 #include "uop/Conversion/UOpToSCF/CheckedABI.h"
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
+#include "uop/Dialect/UOp/Transforms/Passes.h"
 #include "uop/Runtime/HostJIT.h"
 #include "uop/Support/Timing.h"
 
@@ -125,8 +126,9 @@ public:
     FailureOr<std::unique_ptr<PassManager>> pm = makePassManager(module.getContext(), &opts);
     if (failed(pm))
       return failure();
-    buildKernelCodegenStage(**pm, options);
-    buildHostToLLVMStage(**pm, /*halfInF32=*/true, checkAccesses);
+    std::shared_ptr<CanonicalPatternCache> canonical = std::make_shared<CanonicalPatternCache>();
+    buildKernelCodegenStage(**pm, options, canonical);
+    buildHostToLLVMStage(**pm, /*halfInF32=*/true, checkAccesses, canonical);
     if (failed((*pm)->run(module)))
       return failure();
     times.pipelineMs = msSince(start);

@@ -2,7 +2,8 @@
 //
 // Builds a kernel with the C++ API, verifies it, prints it, compiles and runs
 // it on the host and on the GPU simulator through the runtime library's
-// runner interface, compiles it to PTX with compileToPTX,
+// runner interface, compiles it to PTX with compileToPTX, runs the host
+// stages built by hand,
 // and parses the text given on the command line,
 // reporting verifier errors through a diagnostic handler. Exit 0 only when
 // the built kernel verifies, computes out = 2 * in and becomes PTX, and the
@@ -19,6 +20,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
+#include "uop/Dialect/UOp/Transforms/Passes.h"
 #include "uop/Pipelines/Pipelines.h"
 #include "uop/Runtime/Runner.h"
 #include "llvm/Support/raw_ostream.h"
@@ -108,6 +110,21 @@ int main(int argc, char **argv) {
     for (StringRef line : lines)
       if (line.starts_with(".target") || line.starts_with(".visible .entry"))
         llvm::outs() << "ptx: " << line << "\n";
+  }
+
+  // The host stages built by hand, sharing one uop-canonicalize pattern
+  // set: built once for the pipeline's two uop-canonicalize passes.
+  {
+    OwningOpRef<ModuleOp> copy = module.clone();
+    auto canonical = std::make_shared<uop::CanonicalPatternCache>();
+    PassManager pm(&ctx);
+    uop::buildKernelCodegenStage(pm, uop::KernelCodegenOptions(), canonical);
+    uop::buildHostToLLVMStage(pm, /*halfInF32=*/true, /*checkAccesses=*/false, canonical);
+    if (failed(pm.run(*copy))) {
+      llvm::errs() << "the host stages failed\n";
+      return 1;
+    }
+    llvm::outs() << "uop-canonicalize pattern sets built: " << canonical->builds << "\n";
   }
 
   if (argc < 2)

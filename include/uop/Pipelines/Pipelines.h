@@ -21,11 +21,14 @@
 #include "mlir/Pass/PassOptions.h"
 
 #include <array>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace mlir::uop {
+
+struct CanonicalPatternCache; // uop/Dialect/UOp/Transforms/Passes.h
 
 //===----------------------------------------------------------------------===//
 // Stages
@@ -65,23 +68,28 @@ struct KernelCodegenOptions {
 /// On every uop.kernel: uop-optimize, uop-lower, uop-expand, CSE,
 /// uop-canonicalize, CSE, uop-devectorize. Kernels at any level go in; lowered,
 /// expanded and devectorized kernels come out.
-void buildKernelCodegenStage(OpPassManager &pm, const KernelCodegenOptions &options);
+/// `canonical`: the pattern set its uop-canonicalize shares with the other
+/// stages' (a stage without one shares within itself).
+void buildKernelCodegenStage(OpPassManager &pm, const KernelCodegenOptions &options,
+                             std::shared_ptr<CanonicalPatternCache> canonical = nullptr);
 
 /// Lowered kernels to the LLVM dialect for the host: convert-uop-to-scf (f16
 /// and bf16 computed in f32 when `halfInF32`, as tinygrad's C backend
-/// does), canonicalize, CSE, then the upstream conversions of scf, arith,
+/// does), uop-canonicalize, CSE, then the upstream conversions of scf, arith,
 /// math, cf and func to LLVM. Each kernel becomes an llvm.func taking one
 /// pointer per buffer; with `checkAccesses`, uop-check-host-accesses follows
 /// convert-uop-to-scf (every load and store bounds-checked at run time, the
 /// sizes in one more argument).
-void buildHostToLLVMStage(OpPassManager &pm, bool halfInF32 = true, bool checkAccesses = false);
+void buildHostToLLVMStage(OpPassManager &pm, bool halfInF32 = true, bool checkAccesses = false,
+                          std::shared_ptr<CanonicalPatternCache> canonical = nullptr);
 
 /// Lowered kernels to gpu.modules for the module's #uop.target: on every
 /// kernel uop-gpu-dims, uop-target-legalize and uop-canonicalize (tinygrad's
 /// symbolic rules on the index math the mapping adds), then
-/// convert-uop-to-gpu, canonicalize and CSE. The module's `uop.launch` gets
+/// convert-uop-to-gpu, uop-canonicalize and CSE. The module's `uop.launch` gets
 /// each kernel's launch dimensions.
-void buildGPUMappingStage(OpPassManager &pm);
+void buildGPUMappingStage(OpPassManager &pm,
+                          std::shared_ptr<CanonicalPatternCache> canonical = nullptr);
 
 /// gpu.modules to the NVVM and LLVM dialects, the IR the PTX is made from
 /// (and the simulator runs): scf-to-cf, uop-attach-nvvm-target (`chip`, its

@@ -24,15 +24,30 @@ using namespace mlir::uop;
 namespace {
 
 struct UOpCanonicalize : public uop::impl::UOpCanonicalizeBase<UOpCanonicalize> {
+  UOpCanonicalize(
+      std::shared_ptr<CanonicalPatternCache> cache = std::make_shared<CanonicalPatternCache>())
+      : cache(std::move(cache)) {}
+
   /// The patterns upstream's canonicalize collects: every loaded dialect's
   /// and every registered op's.
   LogicalResult initialize(MLIRContext *context) override {
-    RewritePatternSet owning(context);
-    for (Dialect *dialect : context->getLoadedDialects())
-      dialect->getCanonicalizationPatterns(owning);
-    for (RegisteredOperationName op : context->getRegisteredOperations())
-      op.getCanonicalizationPatterns(owning, context);
-    patterns = std::make_shared<FrozenRewritePatternSet>(std::move(owning));
+    size_t dialects = context->getLoadedDialects().size();
+    size_t ops = context->getRegisteredOperations().size();
+    std::lock_guard<std::mutex> lock(cache->mutex);
+    if (!cache->patterns || cache->context != context || cache->dialects != dialects ||
+        cache->ops != ops) {
+      RewritePatternSet owning(context);
+      for (Dialect *dialect : context->getLoadedDialects())
+        dialect->getCanonicalizationPatterns(owning);
+      for (RegisteredOperationName op : context->getRegisteredOperations())
+        op.getCanonicalizationPatterns(owning, context);
+      cache->patterns = std::make_shared<FrozenRewritePatternSet>(std::move(owning));
+      cache->context = context;
+      cache->dialects = dialects;
+      cache->ops = ops;
+      ++cache->builds;
+    }
+    patterns = cache->patterns;
     return success();
   }
 
@@ -47,7 +62,13 @@ struct UOpCanonicalize : public uop::impl::UOpCanonicalizeBase<UOpCanonicalize> 
     (void)applyPatternsGreedily(getOperation(), *patterns, config);
   }
 
+  std::shared_ptr<CanonicalPatternCache> cache;
   std::shared_ptr<const FrozenRewritePatternSet> patterns;
 };
 
 } // namespace
+
+std::unique_ptr<Pass>
+mlir::uop::createUOpCanonicalize(std::shared_ptr<CanonicalPatternCache> cache) {
+  return std::make_unique<UOpCanonicalize>(std::move(cache));
+}

@@ -138,19 +138,22 @@ def UOpExpand : Pass<"uop-expand", "::mlir::uop::KernelOp"> {
   }];
 }
 
-def UOpCanonicalize : Pass<"uop-canonicalize", "::mlir::uop::KernelOp"> {
+def UOpCanonicalize : Pass<"uop-canonicalize"> {
   let summary = "canonicalize, with value ranges remembered across folds";
   let description = [{
-    Upstream's `canonicalize` on a kernel (every loaded dialect's and
-    registered op's canonicalization patterns and folders, top-down, normal
-    region simplification, at most 10 iterations), except that tinygrad's
-    range queries (`getIntRange`: the min == max rule every integer op's
-    folder asks for, and the rules that need a bound) share one memo for the
-    run instead of walking their value's operands afresh. The memo forgets a
+    Upstream's `canonicalize` (every loaded dialect's and registered op's
+    canonicalization patterns and folders, top-down, normal region
+    simplification, at most 10 iterations), except that tinygrad's range
+    queries (`getIntRange`: the min == max rule every integer op's folder
+    asks for, and the rules that need a bound) share one memo for the run
+    instead of walking their value's operands afresh. The memo forgets a
     value, and every value computed from it, whenever the rewriter changes
     its op, so the result is `canonicalize`'s, op for op. The pipelines run
-    it where tinygrad's symbolic rules apply (after `uop-expand`, after
-    `uop-target-legalize`).
+    it on kernels where tinygrad's symbolic rules apply (after `uop-expand`,
+    after `uop-target-legalize`) and, in place of `canonicalize`, on the
+    module after the conversions out of the uop dialect. The instances a
+    pipeline builder makes share one frozen pattern set
+    (`createUOpCanonicalize(cache)`), which upstream's would each build.
   }];
 }
 
