@@ -15,9 +15,9 @@
 # schedule, run on the best target and compared with tinygrad's results.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-# The tools linked statically (./build-static): a process starts in about
-# 22 ms CPU rather than the 99 it takes the dynamic loader to resolve
-# libLLVM.so and libMLIR.so (docs/benchmarks.md).
+# The tools linked statically (./build-static): uop-translate starts in
+# about 13 ms CPU rather than the 75-80 it takes the dynamic loader to
+# resolve libLLVM.so and libMLIR.so (measured 2026-11-27, docs/benchmarks.md).
 export UOP_STATIC_LLVM=1
 build="${UOP_BUILD_DIR:-$root/build-static}"
 corpus="$root/../shared/corpus"
