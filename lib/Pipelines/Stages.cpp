@@ -21,6 +21,8 @@ using namespace mlir::uop;
 
 void mlir::uop::buildKernelCodegenStage(OpPassManager &pm, const KernelCodegenOptions &options,
                                         std::shared_ptr<CanonicalPatternCache> canonical) {
+  if (!canonical)
+    canonical = std::make_shared<CanonicalPatternCache>();
   OpPassManager &kernel = pm.nest<KernelOp>();
   if (options.optimize) {
     UOpOptimizeOptions optimize;
@@ -36,8 +38,7 @@ void mlir::uop::buildKernelCodegenStage(OpPassManager &pm, const KernelCodegenOp
   // canonicalize made alike (a load two copies share becomes one, before a
   // gate puts each behind its own branch).
   kernel.addPass(createCSEPass());
-  kernel.addPass(
-      createUOpCanonicalize(canonical ? canonical : std::make_shared<CanonicalPatternCache>()));
+  kernel.addPass(createUOpCanonicalize(canonical));
   kernel.addPass(createCSEPass());
   kernel.addPass(createUOpDevectorize());
 }
@@ -55,6 +56,8 @@ static void addTargetRewrites(OpPassManager &kernel, bool host) {
 
 void mlir::uop::buildHostToLLVMStage(OpPassManager &pm, bool halfInF32, bool checkAccesses,
                                      std::shared_ptr<CanonicalPatternCache> canonical) {
+  if (!canonical)
+    canonical = std::make_shared<CanonicalPatternCache>();
   UOpAttachTargetOptions host;
   host.chip = TargetAttr::kHostChip.str();
   pm.addPass(createUOpAttachTarget(host));
@@ -64,8 +67,7 @@ void mlir::uop::buildHostToLLVMStage(OpPassManager &pm, bool halfInF32, bool che
   pm.addPass(createConvertUOpToSCF(toSCF));
   if (checkAccesses)
     pm.addPass(createUOpCheckHostAccesses());
-  pm.addPass(
-      createUOpCanonicalize(canonical ? canonical : std::make_shared<CanonicalPatternCache>()));
+  pm.addPass(createUOpCanonicalize(canonical));
   pm.addPass(createCSEPass());
   pm.addPass(createSCFToControlFlowPass());
   // bf16 <-> f32 as integer ops: LLVM would otherwise call a runtime helper.
