@@ -29,6 +29,8 @@ void mlir::uop::buildUOpToPTXPipeline(OpPassManager &pm, const UOpToPTXOptions &
   std::shared_ptr<CanonicalPatternCache> canonical = std::make_shared<CanonicalPatternCache>();
   buildKernelCodegenStage(pm, options.codegen(), canonical);
   buildGPUMappingStage(pm, canonical);
+  if (options.printer == "direct")
+    buildDirectPrinterLoopStage(pm);
   buildGPUToNVVMStage(pm, options.chip, options.optLevel);
   if (options.toBinary)
     buildGPUToBinaryStage(pm, options.printer);
@@ -60,8 +62,8 @@ void mlir::uop::registerUOpPipelines() {
       "uop-to-ptx",
       "uop kernels (any level) to PTX: uop-attach-target, the kernel-codegen stage (uop-optimize, "
       "uop-lower, uop-expand, uop-devectorize), GPU mapping (uop-gpu-dims, uop-decompose-math, "
-      "uop-fuse-mulacc, uop-target-legalize, convert-uop-to-gpu), GPU to NVVM and "
-      "uop-serialize-to-ptx",
+      "uop-fuse-mulacc, uop-target-legalize, convert-uop-to-gpu), for printer=direct "
+      "uop-unroll-loops and uop-vectorize-loads, GPU to NVVM and uop-serialize-to-ptx",
       [](OpPassManager &pm, const UOpToPTXOptions &options) {
         buildUOpToPTXPipeline(pm, options);
       });

@@ -97,6 +97,15 @@ void mlir::uop::buildGPUMappingStage(OpPassManager &pm,
   pm.addPass(createCSEPass());
 }
 
+void mlir::uop::buildDirectPrinterLoopStage(OpPassManager &pm) {
+  // The PTX's shape ptxas takes from LLVM on the other path: short loops
+  // unrolled and marked done (else ptxas unrolls them deeper, every copy's
+  // loads live at once), their neighbouring loads one vector load.
+  OpPassManager &gpuModule = pm.nest<gpu::GPUModuleOp>();
+  gpuModule.addPass(createUOpUnrollLoops());
+  gpuModule.addPass(createUOpVectorizeLoads());
+}
+
 void mlir::uop::buildGPUToNVVMStage(OpPassManager &pm, StringRef chip, unsigned optLevel) {
   pm.addPass(createSCFToControlFlowPass());
   // A gpu.module with a target of its own keeps it.

@@ -193,6 +193,69 @@ def UOpAttachNVVMTarget : Pass<"uop-attach-nvvm-target", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
+def UOpUnrollLoops : Pass<"uop-unroll-loops"> {
+  let summary = "Unroll short straight-line scf.for loops, for the direct PTX printer";
+  let description = [{
+    What LLVM's loop unroller does before its NVPTX back end, for the path
+    that has no LLVM (`uop-serialize-to-ptx{printer=direct}`): every
+    innermost `scf.for` with constant bounds, a positive step and a body of
+    ops without regions is unrolled
+
+    - fully, when its trip count times its body's op count is at most
+      `budget`;
+    - else by the largest power of two up to `max-factor` that divides the
+      trip count and keeps the unrolled body within `budget` ops.
+
+    The budget of 64 ops is where ptxas's registers on corpus-perf match
+    LLVM's or fall below them: with 128, attention k2's 8-trip loop (9 ops)
+    is unrolled fully, and ptxas takes 30 registers for it instead of 26.
+
+    The copies run in the original order, so a reduction's sum is the same
+    bits. The induction value of copy k is `iv + k * step` marked `nsw`: the
+    bounds are constants, so it never passes the upper bound.
+    A partly unrolled loop is marked not to be unrolled again
+    (`llvm.loop_annotation` with `unroll<disable = true>`, which
+    convert-scf-to-cf and convert-cf-to-llvm carry to the back edge and the
+    direct printer writes as `.pragma "nounroll"`): ptxas otherwise unrolls
+    the loop a second time, and holds all of the copies' loads in registers
+    at once (softmax k0: 58 registers instead of 22).
+  }];
+  let options = [
+    Option<"maxFactor", "max-factor", "unsigned", /*default=*/"8",
+           "the largest partial unroll factor">,
+    Option<"budget", "budget", "unsigned", /*default=*/"64",
+           "ops an unrolled loop body may have">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::LLVM::LLVMDialect"];
+}
+
+def UOpVectorizeLoads : Pass<"uop-vectorize-loads"> {
+  let summary = "Adjacent scalar llvm.loads as one vector load (ld.v2/ld.v4)";
+  let description = [{
+    What LLVM's load-store vectorizer does for the NVPTX back end, for the
+    path that has no LLVM: in each block, the `llvm.load`s of one scalar
+    type from `llvm.getelementptr %base[i + c]` for consecutive constants
+    `c`, with no op between them that may write memory, become one load of
+    a vector of a power of two of them, at most 16 bytes (`vector<4xf32>`,
+    `vector<8xf16>`, which the direct printer loads as `ld.v4.b32`), and
+    `llvm.extractelement`s. An op writes memory if it says so or says
+    nothing, but for the intrinsics LLVM's table says do not (the
+    `llvm.nvvm.ex2.approx` the lowering calls) and inline asm without side
+    effects, memory operands or a memory clobber. The index `i` is compared as a sum of values
+    times constants, through `arith`/`llvm` adds, subtracts and multiplies
+    by constants that are `nsw` (exact, so `i + c` is `c` elements past
+    `i`); anything else is a value of its own.
+
+    The vector load needs its alignment proven: the base is a kernel
+    argument with `llvm.align` or a global with an alignment, and the index
+    is a multiple of the vector's length: each value in it times its
+    coefficient, where an `scf.for` induction variable is a multiple of the
+    gcd of its constant lower bound and step. Loads that are volatile,
+    atomic, nontemporal or invariant are left alone.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def UOpSerializeToPTX : Pass<"uop-serialize-to-ptx", "::mlir::ModuleOp"> {
   let summary = "Each gpu.module (#nvvm.target) to a gpu.binary of PTX, in parallel";
   let description = [{

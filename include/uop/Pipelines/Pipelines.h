@@ -91,6 +91,13 @@ void buildHostToLLVMStage(OpPassManager &pm, bool halfInF32 = true, bool checkAc
 void buildGPUMappingStage(OpPassManager &pm,
                           std::shared_ptr<CanonicalPatternCache> canonical = nullptr);
 
+/// What the direct PTX printer needs done that LLVM's optimizer does on the
+/// other path, in each gpu.module: uop-unroll-loops, then
+/// uop-vectorize-loads (their loads as ld.v2/ld.v4). Run by uop-to-ptx with
+/// printer=direct (with or without to-binary), between the GPU-mapping and
+/// GPU-to-NVVM stages.
+void buildDirectPrinterLoopStage(OpPassManager &pm);
+
 /// gpu.modules to the NVVM and LLVM dialects, the IR the PTX is made from
 /// (and the simulator runs): scf-to-cf, uop-attach-nvvm-target (`chip`, its
 /// PTX version, LLVM level `optLevel`, where a module has no target),
@@ -172,13 +179,15 @@ struct UOpToPTXOptions : public UOpCodegenPipelineOptions<UOpToPTXOptions> {
   PassOptions::Option<std::string> printer{
       *this, "printer",
       llvm::cl::desc("Who writes the PTX (uop-serialize-to-ptx): llvm (LLVM's optimizer and NVPTX "
-                     "backend) or direct (uop-mlir's PTX printer, no LLVM)"),
+                     "backend) or direct (uop-mlir's PTX printer, no LLVM; uop-unroll-loops and "
+                     "uop-vectorize-loads run before the GPU-to-NVVM stage for it)"),
       llvm::cl::init("llvm")};
 };
 
 /// uop kernels (kernel AST or lowered) to PTX through the upstream gpu and
 /// nvvm dialects: uop-attach-target, the kernel-codegen stage, GPU mapping,
-/// GPU to NVVM and (with `toBinary`) GPU to binary. Each kernel becomes a
+/// (with `printer=direct`) the direct printer's loop stage, GPU to NVVM and
+/// (with `toBinary`) GPU to binary. Each kernel becomes a
 /// `gpu.binary` of its name whose object holds the PTX; the module's
 /// `uop.launch` has its launch dimensions. The context needs the NVVM target
 /// and the LLVM IR translations: see registerUOpPTXDependencies

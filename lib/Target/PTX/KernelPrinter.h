@@ -156,6 +156,9 @@ private:
   LogicalResult printBranch(Operation *op);
   /// Whether a branch into `b` prints `b` in its place (see print()).
   bool copiedIntoBranches(Block *b);
+  /// The block a `.pragma "nounroll"` goes at the head of for the loop
+  /// whose back edge `latch` ends with, or null if it is not so marked.
+  Block *noUnrollHead(Block *latch);
   /// `header`'s ops and branch again, in place of a branch into it; its
   /// values end in the registers they got the first time.
   LogicalResult printHeaderCopy(Block *header);
@@ -190,6 +193,7 @@ private:
   Block *next = nullptr; // the block printed after the current one
   llvm::SmallPtrSet<Block *, 8> copiedHeaders;
   DenseMap<Block *, unsigned> position; // print order
+  llvm::SmallPtrSet<Block *, 4> noUnrollHeads;
 };
 
 } // namespace mlir::uop::ptx

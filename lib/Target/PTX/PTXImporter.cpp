@@ -1042,6 +1042,15 @@ OwningOpRef<ModuleOp> Importer::run() {
       b.setInsertionPointToEnd(cur);
       continue;
     }
+    // A hint to ptxas's optimizer (the printer marks loops it unrolled);
+    // the loop runs as written either way.
+    if (line == ".pragma \"nounroll\";")
+      continue;
+    if (line.starts_with(".pragma ")) {
+      emitError(loc) << "unsupported pragma '" << line
+                     << "' (the printer writes only \"nounroll\")";
+      return nullptr;
+    }
     if (!line.consume_back(";")) {
       emitError(loc) << "expected ';' at the end of '" << line << "'";
       return nullptr;

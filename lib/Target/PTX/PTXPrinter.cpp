@@ -327,6 +327,28 @@ bool KernelPrinter::copiedIntoBranches(Block *b) {
   return true;
 }
 
+Block *KernelPrinter::noUnrollHead(Block *latch) {
+  auto br = dyn_cast<LLVM::BrOp>(latch->getTerminator());
+  if (!br)
+    return nullptr;
+  // convert-cf-to-llvm keeps scf.for's annotation as a discardable attribute.
+  auto annotation = br.getLoopAnnotationAttr();
+  if (!annotation)
+    annotation = br->getAttrOfType<LLVM::LoopAnnotationAttr>("llvm.loop_annotation");
+  LLVM::LoopUnrollAttr unroll = annotation ? annotation.getUnroll() : nullptr;
+  if (!unroll || !unroll.getDisable() || !unroll.getDisable().getValue())
+    return nullptr;
+  Block *header = br.getDest();
+  if (!copiedHeaders.contains(header))
+    return header;
+  // Printed in place of the branches into it, the header's test ends the
+  // loop: ptxas's loop starts at the header's successor inside it.
+  for (Block *succ : header->getSuccessors())
+    if (position[succ] > position[header] && position[succ] <= position[latch])
+      return succ;
+  return nullptr;
+}
+
 LogicalResult KernelPrinter::printHeaderCopy(Block *header) {
   // The registers of the header's values from an earlier copy, if any.
   DenseMap<Value, SmallVector<Reg, 4>> first;
@@ -743,6 +765,11 @@ LogicalResult KernelPrinter::print(llvm::raw_ostream &os) {
     if (copiedIntoBranches(&b))
       copiedHeaders.insert(&b);
 
+  // ptxas unrolls a loop again unless told not to where it starts.
+  for (Block &b : func.getBody())
+    if (Block *head = noUnrollHead(&b))
+      noUnrollHeads.insert(head);
+
   // Labels and block-argument registers, before any branch refers to them.
   unsigned nextLabel = 0;
   for (Block &b : func.getBody()) {
@@ -773,6 +800,8 @@ LogicalResult KernelPrinter::print(llvm::raw_ostream &os) {
       next = next->getNextNode();
     if (!b.isEntryBlock())
       body << "$L__BB0_" << labels[&b] << ":\n";
+    if (noUnrollHeads.contains(&b))
+      body << "\t.pragma \"nounroll\";\n";
     for (Operation &op : b)
       if (failed(printOp(&op)))
         return failure();

@@ -163,6 +163,37 @@ module attributes {gpu.container_module} {
       llvm.return
     }
 
+    // A back edge marked not to be unrolled again (uop-unroll-loops' mark,
+    // carried by convert-cf-to-llvm): `.pragma "nounroll"` at the head of
+    // the loop ptxas sees, the body the rotated test branches back to. The
+    // unmarked loop above has none.
+    // CHECK-NOT: .pragma
+    // CHECK-LABEL: .visible .entry marked(
+    // CHECK: @!%[[P0:p[0-9]+]] bra $L__BB0_[[EXIT:[0-9]+]];
+    // CHECK-NEXT: $L__BB0_[[BODY:[0-9]+]]:
+    // CHECK-NEXT: .pragma "nounroll";
+    // CHECK: @%[[P0]] bra $L__BB0_[[BODY]];
+    // CHECK-NOT: .pragma
+    // CHECK: ret;
+    llvm.func @marked(%out: !llvm.ptr, %n: i32) attributes {nvvm.kernel} {
+      %c0 = llvm.mlir.constant(0 : i32) : i32
+      %c1 = llvm.mlir.constant(1 : i32) : i32
+      %f0 = llvm.mlir.constant(0.0 : f32) : f32
+      llvm.br ^header(%c0, %f0 : i32, f32)
+    ^header(%i: i32, %acc: f32):
+      %more = llvm.icmp "slt" %i, %n : i32
+      llvm.cond_br %more, ^body, ^exit
+    ^body:
+      %p = llvm.getelementptr %out[%i] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %v = llvm.load %p : !llvm.ptr -> f32
+      %s = llvm.fadd %acc, %v : f32
+      %next = llvm.add %i, %c1 : i32
+      llvm.br ^header(%next, %s : i32, f32) {llvm.loop_annotation = #llvm.loop_annotation<unroll = <disable = true>>}
+    ^exit:
+      llvm.store %acc, %out : f32, !llvm.ptr
+      llvm.return
+    }
+
     // i8 lives in 16 bits with an unspecified upper byte: compares and
     // divisions extend it first. bf16 goes through f32. Saturating
     // float-to-int conversions clamp and send NaN to 0.

@@ -1,0 +1,355 @@
+//===- VectorizeLoads.cpp - adjacent scalar loads as one vector load ------===//
+//
+// LLVM's load-store vectorizer turns a kernel's loads of neighbouring
+// elements into ld.v2/ld.v4 before its NVPTX back end; the direct printer
+// has no LLVM. After uop-unroll-loops, a reduction's body loads elements
+// i, i+1, ..., i+7 of one buffer: one ld.global.v4 fetches four of them
+// (issue 23: the path to the direct printer's PTX matching LLVM's).
+//
+//===----------------------------------------------------------------------===//
+
+#include "uop/Conversion/Passes.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/CheckedArithmetic.h"
+
+#include <map>
+#include <numeric>
+
+namespace mlir::uop {
+#define GEN_PASS_DEF_UOPVECTORIZELOADS
+#include "uop/Conversion/Passes.h.inc"
+} // namespace mlir::uop
+
+using namespace mlir;
+using namespace mlir::uop;
+
+namespace {
+
+/// An index as the sum of values times constants plus a constant, exact:
+/// only nsw adds, subtracts and multiplies by constants are looked through.
+struct Linear {
+  SmallVector<std::pair<Value, int64_t>> terms; // sorted, no zero coefficients
+  int64_t constant = 0;
+};
+
+bool isNSW(Operation *op) {
+  auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op);
+  if (flags)
+    return flags.hasNoSignedWrap();
+  auto llvmFlags = dyn_cast<LLVM::IntegerOverflowFlagsInterface>(op);
+  return llvmFlags && llvmFlags.hasNoSignedWrap();
+}
+
+/// Adds `scale` times `v` to `out`; false on int64 overflow.
+bool addLinear(Value v, int64_t scale, Linear &out, unsigned depth = 0) {
+  auto addTerm = [&]() {
+    out.terms.push_back({v, scale});
+    return true;
+  };
+  if (std::optional<int64_t> c = getConstantIntValue(v)) {
+    std::optional<int64_t> term = llvm::checkedMul(*c, scale);
+    std::optional<int64_t> sum = term ? llvm::checkedAdd(out.constant, *term) : std::nullopt;
+    if (!sum)
+      return false;
+    out.constant = *sum;
+    return true;
+  }
+  Operation *op = v.getDefiningOp();
+  if (!op || depth > 8 || !isNSW(op))
+    return addTerm();
+  if (isa<arith::AddIOp, LLVM::AddOp>(op))
+    return addLinear(op->getOperand(0), scale, out, depth + 1) &&
+           addLinear(op->getOperand(1), scale, out, depth + 1);
+  if (isa<arith::SubIOp, LLVM::SubOp>(op)) {
+    std::optional<int64_t> negated = llvm::checkedMul(scale, int64_t(-1));
+    return negated && addLinear(op->getOperand(0), scale, out, depth + 1) &&
+           addLinear(op->getOperand(1), *negated, out, depth + 1);
+  }
+  if (isa<arith::MulIOp, LLVM::MulOp>(op))
+    for (unsigned i = 0; i < 2; ++i)
+      if (std::optional<int64_t> c = getConstantIntValue(op->getOperand(i))) {
+        std::optional<int64_t> product = llvm::checkedMul(*c, scale);
+        return product && addLinear(op->getOperand(1 - i), *product, out, depth + 1);
+      }
+  return addTerm();
+}
+
+std::optional<Linear> linearOf(Value index) {
+  Linear l;
+  if (!addLinear(index, 1, l))
+    return std::nullopt;
+  llvm::sort(l.terms, [](auto &a, auto &b) {
+    return a.first.getAsOpaquePointer() < b.first.getAsOpaquePointer();
+  });
+  SmallVector<std::pair<Value, int64_t>> merged;
+  for (auto [v, c] : l.terms) {
+    if (!merged.empty() && merged.back().first == v) {
+      std::optional<int64_t> sum = llvm::checkedAdd(merged.back().second, c);
+      if (!sum)
+        return std::nullopt;
+      merged.back().second = *sum;
+    } else {
+      merged.push_back({v, c});
+    }
+  }
+  llvm::erase_if(merged, [](auto &t) { return t.second == 0; });
+  l.terms = std::move(merged);
+  return l;
+}
+
+/// A constant every value `v` takes is a multiple of: an scf.for induction
+/// variable's, the gcd of its constant lower bound and step; else 1.
+uint64_t knownDivisor(Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  auto loop = arg ? dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()) : scf::ForOp();
+  if (!loop || loop.getInductionVar() != arg)
+    return 1;
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
+                         step = getConstantIntValue(loop.getStep());
+  if (!lb || !step || *lb == INT64_MIN || *step == INT64_MIN)
+    return 1;
+  return std::max<uint64_t>(1, std::gcd(std::abs(*lb), std::abs(*step)));
+}
+
+/// The alignment the pointer `base` is known to have, or 1.
+uint64_t baseAlignment(Value base) {
+  if (auto arg = dyn_cast<BlockArgument>(base)) {
+    auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+    if (!func || !arg.getOwner()->isEntryBlock())
+      return 1;
+    auto align = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
+                                                    LLVM::LLVMDialect::getAlignAttrName());
+    return align && align.getInt() > 0 ? align.getInt() : 1;
+  }
+  if (auto addr = base.getDefiningOp<LLVM::AddressOfOp>())
+    if (auto global =
+            SymbolTable::lookupNearestSymbolFrom<LLVM::GlobalOp>(addr, addr.getGlobalNameAttr()))
+      return global.getAlignment().value_or(1);
+  return 1;
+}
+
+/// One scalar load of `base[index]`, its index split into terms and constant.
+struct Access {
+  LLVM::LoadOp load;
+  Value base;
+  Linear index;
+};
+
+std::optional<Access> accessOf(LLVM::LoadOp load) {
+  Type type = load.getType();
+  if (load.getVolatile_() || load.getOrdering() != LLVM::AtomicOrdering::not_atomic ||
+      load.getNontemporal() || load.getInvariant() || load.getInvariantGroup() ||
+      !(type.isIntOrFloat() && type.getIntOrFloatBitWidth() >= 8 &&
+        llvm::isPowerOf2_32(type.getIntOrFloatBitWidth())))
+    return std::nullopt;
+  auto gep = load.getAddr().getDefiningOp<LLVM::GEPOp>();
+  if (!gep || gep.getIndices().size() != 1 || gep.getElemType() != type)
+    return std::nullopt;
+  auto index = gep.getIndices()[0];
+  std::optional<Linear> linear;
+  if (auto attr = dyn_cast<IntegerAttr>(index)) {
+    linear = Linear{};
+    linear->constant = attr.getInt();
+  } else {
+    linear = linearOf(cast<Value>(index));
+  }
+  if (!linear)
+    return std::nullopt;
+  return Access{load, gep.getBase(), std::move(*linear)};
+}
+
+/// Whether `op` may write memory: it has regions, says it writes, or is an
+/// op that says nothing. LLVM's intrinsic table answers for the intrinsics
+/// the lowering calls (llvm.nvvm.ex2.approx.f16 does not), and an inline
+/// asm without side effects, memory operands or a memory clobber writes
+/// nothing, as LLVM reads it.
+bool mayWriteMemory(Operation *op, std::unique_ptr<llvm::LLVMContext> &llvmContext) {
+  if (op->getNumRegions())
+    return true;
+  if (auto call = dyn_cast<LLVM::CallIntrinsicOp>(op)) {
+    llvm::Intrinsic::ID id = llvm::Intrinsic::lookupIntrinsicID(call.getIntrin());
+    if (id == llvm::Intrinsic::not_intrinsic)
+      return true;
+    if (!llvmContext)
+      llvmContext = std::make_unique<llvm::LLVMContext>();
+    return !llvm::Intrinsic::getFnAttributes(*llvmContext, id).getMemoryEffects().onlyReadsMemory();
+  }
+  if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op))
+    return asmOp.getHasSideEffects() || asmOp.getConstraints().contains('*') ||
+           asmOp.getConstraints().contains("~{memory}");
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  return !effects || effects.hasEffect<MemoryEffects::Write>() ||
+         effects.hasEffect<MemoryEffects::Allocate>() || effects.hasEffect<MemoryEffects::Free>();
+}
+
+/// Erases the ops of `roots` that have no uses, and then the ops of the
+/// same block that computed their operands and are dead in turn (pure ops
+/// only; the walk over the enclosing blocks is left as it is).
+void eraseDeadChains(ArrayRef<Operation *> roots) {
+  llvm::SetVector<Operation *> worklist(roots.begin(), roots.end());
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (op->getBlock() != roots.front()->getBlock() || !isOpTriviallyDead(op))
+      continue;
+    SmallVector<Operation *> defs;
+    for (Value v : op->getOperands())
+      if (Operation *def = v.getDefiningOp())
+        defs.push_back(def);
+    op->erase();
+    // An op is dead only once its last user is erased: it never comes back.
+    worklist.insert(defs.begin(), defs.end());
+  }
+}
+
+struct VectorizeLoadsPass : public uop::impl::UOpVectorizeLoadsBase<VectorizeLoadsPass> {
+  void runOnOperation() override {
+    // For LLVM's intrinsic table, made if a kernel calls an intrinsic.
+    std::unique_ptr<llvm::LLVMContext> llvmContext;
+    getOperation()->walk([&](Block *block) { vectorizeBlock(*block, llvmContext); });
+  }
+
+  /// The loads between two ops that may write memory, and merged in groups.
+  void vectorizeBlock(Block &block, std::unique_ptr<llvm::LLVMContext> &llvmContext) {
+    SmallVector<Access> window;
+    for (Operation &op : llvm::make_early_inc_range(block)) {
+      if (auto load = dyn_cast<LLVM::LoadOp>(op)) {
+        if (std::optional<Access> a = accessOf(load))
+          window.push_back(std::move(*a));
+        continue;
+      }
+      if (mayWriteMemory(&op, llvmContext)) {
+        merge(window);
+        window.clear();
+      }
+    }
+    merge(window);
+  }
+
+  /// Merges the runs of consecutive elements among `accesses` (in block order).
+  void merge(MutableArrayRef<Access> accesses) {
+    SmallVector<bool> merged(accesses.size(), false);
+    for (size_t i = 0; i < accesses.size(); ++i) {
+      if (merged[i])
+        continue;
+      // The accesses that differ from the i-th only in the constant, the
+      // first of each constant (a second load of an element stays a load).
+      Access &a = accesses[i];
+      std::map<int64_t, size_t> byConstant;
+      for (size_t j = i; j < accesses.size(); ++j) {
+        Access &b = accesses[j];
+        if (!merged[j] && b.base == a.base && b.load.getType() == a.load.getType() &&
+            b.load.getAddr().getType() == a.load.getAddr().getType() &&
+            b.index.terms == a.index.terms)
+          byConstant.try_emplace(b.index.constant, j);
+      }
+      for (auto it = byConstant.begin(); it != byConstant.end();) {
+        SmallVector<size_t, 16> run = runFrom(accesses, byConstant, it);
+        if (run.size() < 2) {
+          ++it;
+          continue;
+        }
+        emitVector(accesses, run);
+        for (size_t j : run)
+          merged[j] = true;
+        std::advance(it, run.size());
+      }
+    }
+  }
+
+  /// The accesses from `it` on that one vector load can replace (a power
+  /// of two of them, 16 bytes at most), or just the first.
+  SmallVector<size_t, 16> runFrom(MutableArrayRef<Access> accesses,
+                                  const std::map<int64_t, size_t> &byConstant,
+                                  std::map<int64_t, size_t>::const_iterator it) {
+    Access &first = accesses[it->second];
+    uint64_t bytes = first.load.getType().getIntOrFloatBitWidth() / 8;
+    uint64_t align = std::min(firstAlignment(first, bytes), baseAlignment(first.base));
+    // At most 16 bytes: ld.v4.b32, or for narrower elements their .b32
+    // words (the printer packs eight f16 into a v4).
+    for (uint64_t width = 16 / bytes; width >= 2; width /= 2) {
+      if (width * bytes > align)
+        continue;
+      SmallVector<size_t, 16> run;
+      for (auto next = it; run.size() < width && next != byConstant.end() &&
+                           next->first == it->first + int64_t(run.size());
+           ++next)
+        run.push_back(next->second);
+      if (run.size() == width && addressDefinedBefore(accesses, run))
+        return run;
+    }
+    return {it->second};
+  }
+
+  /// The powers of two dividing the byte offset of `a`'s index: each term's
+  /// coefficient times what its value is known to be a multiple of, and
+  /// the constant (2^62 for an index of 0).
+  static uint64_t firstAlignment(Access &a, uint64_t bytes) {
+    SmallVector<uint64_t> offsets;
+    auto add = [&](int64_t elements) {
+      std::optional<int64_t> inBytes = llvm::checkedMul(elements, int64_t(bytes));
+      if (!inBytes || *inBytes == INT64_MIN)
+        return false;
+      offsets.push_back(std::abs(*inBytes));
+      return true;
+    };
+    for (auto [v, c] : a.index.terms) {
+      std::optional<int64_t> step = llvm::checkedMul(c, int64_t(knownDivisor(v)));
+      if (!step || !add(*step))
+        return 1;
+    }
+    if (!add(a.index.constant))
+      return 1;
+    uint64_t g = 0;
+    for (uint64_t o : offsets)
+      g = std::gcd(g, o);
+    uint64_t cap = uint64_t(1) << 62;
+    return g == 0 ? cap : std::min(cap, g & (~g + 1));
+  }
+
+  /// Whether the address of the run's first element is defined before each
+  /// of its loads: the vector load goes where the earliest of them is.
+  static bool addressDefinedBefore(MutableArrayRef<Access> accesses, ArrayRef<size_t> run) {
+    Operation *def = accesses[run.front()].load.getAddr().getDefiningOp();
+    return llvm::all_of(run, [&](size_t j) {
+      Operation *load = accesses[j].load;
+      return def->getBlock() != load->getBlock() || def->isBeforeInBlock(load);
+    });
+  }
+
+  void emitVector(MutableArrayRef<Access> accesses, ArrayRef<size_t> run) {
+    LLVM::LoadOp first = accesses[run.front()].load;
+    Operation *earliest = first;
+    for (size_t j : run)
+      if (accesses[j].load->isBeforeInBlock(earliest))
+        earliest = accesses[j].load;
+    Type type = first.getType();
+    uint64_t bytes = type.getIntOrFloatBitWidth() / 8;
+    OpBuilder b(earliest);
+    Location loc = b.getFusedLoc(
+        llvm::map_to_vector(run, [&](size_t j) { return accesses[j].load.getLoc(); }));
+    auto vector = LLVM::LoadOp::create(b, loc, VectorType::get({int64_t(run.size())}, type),
+                                       first.getAddr(), /*alignment=*/run.size() * bytes);
+    for (auto [k, j] : llvm::enumerate(run)) {
+      LLVM::LoadOp load = accesses[j].load;
+      Value position = LLVM::ConstantOp::create(b, loc, b.getI32IntegerAttr(k));
+      Value lane = LLVM::ExtractElementOp::create(b, load.getLoc(), vector, position);
+      load.replaceAllUsesWith(lane);
+    }
+    // Erased last: the earliest of them is where the builder inserts. The
+    // address math only they used goes with them.
+    SmallVector<Operation *> dead;
+    for (size_t j : run) {
+      dead.push_back(accesses[j].load.getAddr().getDefiningOp());
+      accesses[j].load.erase();
+    }
+    eraseDeadChains(dead);
+  }
+};
+
+} // namespace
