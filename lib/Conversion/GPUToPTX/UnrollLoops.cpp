@@ -24,8 +24,12 @@ using namespace mlir::uop;
 
 namespace {
 
-/// The loop's trip count, if its bounds are constants and its step positive.
+/// The loop's trip count, if its bounds are constants and its step positive
+/// (and its type at most 64 bits wide, as the constants are read).
 std::optional<int64_t> tripCount(scf::ForOp loop) {
+  Type type = loop.getInductionVar().getType();
+  if (!type.isIndex() && type.getIntOrFloatBitWidth() > 64)
+    return std::nullopt;
   std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
                          ub = getConstantIntValue(loop.getUpperBound()),
                          step = getConstantIntValue(loop.getStep());

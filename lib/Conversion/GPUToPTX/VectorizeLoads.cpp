@@ -46,8 +46,11 @@ bool isNSW(Operation *op) {
   return llvmFlags && llvmFlags.hasNoSignedWrap();
 }
 
-/// Adds `scale` times `v` to `out`; false on int64 overflow.
+/// Adds `scale` times `v` to `out`; false on int64 overflow. An index
+/// wider than 64 bits is not taken apart (its constants may not fit).
 bool addLinear(Value v, int64_t scale, Linear &out, unsigned depth = 0) {
+  if (!v.getType().isIndex() && v.getType().getIntOrFloatBitWidth() > 64)
+    return false;
   auto addTerm = [&]() {
     out.terms.push_back({v, scale});
     return true;
@@ -109,6 +112,8 @@ uint64_t knownDivisor(Value v) {
   auto arg = dyn_cast<BlockArgument>(v);
   auto loop = arg ? dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()) : scf::ForOp();
   if (!loop || loop.getInductionVar() != arg)
+    return 1;
+  if (!arg.getType().isIndex() && arg.getType().getIntOrFloatBitWidth() > 64)
     return 1;
   std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
                          step = getConstantIntValue(loop.getStep());

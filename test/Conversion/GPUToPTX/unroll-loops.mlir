@@ -75,13 +75,15 @@ func.func @full(%p: !llvm.ptr<3>) -> f32 {
 }
 
 // Left alone: a body with a region, bounds not constant, a trip count no
-// power of two up to 8 divides (255 x 2 ops > 64), an unsigned compare.
+// power of two up to 8 divides (255 x 2 ops > 64), an unsigned compare,
+// and bounds wider than 64 bits (2^64 + 4 trips are not 4).
 // CHECK-LABEL: func.func @kept
 // CHECK: scf.for {{.*}} step %c1_i32
 // CHECK: scf.if
 // CHECK: scf.for {{.*}} to %arg1 step %c1_i32
 // CHECK: scf.for {{.*}} to %c255_i32 step %c1_i32
 // CHECK: scf.for unsigned
+// CHECK: scf.for {{.*}} : i128 {
 // CHECK-NOT: loop_annotation
 func.func @kept(%p: !llvm.ptr, %n: i32, %b: i1) {
   %c0 = arith.constant 0 : i32
@@ -106,6 +108,12 @@ func.func @kept(%p: !llvm.ptr, %n: i32, %b: i1) {
   scf.for unsigned %i = %c0 to %c4 step %c1 : i32 {
     %g = llvm.getelementptr %p[%i] : (!llvm.ptr, i32) -> !llvm.ptr, f32
     llvm.store %f, %g : f32, !llvm.ptr
+  }
+  %w0 = arith.constant 0 : i128
+  %w1 = arith.constant 1 : i128
+  %wide = arith.constant 18446744073709551620 : i128
+  scf.for %i = %w0 to %wide step %w1 : i128 {
+    llvm.store %f, %p : f32, !llvm.ptr
   }
   return
 }
