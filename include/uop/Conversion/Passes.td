@@ -198,8 +198,8 @@ def UOpUnrollLoops : Pass<"uop-unroll-loops"> {
   let description = [{
     What LLVM's loop unroller does before its NVPTX back end, for the path
     that has no LLVM (`uop-serialize-to-ptx{printer=direct}`): every
-    innermost `scf.for` with constant bounds, a positive step and a body of
-    ops without regions is unrolled
+    innermost `scf.for` with constant bounds (of at most 64 bits), a
+    positive step and a body of ops without regions is unrolled
 
     - fully, when its trip count times its body's op count is at most
       `budget`;
@@ -241,10 +241,11 @@ def UOpVectorizeLoads : Pass<"uop-vectorize-loads"> {
     `llvm.extractelement`s. An op writes memory if it says so or says
     nothing, but for the intrinsics LLVM's table says do not (the
     `llvm.nvvm.ex2.approx` the lowering calls) and inline asm without side
-    effects, memory operands or a memory clobber. The index `i` is compared as a sum of values
-    times constants, through `arith`/`llvm` adds, subtracts and multiplies
-    by constants that are `nsw` (exact, so `i + c` is `c` elements past
-    `i`); anything else is a value of its own.
+    effects, memory operands or a memory clobber. The index `i` is compared
+    as a sum of values times constants, through `arith`/`llvm` adds,
+    subtracts and multiplies by constants that are `nsw` (exact, so `i + c`
+    is `c` elements past `i`); anything else, or an index wider than 64
+    bits, is a value of its own.
 
     The vector load needs its alignment proven: the base is a kernel
     argument with `llvm.align` or a global with an alignment, and the index

@@ -281,10 +281,12 @@ struct VectorizeLoadsPass : public uop::impl::UOpVectorizeLoadsBase<VectorizeLoa
       if (width * bytes > align)
         continue;
       SmallVector<size_t, 16> run;
-      for (auto next = it; run.size() < width && next != byConstant.end() &&
-                           next->first == it->first + int64_t(run.size());
-           ++next)
+      for (auto next = it; run.size() < width && next != byConstant.end(); ++next) {
+        std::optional<int64_t> expected = llvm::checkedAdd(it->first, int64_t(run.size()));
+        if (!expected || next->first != *expected)
+          break;
         run.push_back(next->second);
+      }
       if (run.size() == width && addressDefinedBefore(accesses, run))
         return run;
     }

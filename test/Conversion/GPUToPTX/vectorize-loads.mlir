@@ -292,3 +292,32 @@ func.func @shared() -> f32 {
   %c = arith.addf %a, %b : f32
   return %c : f32
 }
+
+// -----
+
+// Constants at the end of int64: as f32 their byte offsets leave int64, so
+// nothing is proven and the loads stay; as i8 the elements at INT64_MAX - 1
+// and INT64_MAX (an even offset from a multiple of 8) are one vector<2xi8>.
+// CHECK-LABEL: func.func @extreme
+// CHECK-COUNT-2: llvm.load %{{.*}} : !llvm.ptr -> f32
+// CHECK: llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr -> vector<2xi8>
+// CHECK-NOT: llvm.load
+func.func @extreme(%p: !llvm.ptr {llvm.align = 16 : i64}, %tid: i64) -> (f32, i8) {
+  %c8 = arith.constant 8 : i64
+  %m1 = arith.constant 9223372036854775806 : i64
+  %m = arith.constant 9223372036854775807 : i64
+  %i = arith.muli %tid, %c8 overflow<nsw> : i64
+  %i0 = arith.addi %i, %m1 overflow<nsw> : i64
+  %i1 = arith.addi %i, %m overflow<nsw> : i64
+  %g0 = llvm.getelementptr %p[%i0] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+  %g1 = llvm.getelementptr %p[%i1] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+  %v0 = llvm.load %g0 : !llvm.ptr -> f32
+  %v1 = llvm.load %g1 : !llvm.ptr -> f32
+  %s = arith.addf %v0, %v1 : f32
+  %b0 = llvm.getelementptr %p[%i0] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+  %b1 = llvm.getelementptr %p[%i1] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+  %w0 = llvm.load %b0 : !llvm.ptr -> i8
+  %w1 = llvm.load %b1 : !llvm.ptr -> i8
+  %t = arith.addi %w0, %w1 : i8
+  return %s, %t : f32, i8
+}
