@@ -1,7 +1,8 @@
 //===- DecomposeMath.cpp - uop-decompose-math -----------------------------===//
 //
-// tinygrad's get_late_rewrite_patterns for the transcendentals and its xpow
-// rule (codegen/devectorizer.py, uop/symbolic.py), driven by the module's
+// tinygrad's get_late_rewrite_patterns for the transcendentals, integer
+// division by constants (IntDivision.cpp) and its xpow rule
+// (codegen/devectorizer.py, uop/symbolic.py), driven by the module's
 // #uop.target. See Passes.td.
 //
 //===----------------------------------------------------------------------===//
@@ -11,6 +12,7 @@
 
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
+#include "uop/Dialect/UOp/IR/UOpRanges.h"
 #include "uop/Dialect/UOp/IR/UOpTypes.h"
 #include "uop/Dialect/UOp/Transforms/Passes.h"
 
@@ -97,8 +99,12 @@ struct UOpDecomposeMathPass : mlir::uop::impl::UOpDecomposeMathBase<UOpDecompose
     patterns.add<DecomposeUnary<SinOp>>(ctx, target, "sin", tr::xsin);
     patterns.add<DecomposeUnary<SqrtOp>>(ctx, target, "sqrt", sqrtAsPow);
     patterns.add<DecomposePow, DecomposeThreefry>(ctx);
+    populateIntDivisionPatterns(patterns);
     // The ops the patterns make are rewritten again (xpow's EXP2 and LOG2).
+    // The division rules' range queries share their walks.
+    RangeMemo memo;
     GreedyRewriteConfig config = targetRewriteConfig();
+    config.setListener(&memo);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns), config))) {
       // Silent failure would leave the kernel half rewritten with no word why.
       getOperation()->emitError() << "uop-decompose-math: the rewrites did not converge";

@@ -20,6 +20,10 @@ inline GreedyRewriteConfig targetRewriteConfig() {
   return config;
 }
 
+/// tinygrad's late rewrites of IDIV and MOD by a constant (IntDivision.cpp),
+/// for uop-decompose-math.
+void populateIntDivisionPatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::uop
 
 #endif

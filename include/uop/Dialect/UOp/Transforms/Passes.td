@@ -228,9 +228,21 @@ def UOpDecomposeMath : Pass<"uop-decompose-math", "::mlir::uop::KernelOp"> {
     tinygrad builds, so that the host computes tinygrad's CPU results bit for
     bit (with `uop-fuse-mulacc` after it).
 
+    IDIV and MOD of a scalar integer that is never negative (its range, as
+    tinygrad's vmin reads it) by a constant d > 1 become what tinygrad's late
+    rewrites make of them: `x >> k` and `x & (d - 1)` for d = 2^k, and for
+    other d its `fast_idiv`, `(x * m) >> s` (Hacker's Delight's magic
+    numbers for x's range), in x's dtype or, cast, the next wider one (si32
+    to si64), with MOD as `x - d * (x // d)`. They are exact for every x in
+    the range; a dividend that may be negative keeps its IDIV and MOD (C's
+    truncation; tinygrad rewrites MOD by 2^k to AND whatever the sign). ptxas
+    turns a PTX div or rem into a division routine even by a constant, so
+    the direct printer's kernels need these (LLVM's optimizer finds them).
+
     ```mlir
     // uop-opt --uop-attach-target=chip=host --uop-decompose-math
     %y = uop.exp2 %x : f32     // becomes the polynomial of xexp2
+    %q = uop.idiv %i, %c4 : si32  // uop.shr %i, %c2 where %i >= 0
     ```
   }];
   let dependentDialects = ["::mlir::uop::UOpDialect"];
