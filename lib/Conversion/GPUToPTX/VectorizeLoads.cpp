@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "uop/Conversion/Passes.h"
+#include "uop/Dialect/UOp/Utils/AffineSum.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -17,6 +18,7 @@
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <map>
 #include <numeric>
@@ -33,10 +35,7 @@ namespace {
 
 /// An index as the sum of values times constants plus a constant, exact:
 /// only nsw adds, subtracts and multiplies by constants are looked through.
-struct Linear {
-  SmallVector<std::pair<Value, int64_t>> terms; // sorted, no zero coefficients
-  int64_t constant = 0;
-};
+struct IndexSum : sym::LinearSum<Value, IndexSum> {};
 
 bool isNSW(Operation *op) {
   auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op);
@@ -46,64 +45,33 @@ bool isNSW(Operation *op) {
   return llvmFlags && llvmFlags.hasNoSignedWrap();
 }
 
-/// Adds `scale` times `v` to `out`; false on int64 overflow. An index
-/// wider than 64 bits is not taken apart (its constants may not fit).
-bool addLinear(Value v, int64_t scale, Linear &out, unsigned depth = 0) {
+/// `v` as a sum; std::nullopt on int64 overflow. An index wider than 64
+/// bits is not taken apart (its constants may not fit).
+std::optional<IndexSum> sumOf(Value v, unsigned depth = 0) {
   if (!v.getType().isIndex() && v.getType().getIntOrFloatBitWidth() > 64)
-    return false;
-  auto addTerm = [&]() {
-    out.terms.push_back({v, scale});
-    return true;
-  };
-  if (std::optional<int64_t> c = getConstantIntValue(v)) {
-    std::optional<int64_t> term = llvm::checkedMul(*c, scale);
-    std::optional<int64_t> sum = term ? llvm::checkedAdd(out.constant, *term) : std::nullopt;
-    if (!sum)
-      return false;
-    out.constant = *sum;
-    return true;
-  }
+    return std::nullopt;
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return IndexSum::ofConstant(*c);
   Operation *op = v.getDefiningOp();
   if (!op || depth > 8 || !isNSW(op))
-    return addTerm();
+    return IndexSum::ofVariable(v);
+  auto combine = [&](int64_t rhsScale) -> std::optional<IndexSum> {
+    std::optional<IndexSum> lhs = sumOf(op->getOperand(0), depth + 1),
+                            rhs = sumOf(op->getOperand(1), depth + 1);
+    rhs = rhs ? rhs->times(rhsScale) : std::nullopt;
+    return lhs && rhs ? lhs->plus(*rhs) : std::nullopt;
+  };
   if (isa<arith::AddIOp, LLVM::AddOp>(op))
-    return addLinear(op->getOperand(0), scale, out, depth + 1) &&
-           addLinear(op->getOperand(1), scale, out, depth + 1);
-  if (isa<arith::SubIOp, LLVM::SubOp>(op)) {
-    std::optional<int64_t> negated = llvm::checkedMul(scale, int64_t(-1));
-    return negated && addLinear(op->getOperand(0), scale, out, depth + 1) &&
-           addLinear(op->getOperand(1), *negated, out, depth + 1);
-  }
+    return combine(1);
+  if (isa<arith::SubIOp, LLVM::SubOp>(op))
+    return combine(-1);
   if (isa<arith::MulIOp, LLVM::MulOp>(op))
     for (unsigned i = 0; i < 2; ++i)
       if (std::optional<int64_t> c = getConstantIntValue(op->getOperand(i))) {
-        std::optional<int64_t> product = llvm::checkedMul(*c, scale);
-        return product && addLinear(op->getOperand(1 - i), *product, out, depth + 1);
+        std::optional<IndexSum> other = sumOf(op->getOperand(1 - i), depth + 1);
+        return other ? other->times(*c) : std::nullopt;
       }
-  return addTerm();
-}
-
-std::optional<Linear> linearOf(Value index) {
-  Linear l;
-  if (!addLinear(index, 1, l))
-    return std::nullopt;
-  llvm::sort(l.terms, [](auto &a, auto &b) {
-    return a.first.getAsOpaquePointer() < b.first.getAsOpaquePointer();
-  });
-  SmallVector<std::pair<Value, int64_t>> merged;
-  for (auto [v, c] : l.terms) {
-    if (!merged.empty() && merged.back().first == v) {
-      std::optional<int64_t> sum = llvm::checkedAdd(merged.back().second, c);
-      if (!sum)
-        return std::nullopt;
-      merged.back().second = *sum;
-    } else {
-      merged.push_back({v, c});
-    }
-  }
-  llvm::erase_if(merged, [](auto &t) { return t.second == 0; });
-  l.terms = std::move(merged);
-  return l;
+  return IndexSum::ofVariable(v);
 }
 
 /// A constant every value `v` takes is a multiple of: an scf.for induction
@@ -143,7 +111,7 @@ uint64_t baseAlignment(Value base) {
 struct Access {
   LLVM::LoadOp load;
   Value base;
-  Linear index;
+  IndexSum index;
 };
 
 std::optional<Access> accessOf(LLVM::LoadOp load) {
@@ -157,16 +125,12 @@ std::optional<Access> accessOf(LLVM::LoadOp load) {
   if (!gep || gep.getIndices().size() != 1 || gep.getElemType() != type)
     return std::nullopt;
   auto index = gep.getIndices()[0];
-  std::optional<Linear> linear;
-  if (auto attr = dyn_cast<IntegerAttr>(index)) {
-    linear = Linear{};
-    linear->constant = attr.getInt();
-  } else {
-    linear = linearOf(cast<Value>(index));
-  }
-  if (!linear)
+  std::optional<IndexSum> sum = isa<IntegerAttr>(index)
+                                    ? IndexSum::ofConstant(cast<IntegerAttr>(index).getInt())
+                                    : sumOf(cast<Value>(index));
+  if (!sum)
     return std::nullopt;
-  return Access{load, gep.getBase(), std::move(*linear)};
+  return Access{load, gep.getBase(), std::move(*sum)};
 }
 
 /// Whether `op` may write memory: it has regions, says it writes, or is an
@@ -238,33 +202,29 @@ struct VectorizeLoadsPass : public uop::impl::UOpVectorizeLoadsBase<VectorizeLoa
 
   /// Merges the runs of consecutive elements among `accesses` (in block order).
   void merge(MutableArrayRef<Access> accesses) {
-    SmallVector<bool> merged(accesses.size(), false);
-    for (size_t i = 0; i < accesses.size(); ++i) {
-      if (merged[i])
-        continue;
-      // The accesses that differ from the i-th only in the constant, the
-      // first of each constant (a second load of an element stays a load).
-      Access &a = accesses[i];
-      std::map<int64_t, size_t> byConstant;
-      for (size_t j = i; j < accesses.size(); ++j) {
-        Access &b = accesses[j];
-        if (!merged[j] && b.base == a.base && b.load.getType() == a.load.getType() &&
-            b.load.getAddr().getType() == a.load.getAddr().getType() &&
-            b.index.terms == a.index.terms)
-          byConstant.try_emplace(b.index.constant, j);
-      }
+    // The accesses that differ only in the constant, grouped, each group's
+    // first access of each constant (a second load of an element stays a load).
+    SmallVector<std::map<int64_t, size_t>> groups;
+    for (size_t j = 0; j < accesses.size(); ++j) {
+      Access &b = accesses[j];
+      auto group = llvm::find_if(groups, [&](const std::map<int64_t, size_t> &g) {
+        Access &a = accesses[g.begin()->second];
+        return b.base == a.base && b.load.getType() == a.load.getType() &&
+               b.load.getAddr().getType() == a.load.getAddr().getType() &&
+               b.index.sameTerms(a.index);
+      });
+      if (group == groups.end())
+        groups.push_back({{b.index.constant, j}});
+      else
+        group->try_emplace(b.index.constant, j);
+    }
+    for (const std::map<int64_t, size_t> &byConstant : groups)
       for (auto it = byConstant.begin(); it != byConstant.end();) {
         SmallVector<size_t, 16> run = runFrom(accesses, byConstant, it);
-        if (run.size() < 2) {
-          ++it;
-          continue;
-        }
-        emitVector(accesses, run);
-        for (size_t j : run)
-          merged[j] = true;
+        if (run.size() > 1)
+          emitVector(accesses, run);
         std::advance(it, run.size());
       }
-    }
   }
 
   /// The accesses from `it` on that one vector load can replace (a power
@@ -293,30 +253,23 @@ struct VectorizeLoadsPass : public uop::impl::UOpVectorizeLoadsBase<VectorizeLoa
     return {it->second};
   }
 
-  /// The powers of two dividing the byte offset of `a`'s index: each term's
-  /// coefficient times what its value is known to be a multiple of, and
-  /// the constant (2^62 for an index of 0).
+  /// The largest power of two dividing the byte offset of `a`'s index (at
+  /// most 2^62): of each term's coefficient times what its value is known
+  /// to be a multiple of, and of the constant.
   static uint64_t firstAlignment(Access &a, uint64_t bytes) {
-    SmallVector<uint64_t> offsets;
-    auto add = [&](int64_t elements) {
-      std::optional<int64_t> inBytes = llvm::checkedMul(elements, int64_t(bytes));
-      if (!inBytes || *inBytes == INT64_MIN)
-        return false;
-      offsets.push_back(std::abs(*inBytes));
-      return true;
+    uint64_t align = uint64_t(1) << 62;
+    auto add = [&](std::optional<int64_t> elements) {
+      std::optional<int64_t> inBytes =
+          elements ? llvm::checkedMul(*elements, int64_t(bytes)) : std::nullopt;
+      // Two's complement: -x has the lowest set bit of x.
+      if (inBytes)
+        align = llvm::MinAlign(align, uint64_t(*inBytes));
+      return inBytes.has_value();
     };
-    for (auto [v, c] : a.index.terms) {
-      std::optional<int64_t> step = llvm::checkedMul(c, int64_t(knownDivisor(v)));
-      if (!step || !add(*step))
+    for (auto [v, c] : a.index.terms)
+      if (!add(llvm::checkedMul(c, int64_t(knownDivisor(v)))))
         return 1;
-    }
-    if (!add(a.index.constant))
-      return 1;
-    uint64_t g = 0;
-    for (uint64_t o : offsets)
-      g = std::gcd(g, o);
-    uint64_t cap = uint64_t(1) << 62;
-    return g == 0 ? cap : std::min(cap, g & (~g + 1));
+    return add(a.index.constant) ? align : 1;
   }
 
   /// Whether the address of the run's first element is defined before each

@@ -50,7 +50,7 @@ private:
     if (!op)
       return std::nullopt;
     if (std::optional<int64_t> c = sym::intConst(v))
-      return sym::AffineSum{*c, {}};
+      return sym::AffineSum::ofConstant(*c);
     if (auto var = dyn_cast<DefineVarOp>(op))
       return sym::AffineSum::ofVariable(var.getName());
     if (isa<NegOp>(op)) {

@@ -74,7 +74,7 @@ private:
   StringRef text, filename;
   tinygrad::LineTable lines;
   SmallVector<size_t> offsets;
-  SmallVector<Value> values; // the value of each node (null for SINK)
+  SmallVector<Value> values;   // the value of each node (null for SINK)
   SmallVector<int64_t> depths; // the longest chain of sources below each node
   int64_t numDefineGlobals = 0;
   llvm::StringMap<tinygrad::GenericOp> genericOps; // ALU, CAST, BITCAST by tinygrad name
@@ -421,7 +421,7 @@ FailureOr<sym::AffineSum> KernelImporter::parseSymbolic(size_t i, const json::Va
   if (depth > 64)
     return bad("symbolic expression nested too deep");
   if (std::optional<int64_t> c = v.getAsInteger())
-    return sym::AffineSum{*c, {}};
+    return sym::AffineSum::ofConstant(*c);
   const json::Object *o = v.getAsObject();
   if (!o)
     return bad("a symbolic entry must be an integer or an object");
