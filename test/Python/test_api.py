@@ -289,3 +289,43 @@ def test_symbolic_ptx():
     with pytest.raises(uop_mlir.Error) as e:
         k.launch_dims(n=0)
     assert "variable n = 0 is outside its range [1, 15]" in "\n".join(e.value.diagnostics)
+
+
+# x // d and x % d for x in [0, 2^31 - 1], as uop-decompose-math rewrites them:
+# shifts and masks for 2 and 8, fast_idiv's products for 3 (in si32's 64-bit
+# product) and 7 and 1000 (in si64, cast), at the ends of the range.
+DIVISORS = [2, 8, 3, 7, 1000]
+
+
+def division_kernel():
+    lines = ["uop.kernel @divide {", '  %x = uop.define_var "x" [0, 2147483647] : si32']
+    stores = []
+    for j, d in enumerate(DIVISORS):
+        for k, op in enumerate(["idiv", "mod"]):
+            b = 2 * j + k
+            lines += [f"  %g{b} = uop.define_global {b} : !uop.ptr<si32, 1>",
+                      f"  %v{b} = uop.view %g{b} [#uop.view<shape = [1], strides = [0]>]"
+                      " : !uop.ptr<si32, 1>",
+                      f"  %c{b} = uop.const {d} : si32",
+                      f"  %r{b} = uop.{op} %x, %c{b} : si32",
+                      f"  %s{b} = uop.store %v{b}, %r{b} : !uop.ptr<si32, 1>"]
+            stores.append(f"%s{b}")
+    return "\n".join(lines + ["  uop.sink " + ", ".join(stores), "}"])
+
+
+@pytest.mark.parametrize("target", ["cpu", "sim"])
+def test_division_by_constants(target):
+    k = uop_mlir.compile(uop_mlir.parse(division_kernel()), target,
+                         chip="sm_80" if target == "sim" else "")
+    for x in [0, 1, 6, 7, 999, 1000, 2**31 - 1000, 2**31 - 8, 2**31 - 2, 2**31 - 1]:
+        outs = k(*[np.zeros(1, np.int32) for _ in range(2 * len(DIVISORS))], x=x)
+        assert [int(o[0]) for o in outs] == [v for d in DIVISORS for v in (x // d, x % d)], x
+
+
+@pytest.mark.parametrize("printer", ["llvm", "direct"])
+def test_division_by_constants_ptx(printer):
+    (k,) = uop_mlir.compile(uop_mlir.parse(division_kernel()), "ptx", chip="sm_80",
+                            ptx_printer=printer)
+    body = [line.split()[0] for line in k.ptx.splitlines() if line.startswith("\t")]
+    assert not [op for op in body if op.startswith(("div.", "rem."))]
+    assert "shr.s64" in body  # the product of 7 and of 1000, in 64 bits
