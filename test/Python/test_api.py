@@ -291,16 +291,20 @@ def test_symbolic_ptx():
     assert "variable n = 0 is outside its range [1, 15]" in "\n".join(e.value.diagnostics)
 
 
-# x // d and x % d for x in [0, 2^31 - 1], as uop-decompose-math rewrites them:
-# shifts and masks for 2 and 8, fast_idiv's products for 3 (in si32's 64-bit
-# product) and 7 and 1000 (in si64, cast), at the ends of the range.
-DIVISORS = [2, 8, 3, 7, 1000]
+# x // d and x % d as uop-decompose-math rewrites them: for x in
+# [0, 2^31 - 1], shifts and masks for 2 and 8, fast_idiv's products for 3
+# (in si32's 64-bit product) and 7 and 1000 (in si64, cast); for x in
+# [-1000, 1000], the shift after tinygrad's x + (x < 0 ? d - 1 : 0) for 2 and
+# 8, and 3's division as it was. C's truncation, at the ranges' ends.
+DIVISIONS = [((0, 2**31 - 1), [2, 8, 3, 7, 1000],
+              [0, 1, 6, 7, 999, 1000, 2**31 - 1000, 2**31 - 8, 2**31 - 2, 2**31 - 1]),
+             ((-1000, 1000), [2, 8, 3], [-1000, -999, -9, -8, -7, -1, 0, 1, 7, 8, 1000])]
 
 
-def division_kernel():
-    lines = ["uop.kernel @divide {", '  %x = uop.define_var "x" [0, 2147483647] : si32']
+def division_kernel(lo, hi, divisors):
+    lines = ["uop.kernel @divide {", f'  %x = uop.define_var "x" [{lo}, {hi}] : si32']
     stores = []
-    for j, d in enumerate(DIVISORS):
+    for j, d in enumerate(divisors):
         for k, op in enumerate(["idiv", "mod"]):
             b = 2 * j + k
             lines += [f"  %g{b} = uop.define_global {b} : !uop.ptr<si32, 1>",
@@ -313,19 +317,27 @@ def division_kernel():
     return "\n".join(lines + ["  uop.sink " + ", ".join(stores), "}"])
 
 
+def c_division(x, d):
+    q = abs(x) // d * (-1 if x < 0 else 1)
+    return q, x - q * d
+
+
 @pytest.mark.parametrize("target", ["cpu", "sim"])
-def test_division_by_constants(target):
-    k = uop_mlir.compile(uop_mlir.parse(division_kernel()), target,
+@pytest.mark.parametrize("case", range(len(DIVISIONS)))
+def test_division_by_constants(target, case):
+    (lo, hi), divisors, xs = DIVISIONS[case]
+    k = uop_mlir.compile(uop_mlir.parse(division_kernel(lo, hi, divisors)), target,
                          chip="sm_80" if target == "sim" else "")
-    for x in [0, 1, 6, 7, 999, 1000, 2**31 - 1000, 2**31 - 8, 2**31 - 2, 2**31 - 1]:
-        outs = k(*[np.zeros(1, np.int32) for _ in range(2 * len(DIVISORS))], x=x)
-        assert [int(o[0]) for o in outs] == [v for d in DIVISORS for v in (x // d, x % d)], x
+    for x in xs:
+        outs = k(*[np.zeros(1, np.int32) for _ in range(2 * len(divisors))], x=x)
+        assert [int(o[0]) for o in outs] == [v for d in divisors for v in c_division(x, d)], x
 
 
 @pytest.mark.parametrize("printer", ["llvm", "direct"])
 def test_division_by_constants_ptx(printer):
-    (k,) = uop_mlir.compile(uop_mlir.parse(division_kernel()), "ptx", chip="sm_80",
-                            ptx_printer=printer)
+    (lo, hi), divisors, _ = DIVISIONS[0]
+    (k,) = uop_mlir.compile(uop_mlir.parse(division_kernel(lo, hi, divisors)), "ptx",
+                            chip="sm_80", ptx_printer=printer)
     body = [line.split()[0] for line in k.ptx.splitlines() if line.startswith("\t")]
     assert not [op for op in body if op.startswith(("div.", "rem."))]
     assert "shr.s64" in body  # the product of 7 and of 1000, in 64 bits

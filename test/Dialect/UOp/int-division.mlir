@@ -89,9 +89,46 @@ uop.kernel @wider {
   uop.sink %s0, %s1
 }
 
-// Left alone: a dividend that may be negative (C truncates, a shift
-// floors), a divisor of 1, 0 or below, a divisor that is not a constant,
-// and vectors (ranges are scalar).
+// A dividend that may be negative: tinygrad's x + (x < 0 ? d - 1 : 0)
+// before the shift (C's division truncates, a shift floors), and MOD as
+// x - d * (x // d), which keeps C's sign where tinygrad's AND would not.
+// Only always negative: the constant d - 1.
+// CHECK-LABEL: uop.kernel @signed
+// CHECK-DAG: %[[C0:.*]] = uop.const 0 : si32
+// CHECK-DAG: %[[C2:.*]] = uop.const 2 : si32
+// CHECK-DAG: %[[C3:.*]] = uop.const 3 : si32
+// CHECK-DAG: %[[C4:.*]] = uop.const 4 : si32
+// CHECK: %[[X:.*]] = uop.define_var "x" [-8, 8] : si32
+// CHECK: %[[N:.*]] = uop.define_var "n" [-8, -1] : si32
+// CHECK: %[[LT:.*]] = uop.cmplt %[[X]], %[[C0]] : si32
+// CHECK: %[[B:.*]] = uop.where %[[LT]], %[[C3]], %[[C0]] : si32
+// CHECK: %[[XB:.*]] = uop.add %[[X]], %[[B]] : si32
+// CHECK: uop.shr %[[XB]], %[[C2]] : si32, si32
+// CHECK: %[[NB:.*]] = uop.add %[[N]], %[[C3]] : si32
+// CHECK: %[[Q:.*]] = uop.shr %[[NB]], %[[C2]] : si32, si32
+// CHECK: %[[QD:.*]] = uop.mul %[[Q]], %[[C4]] : si32
+// CHECK: uop.sub %[[N]], %[[QD]] : si32
+// CHECK-NOT: uop.idiv
+// CHECK-NOT: uop.mod
+uop.kernel @signed {
+  %z = uop.const 0 : si32
+  %one = uop.const 1 : si32
+  %c4 = uop.const 4 : si32
+  %g = uop.define_global 0 : !uop.ptr<si32, 1>
+  %x = uop.define_var "x" [-8, 8] : si32
+  %n = uop.define_var "n" [-8, -1] : si32
+  %q = uop.idiv %x, %c4 : si32
+  %r = uop.mod %n, %c4 : si32
+  %p0 = uop.index %g[%z] : !uop.ptr<si32, 1>, si32
+  %p1 = uop.index %g[%one] : !uop.ptr<si32, 1>, si32
+  %s0 = uop.store %p0, %q : !uop.ptr<si32, 1>
+  %s1 = uop.store %p1, %r : !uop.ptr<si32, 1>
+  uop.sink %s0, %s1
+}
+
+// Left alone: fast_idiv of a dividend that may be negative, a divisor of
+// 1, 0 or below, a divisor that is not a constant, and vectors (ranges are
+// scalar).
 // CHECK-LABEL: uop.kernel @kept
 // CHECK-COUNT-5: uop.idiv {{.*}} : si32
 // CHECK: uop.mod
@@ -101,7 +138,7 @@ uop.kernel @wider {
 uop.kernel @kept {
   %z = uop.const 0 : si32
   %one = uop.const 1 : si32
-  %c4 = uop.const 4 : si32
+  %c3 = uop.const 3 : si32
   %cm4 = uop.const -4 : si32
   %v4 = uop.const dense<4> : vector<2xsi32>
   %g = uop.define_global 0 : !uop.ptr<si32, 1>
@@ -109,12 +146,12 @@ uop.kernel @kept {
   %x = uop.define_var "x" [-8, 8] : si32
   %y = uop.define_var "y" [0, 100] : si32
   %n = uop.define_var "n" [1, 8] : si32
-  %q0 = uop.idiv %x, %c4 : si32
+  %q0 = uop.idiv %x, %c3 : si32
   %q1 = uop.idiv %y, %z : si32
   %q2 = uop.idiv %y, %cm4 : si32
   %q3 = uop.idiv %y, %n : si32
   %q4 = uop.idiv %y, %one : si32
-  %r0 = uop.mod %x, %c4 : si32
+  %r0 = uop.mod %x, %c3 : si32
   %vy = uop.vectorize %y, %y : si32
   %qv = uop.idiv %vy, %v4 : vector<2xsi32>
   %a = uop.add %q0, %q1 : si32

@@ -8,10 +8,11 @@
 // thread index: 184 SASS instructions with shifts, 256 with div/rem), so
 // the direct printer's PTX depends on them.
 //
-// Every rewrite is exact for the dividend's whole range: the shift and the
-// mask only where the dividend is never negative (C's / and % truncate,
-// shifts floor; tinygrad rewrites MOD to AND whatever the sign), the
-// product only where it fits its dtype or the next wider one.
+// Every rewrite is exact for the dividend's whole range: C's / and %
+// truncate where a shift floors, so a dividend that may be negative is
+// first moved by d - 1 (tinygrad's IDIV rule), the mask is taken only of a
+// never negative one (tinygrad rewrites MOD to AND whatever the sign), and
+// the product only where it fits its dtype or the next wider one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,17 +52,44 @@ APInt maxOf(Type t) {
   return isUnsignedLike(t) ? APInt::getMaxValue(w) : APInt::getSignedMaxValue(w);
 }
 
-/// x // d for a never negative x in [0, vmax] and d > 1: a shift for a power
-/// of two, else tinygrad's fast_idiv, in x's dtype or (casting) the next
-/// wider one (tinygrad's promo_lattice: si32 to si64, ui32 to ui64, ...).
-/// Null if the product fits neither.
-Value quotient(PatternRewriter &b, Location loc, Value x, uint64_t vmax, uint64_t d) {
+/// An IDIV or MOD of a scalar integer by a constant d > 1.
+struct Division {
+  Value x;
+  VRange range; // x's
+  uint64_t d;
+};
+
+std::optional<Division> divisionOf(Value x, Value y) {
+  std::optional<int64_t> d = sym::intConst(y);
+  std::optional<VRange> r = sym::isInt(x.getType()) ? getVRange(x) : std::nullopt;
+  if (!d || *d <= 1 || !r)
+    return std::nullopt;
+  return Division{x, *r, uint64_t(*d)};
+}
+
+/// x // d, truncated as C's: for d = 2^k a shift, after tinygrad's
+/// x + (x < 0 ? d - 1 : 0) where x may be negative (a shift floors); for
+/// other d tinygrad's fast_idiv where x is never negative, in x's dtype or
+/// (cast) the next wider one (its promo_lattice: si32 to si64, ui32 to
+/// ui64, ...). Null where neither applies.
+Value quotient(PatternRewriter &b, Location loc, const Division &div) {
+  Value x = div.x;
   Type t = x.getType();
+  auto [vmin, vmax] = div.range;
+  uint64_t d = div.d;
   sym::Build u(b, loc);
-  if (llvm::isPowerOf2_64(d))
+  if (llvm::isPowerOf2_64(d)) {
+    if (vmin < 0) // signed: an unsigned range starts at 0
+      x = u.add(
+          x,
+          vmax < 0
+              ? u.cst(t, d - 1)
+              : WhereOp::create(b, loc, t, u.lt(x, 0), u.cst(t, d - 1), u.cst(t, 0)).getResult());
     return ShrOp::create(b, loc, t, x, u.cst(t, llvm::Log2_64(d)));
+  }
+  // Below d, canonicalize folds x // d.
   std::optional<std::pair<APInt, unsigned>> ms =
-      vmax >= d ? magic(vmax, d) : std::nullopt; // below d, canonicalize folds x // d
+      vmin >= 0 && uint64_t(vmax) >= d ? magic(vmax, d) : std::nullopt;
   if (!ms)
     return {};
   auto [m, s] = *ms;
@@ -80,23 +108,11 @@ Value quotient(PatternRewriter &b, Location loc, Value x, uint64_t vmax, uint64_
   return {};
 }
 
-/// The dividend's range when the divisor is a constant > 1 and the
-/// dividend a never negative scalar integer.
-std::optional<std::pair<uint64_t, uint64_t>> divisionOf(Value x, Value y) {
-  std::optional<int64_t> d = sym::intConst(y);
-  std::optional<VRange> r = sym::isInt(x.getType()) ? getVRange(x) : std::nullopt;
-  if (!d || *d <= 1 || !r || r->min < 0)
-    return std::nullopt;
-  return std::make_pair(uint64_t(r->max), uint64_t(*d));
-}
-
 struct IDivByConstant : OpRewritePattern<IDivOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(IDivOp op, PatternRewriter &b) const override {
-    auto division = divisionOf(op.getLhs(), op.getRhs());
-    if (!division)
-      return failure();
-    Value q = quotient(b, op.getLoc(), op.getLhs(), division->first, division->second);
+    std::optional<Division> division = divisionOf(op.getLhs(), op.getRhs());
+    Value q = division ? quotient(b, op.getLoc(), *division) : Value();
     if (!q)
       return failure();
     b.replaceOp(op, q);
@@ -104,25 +120,25 @@ struct IDivByConstant : OpRewritePattern<IDivOp> {
   }
 };
 
-/// x % 2^k is x & (2^k - 1); x % d is x - d * (x // d).
+/// x % 2^k is x & (2^k - 1) where x is never negative; otherwise x % d is
+/// x - d * (x // d), which keeps C's sign (tinygrad's AND would not).
 struct ModByConstant : OpRewritePattern<ModOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ModOp op, PatternRewriter &b) const override {
-    auto division = divisionOf(op.getLhs(), op.getRhs());
+    std::optional<Division> division = divisionOf(op.getLhs(), op.getRhs());
     if (!division)
       return failure();
-    auto [vmax, d] = *division;
     Value x = op.getLhs();
     Type t = x.getType();
     sym::Build u(b, op.getLoc());
-    if (llvm::isPowerOf2_64(d)) {
-      b.replaceOpWithNewOp<AndOp>(op, t, x, u.cst(t, d - 1));
+    if (llvm::isPowerOf2_64(division->d) && division->range.min >= 0) {
+      b.replaceOpWithNewOp<AndOp>(op, t, x, u.cst(t, division->d - 1));
       return success();
     }
-    Value q = quotient(b, op.getLoc(), x, vmax, d);
+    Value q = quotient(b, op.getLoc(), *division);
     if (!q)
       return failure();
-    b.replaceOp(op, u.sub(x, u.mul(q, int64_t(d))));
+    b.replaceOp(op, u.sub(x, u.mul(q, int64_t(division->d))));
     return success();
   }
 };

@@ -228,16 +228,18 @@ def UOpDecomposeMath : Pass<"uop-decompose-math", "::mlir::uop::KernelOp"> {
     tinygrad builds, so that the host computes tinygrad's CPU results bit for
     bit (with `uop-fuse-mulacc` after it).
 
-    IDIV and MOD of a scalar integer that is never negative (its range, as
-    tinygrad's vmin reads it) by a constant d > 1 become what tinygrad's late
-    rewrites make of them: `x >> k` and `x & (d - 1)` for d = 2^k, and for
-    other d its `fast_idiv`, `(x * m) >> s` (Hacker's Delight's magic
-    numbers for x's range), in x's dtype or, cast, the next wider one (si32
-    to si64), with MOD as `x - d * (x // d)`. They are exact for every x in
-    the range; a dividend that may be negative keeps its IDIV and MOD (C's
-    truncation; tinygrad rewrites MOD by 2^k to AND whatever the sign). ptxas
-    turns a PTX div or rem into a division routine even by a constant, so
-    the direct printer's kernels need these (LLVM's optimizer finds them).
+    IDIV and MOD of a scalar integer by a constant d > 1 become what
+    tinygrad's late rewrites make of them, where they give C's truncated
+    results for every value in the dividend's range (tinygrad's vmin and
+    vmax): for d = 2^k, `x >> k` (after tinygrad's `x + (x < 0 ? d - 1 :
+    0)` where x may be negative) and, where x is never negative, `x & (d -
+    1)`; for other d and a never negative x, tinygrad's `fast_idiv`, `(x *
+    m) >> s` (Hacker's Delight's magic numbers for x's range), in x's dtype
+    or, cast, the next wider one (si32 to si64). Any other MOD is `x - d *
+    (x // d)`, which keeps C's sign (tinygrad's MOD by 2^k is an AND whatever
+    the sign); a division none of these fit stays. ptxas turns a PTX div or
+    rem into a division routine even by a constant, so the direct printer's
+    kernels need these (LLVM's optimizer finds them itself).
 
     ```mlir
     // uop-opt --uop-attach-target=chip=host --uop-decompose-math
