@@ -214,7 +214,7 @@ def UOpAttachTarget : Pass<"uop-attach-target", "::mlir::ModuleOp"> {
 }
 
 def UOpDecomposeMath : Pass<"uop-decompose-math", "::mlir::uop::KernelOp"> {
-  let summary = "tinygrad's decompositions of the math ops the target lacks";
+  let summary = "tinygrad's decompositions of the math ops the target lacks and of division by constants";
   let description = [{
     tinygrad's late rewrites of uop/transcendental.py, as
     codegen/devectorizer.py applies them: POW becomes `xpow` and THREEFRY
