@@ -1,7 +1,10 @@
-// uop-decompose-math's integer division: IDIV and MOD by a constant of a
-// never negative dividend become tinygrad's shifts, masks and fast_idiv
-// products (magic numbers from tinygrad's magicgu for the dividend's range);
-// everything else keeps its IDIV and MOD.
+// uop-decompose-math's integer division by a constant d > 1, exact as C's
+// truncation for every value of the dividend's range: d = 2^k is a shift
+// (after tinygrad's x + (x < 0 ? d - 1 : 0) where x may be negative), MOD by
+// 2^k a mask where x is never negative; other d are tinygrad's fast_idiv
+// products (magic numbers from magicgu for the range) where x is never
+// negative; any other MOD is x - d * (x // d). Everything else keeps its IDIV
+// and MOD (@kept).
 // RUN: uop-opt %s --uop-attach-target=chip=sm_80 --uop-decompose-math | FileCheck %s
 // RUN: uop-opt %s --uop-attach-target=chip=host --uop-decompose-math | FileCheck %s
 

@@ -46,12 +46,6 @@ std::optional<std::pair<APInt, unsigned>> magic(uint64_t vmax, uint64_t d) {
   return std::nullopt;
 }
 
-/// The largest value of the integer dtype `t`.
-APInt maxOf(Type t) {
-  unsigned w = t.getIntOrFloatBitWidth();
-  return isUnsignedLike(t) ? APInt::getMaxValue(w) : APInt::getSignedMaxValue(w);
-}
-
 /// An IDIV or MOD of a scalar integer by a constant d > 1.
 struct Division {
   Value x;
@@ -97,9 +91,10 @@ Value quotient(PatternRewriter &b, Location loc, const Division &div) {
   unsigned w = t.getIntOrFloatBitWidth();
   for (Type in :
        {t, Type(IntegerType::get(b.getContext(), 2 * w, cast<IntegerType>(t).getSignedness()))}) {
+    // The product's bits must fit in's value bits (m <= product: vmax >= d).
     unsigned iw = in.getIntOrFloatBitWidth();
-    APInt top = maxOf(in).zext(m.getBitWidth());
-    if (iw > 64 || s >= iw || m.ugt(top) || product.ugt(top))
+    unsigned valueBits = isUnsignedLike(in) ? iw : iw - 1;
+    if (iw > 64 || s >= iw || product.getActiveBits() > valueBits)
       continue;
     Value wide = in == t ? x : CastOp::create(b, loc, in, x).getResult();
     Value q = ShrOp::create(b, loc, in, u.mul(wide, u.cst(in, m.getZExtValue())), u.cst(in, s));
@@ -128,7 +123,7 @@ struct ModByConstant : OpRewritePattern<ModOp> {
     std::optional<Division> division = divisionOf(op.getLhs(), op.getRhs());
     if (!division)
       return failure();
-    Value x = op.getLhs();
+    Value x = division->x;
     Type t = x.getType();
     sym::Build u(b, op.getLoc());
     if (llvm::isPowerOf2_64(division->d) && division->range.min >= 0) {
