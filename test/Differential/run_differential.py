@@ -15,13 +15,20 @@
           fma). Kernels of kind "target" (cases.py: float -> int casts of NaN,
           inf, out of range, whose values the target defines) must compile and
           run there, but their values are not compared; the summary says how many.
+          Every buffer as it ends is kept for `printer`.
      ptx  `uop-translate --export-ptx K.json --chip=C`, then NVIDIA's ptxas
           -arch=C, for sm_80 and sm_90a; a kernel passes if both assemble.
+     printer  the same with uop-mlir's own PTX printer (--ptx-printer=direct),
+          and its sm_80 PTX run on the simulator (`uop-run K.ptx`, which reads
+          each instruction as the PTX ISA defines it): every buffer must end
+          bit for bit as it ended in `sim`, which ran the IR the printer read
+          (for every kind of kernel: both runs are ours). Needs `sim` first.
 3. Prints one line per failing kernel (case/kernel, target, the first line of
    the error), then
      differential on cpu: N/M passed
      differential on sim: N/M passed
      differential on ptx: N/M passed
+     differential on ptx printer: N/M passed
    and exits 1 on any failure. tinygrad missing: a clear error, exit 1.
    ptxas missing: "differential on ptx: not run" (the PTX is still exported
    and export failures reported) and exit 1: a part that did not run never
@@ -29,7 +36,7 @@
 
 Options: --only REGEX (cases whose name matches), --jobs N (default: the
 number of cores), --tinygrad DIR, --ptxas PATH, --no-capture (reuse
-WORKDIR/kernels), --targets cpu,sim,ptx.
+WORKDIR/kernels), --targets cpu,sim,ptx,printer.
 Needs only Debian's python3 (tinygrad needs nothing else on its CPU device).
 """
 import argparse
@@ -175,8 +182,9 @@ def check_cpu(bin_dir, path, kind):
     return compared(r, None if exact or half_output(path) else "tolerance")
 
 
-def check_sim(bin_dir, path, kind):
-    r = run([os.path.join(bin_dir, "uop-run"), path, "--target=sim"])
+def check_sim(bin_dir, path, kind, sim_dir):
+    r = run([os.path.join(bin_dir, "uop-run"), path, "--target=sim",
+             f"--write-buffers={os.path.join(sim_dir, kernel_name(path))}"])
     if kind in ("target", "unspecified", "tinygrad_bug"):
         return run_only(r)
     return compared(r)
@@ -188,7 +196,7 @@ def kernel_name(path):
     return f"{k['case']}_k{k['kernel']}"
 
 
-def export_ptx(bin_dir, paths, chip, out_dir):
+def export_ptx(bin_dir, paths, chip, out_dir, extra):
     """{path: error or None}: the kernels of `paths` exported to out_dir/<kernel>.ptx.
 
     One uop-translate process for the whole list (process start-up dominates a
@@ -197,7 +205,7 @@ def export_ptx(bin_dir, paths, chip, out_dir):
     tool = os.path.join(bin_dir, "uop-translate")
     result, pending = {}, list(paths)
     while pending:
-        r = run([tool, "--export-ptx", *pending, f"--chip={chip}", f"--ptx-dir={out_dir}"])
+        r = run([tool, "--export-ptx", *pending, f"--chip={chip}", f"--ptx-dir={out_dir}", *extra])
         if r.returncode == 0:
             for p in pending:
                 ok = os.path.exists(os.path.join(out_dir, kernel_name(p) + ".ptx"))
@@ -209,7 +217,7 @@ def export_ptx(bin_dir, paths, chip, out_dir):
                 result[pending[0]] = first_error(r)
                 break
             for p in pending:
-                result.update(export_ptx(bin_dir, [p], chip, out_dir))
+                result.update(export_ptx(bin_dir, [p], chip, out_dir, extra))
             break
         for p in named:
             line = next(l for l in r.stderr.splitlines() if l.startswith(p + ":"))
@@ -218,15 +226,16 @@ def export_ptx(bin_dir, paths, chip, out_dir):
     return result
 
 
-def check_ptx_all(bin_dir, paths, ptxas, ptx_dir, jobs):
-    """[(ok, error, None)] per path: exported and (with ptxas) assembled for every chip."""
+def check_ptx_all(bin_dir, paths, ptxas, ptx_dir, jobs, extra=()):
+    """[(ok, error, None)] per path: exported (uop-translate's `extra` options)
+    and (with ptxas) assembled for every chip."""
     errors = {p: None for p in paths}
     chunk = max(1, min(64, -(-len(paths) // max(1, jobs))))
     with concurrent.futures.ThreadPoolExecutor(max(1, jobs)) as pool:
         for chip in CHIPS:
             out_dir = os.path.join(ptx_dir, chip)
             os.makedirs(out_dir, exist_ok=True)
-            futs = [pool.submit(export_ptx, bin_dir, paths[i:i + chunk], chip, out_dir)
+            futs = [pool.submit(export_ptx, bin_dir, paths[i:i + chunk], chip, out_dir, extra)
                     for i in range(0, len(paths), chunk)]
             exported = {}
             for f in futs:
@@ -246,6 +255,34 @@ def check_ptx_all(bin_dir, paths, ptxas, ptx_dir, jobs):
     return [(errors[p] is None, errors[p], None) for p in paths]
 
 
+def check_printer_sim(bin_dir, path, ptx, ref):
+    """The printer's PTX on the simulator, every buffer bit for bit as `sim` left it."""
+    if not os.path.isdir(ref):
+        return False, "no reference: the sim run wrote no buffers", None
+    expect = [f"--expect={f[1:-4]}={os.path.join(ref, f)}" for f in sorted(os.listdir(ref))
+              if f.startswith("b") and f.endswith(".bin")]
+    r = run([os.path.join(bin_dir, "uop-run"), ptx, f"--buffers-from={path}", "--target=sim",
+             "--exact", *expect])
+    return compared(r)
+
+
+def check_printer_all(bin_dir, paths, ptxas, ptx_dir, sim_dir, jobs):
+    """[(ok, error, None)] per path: the direct printer's PTX assembled for every
+    chip (as check_ptx_all) and its sm_80 PTX run on the simulator."""
+    results = check_ptx_all(bin_dir, paths, ptxas, ptx_dir, jobs, ["--ptx-printer=direct"])
+    todo = [i for i, (ok, _, _) in enumerate(results) if ok]
+
+    def one(i):
+        name = kernel_name(paths[i])
+        ptx = os.path.join(ptx_dir, "sm_80", name + ".ptx")
+        ok, err, how = check_printer_sim(bin_dir, paths[i], ptx, os.path.join(sim_dir, name))
+        return ok, err and f"[sm_80 on sim] {err}", how
+    with concurrent.futures.ThreadPoolExecutor(max(1, jobs)) as pool:
+        for i, res in zip(todo, pool.map(one, todo)):
+            results[i] = res
+    return results
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("bin_dir")
@@ -255,12 +292,19 @@ def main():
     ap.add_argument("--tinygrad", default=os.environ.get("TINYGRAD_PATH", DEFAULT_TINYGRAD))
     ap.add_argument("--ptxas", default=shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas")
     ap.add_argument("--no-capture", action="store_true")
-    ap.add_argument("--targets", default="cpu,sim,ptx")
+    ap.add_argument("--targets", default="cpu,sim,ptx,printer")
     ap.add_argument("--summary", help="also write the summary lines to this file (scripts/test.sh prints it)")
     args = ap.parse_args()
     bin_dir, work = os.path.abspath(args.bin_dir), os.path.abspath(args.work)
     args.work = work
     targets = args.targets.split(",")
+    unknown = [t for t in targets if t not in ("cpu", "sim", "ptx", "printer")]
+    if unknown:
+        print(f"error: --targets: unknown target {unknown[0]} (cpu, sim, ptx, printer)")
+        return 1
+    if "printer" in targets and ("sim" not in targets or targets.index("sim") > targets.index("printer")):
+        print("error: --targets: printer compares with sim's buffers: give sim before it")
+        return 1
 
     if not os.path.isfile(os.path.join(args.tinygrad, "tinygrad", "__init__.py")):
         print(f"error: tinygrad not found at {args.tinygrad} (expected ../shared/tinygrad beside the "
@@ -287,10 +331,11 @@ def main():
               f"({dups} duplicate kernels dropped) in {t_capture:.1f} s")
 
     ptxas = args.ptxas if os.path.isfile(args.ptxas) and os.access(args.ptxas, os.X_OK) else None
-    ptx_dir = os.path.join(work, "ptx")
-    shutil.rmtree(ptx_dir, ignore_errors=True)
-    os.makedirs(ptx_dir)
-    checks = {"cpu": check_cpu, "sim": check_sim}
+    ptx_dir, printer_dir, sim_dir = (os.path.join(work, d) for d in ("ptx", "printer", "sim"))
+    for d in (ptx_dir, printer_dir, sim_dir):
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+    checks = {"cpu": check_cpu, "sim": lambda b, p, k: check_sim(b, p, k, sim_dir)}
     kdir = os.path.join(work, "kernels")
     summary, times, failed_any = [], {}, bool(cap_failures)
     for target in targets:
@@ -298,6 +343,8 @@ def main():
         paths = [os.path.join(kdir, c, k) for c, k, _ in kernels]
         if target == "ptx":
             results = check_ptx_all(bin_dir, paths, ptxas, ptx_dir, args.jobs)
+        elif target == "printer":
+            results = check_printer_all(bin_dir, paths, ptxas, printer_dir, sim_dir, args.jobs)
         else:
             with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
                 futs = [pool.submit(checks[target], bin_dir, p, kind) for p, (_, _, kind) in zip(paths, kernels)]
@@ -310,17 +357,21 @@ def main():
             if not ok:
                 print(f"FAIL {c}/{k} {target}: {err}")
         failed_any |= passed != len(kernels)
-        if target == "ptx" and not ptxas:
+        label = "ptx printer" if target == "printer" else target
+        if target in ("ptx", "printer") and not ptxas:
             failed_any = True
-            summary.append(f"differential on ptx: not run: ptxas not found ({args.ptxas}); "
-                           f"PTX export alone: {passed}/{len(kernels)} kernels")
+            summary.append(f"differential on {label}: not run: ptxas not found ({args.ptxas}); "
+                           f"PTX export alone{' and sm_80 on sim' if target == 'printer' else ''}: "
+                           f"{passed}/{len(kernels)} kernels")
             continue
         extra = (f" ({n_run_only} of them run only: values target-defined, unspecified or a tinygrad bug,"
                  f" cases.py's kinds)") if n_run_only else ""
         extra += (f" ({tolerance} within tolerance, not bit-exact: tinygrad reassociates)"
                   if tolerance else "")
         extra += " (sm_80 and sm_90a)" if target == "ptx" else ""
-        summary.append(f"differential on {target}: {passed}/{len(kernels)} passed{extra}")
+        extra += (" (ptxas sm_80 and sm_90a; sm_80 on sim, bit for bit as sim ran the IR)"
+                  if target == "printer" else "")
+        summary.append(f"differential on {label}: {passed}/{len(kernels)} passed{extra}")
     print(f"time: capture {t_capture:.1f} s, " + ", ".join(f"{t} {s:.1f} s" for t, s in times.items())
           + f" ({args.jobs} jobs)")
     print("\n".join(summary))

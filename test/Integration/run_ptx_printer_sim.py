@@ -2,9 +2,9 @@
 """run_ptx_printer_sim.py BIN_DIR OUT_DIR CHIP KERNEL.json...: the direct PTX printer's text, executed.
 
 The kernels go to PTX by uop-mlir's own printer (uop-translate --export-ptx
---ptx-printer=direct), the PTX is read back by uop-translate --import-ptx (each
-instruction as the PTX ISA defines it) and run on the SIMT simulator (uop-run
---target=sim, every thread of the kernel's launch). Every buffer must end bit for bit as
+--ptx-printer=direct), and the PTX runs on the SIMT simulator (uop-run K.ptx
+--target=sim, which reads each instruction as the PTX ISA defines it; every
+thread of the kernel's launch). Every buffer must end bit for bit as
 it ends when the simulator runs the IR the printer read (uop-run K.json --target=sim, which
 the other tests compare with tinygrad): the two paths differ only in the printer and the
 importer. A kernel without inputs (corpus-perf) gets seeded random ones
@@ -28,24 +28,19 @@ def name_of(path):
     return f"{k['case']}_k{k['kernel']}"
 
 
-def run_one(bin_dir, out_dir, path):
+def run_one(bin_dir, out_dir, chip, path):
     name = name_of(path)
     ptx = os.path.join(out_dir, name + ".ptx")
-    mlir = os.path.join(out_dir, name + ".mlir")
-    r = subprocess.run([os.path.join(bin_dir, "uop-translate"), "--import-ptx", ptx, "-o", mlir],
-                       capture_output=True, text=True)
-    if r.returncode != 0:
-        return f"import: {r.stderr.strip()[-1500:]}"
     # The reference: the same kernel on the simulator through the IR path,
     # every buffer as it ends.
     ref = os.path.join(out_dir, name + ".ref")
-    r = subprocess.run([os.path.join(bin_dir, "uop-run"), path, "--target=sim",
+    r = subprocess.run([os.path.join(bin_dir, "uop-run"), path, "--target=sim", f"--chip={chip}",
                         f"--write-buffers={ref}"], capture_output=True, text=True)
     if not os.path.isdir(ref):
         return f"reference: {(r.stdout + r.stderr).strip()[-1500:]}"
     expect = [f"--expect={f[1:-4]}={os.path.join(ref, f)}" for f in sorted(os.listdir(ref))
               if f.startswith("b") and f.endswith(".bin")]
-    r = subprocess.run([os.path.join(bin_dir, "uop-run"), mlir, f"--buffers-from={path}",
+    r = subprocess.run([os.path.join(bin_dir, "uop-run"), ptx, f"--buffers-from={path}",
                         "--target=sim", "--exact", *expect], capture_output=True, text=True)
     if r.returncode != 0 or "PASS" not in r.stdout:
         return f"sim: {(r.stdout + r.stderr).strip()[-1500:]}"
@@ -76,7 +71,7 @@ def main():
         print(f"FAIL export: {r.stderr.strip()[-2000:]}")
         return 1
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        results = list(pool.map(lambda p: (p, run_one(bin_dir, out_dir, p)), kernels))
+        results = list(pool.map(lambda p: (p, run_one(bin_dir, out_dir, chip, p)), kernels))
     failed = [(p, e) for p, e in results if e]
     for p, e in failed:
         print(f"FAIL {name_of(p)}: {e}")

@@ -5,6 +5,10 @@
 //       names, compare every buffer that has an expected file
 //   uop-run K.mlir --buffers-from=K.json [--kernel=NAME]
 //       the same for a module at any level of the pipeline
+//   uop-run K.ptx --buffers-from=K.json
+//       PTX text in the direct printer's subset (uop-translate --export-ptx
+//       --ptx-printer=direct), read as the PTX ISA defines each instruction
+//       and run on the simulator
 //   uop-run K.mlir [--inputs=random[:SEED]] [--input=I=F.npy] [--expect=I=F.npy]
 //       a uop.kernel on buffers its DEFINE_GLOBALs describe
 //   --print-buffers, --write-buffers=DIR
@@ -33,6 +37,7 @@
 #include "uop/Support/Stack.h"
 #include "uop/Support/Timing.h"
 #include "uop/Support/Tool.h"
+#include "uop/Target/PTX/PTXImporter.h"
 #include "uop/Target/Tinygrad/TinygradJSON.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -47,6 +52,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -69,7 +75,7 @@ namespace cl = llvm::cl;
 namespace {
 cl::OptionCategory category("uop-run options");
 cl::opt<std::string> inputFile(cl::cat(category), cl::Positional,
-                               cl::desc("<kernel .json or .mlir>"), cl::Required);
+                               cl::desc("<kernel .json, .mlir or .ptx>"), cl::Required);
 cl::opt<std::string> buffersFrom(cl::cat(category), "buffers-from",
                                  cl::desc("Corpus JSON whose buffers to use (for a .mlir kernel; "
                                           "without it a uop.kernel's DEFINE_GLOBALs say them)"),
@@ -404,6 +410,10 @@ int run(MLIRContext &ctx) {
     return kBadInput;
   }
   bool isJSON = StringRef(inputFile).ends_with(".json");
+  if (StringRef(inputFile).ends_with(".ptx") && target == "cpu") {
+    llvm::errs() << "error: " << inputFile << ": PTX runs on sim or cuda, not cpu\n";
+    return kBadInput;
+  }
   std::string jsonPath = buffersFrom;
   if (jsonPath.empty() && isJSON)
     jsonPath = inputFile;
@@ -436,6 +446,13 @@ int run(MLIRContext &ctx) {
     module = ModuleOp::create(FileLineColLoc::get(&ctx, inputFile, 1, 1));
     if (failed(uop::importTinygradKernel(input->getBuffer(), inputFile,
                                          llvm::sys::path::stem(inputFile), *module)))
+      return kBadInput;
+  } else if (StringRef(inputFile).ends_with(".ptx")) {
+    // The PTX's kernels as gpu.modules of llvm/nvvm ops, which sim runs.
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+    module = uop::importPTX(sourceMgr, &ctx);
+    if (!module || failed(verify(*module)))
       return kBadInput;
   } else {
     auto sourceMgr = std::make_shared<llvm::SourceMgr>();

@@ -9,7 +9,10 @@
 // more give 0 (or the sign), and cvta is the identity (the simulator has
 // one address space). The approximate math is what the IR path hands the
 // simulator for it (the same llvm.nvvm intrinsics and inline asm), so both
-// paths run it alike.
+// paths run it alike. Hopper's wgmma.mma_async (in the inline-asm block
+// MLIR's NVVM lowering writes) writes its registers when a wgmma.wait_group
+// retires it: until then they may not be read or written (an error here),
+// except as the next wgmma's accumulator.
 //
 //===----------------------------------------------------------------------===//
 
@@ -109,6 +112,12 @@ private:
   LogicalResult convert(const Instruction &in, ArrayRef<StringRef> parts);
   LogicalResult move(const Instruction &in, StringRef type);
   LogicalResult tensorCore(const Instruction &in, ArrayRef<StringRef> parts);
+  LogicalResult inlineBlock(ArrayRef<std::pair<StringRef, Location>> lines);
+  LogicalResult wgmma(const Instruction &in, ArrayRef<StringRef> parts, bool scaleD);
+  LogicalResult wgmmaSync(const Instruction &in, ArrayRef<StringRef> parts);
+  /// Fails if a wgmma's registers are still in flight where control may
+  /// arrive from elsewhere (a label, the kernel's end).
+  LogicalResult checkNoWgmmaInFlight(Location loc);
   Block *label(StringRef name);
   void startBlockIfTerminated();
 
@@ -125,6 +134,10 @@ private:
   llvm::StringSet<> defined;                             // labels whose line has come
   llvm::StringMap<unsigned> params;                      // name -> argument number
   llvm::StringMap<std::pair<unsigned, unsigned>> shared; // name -> (align, bytes)
+  // wgmma.mma_async results not yet retired: each register's op and index,
+  // and the ops by commit group (oldest first; the last one not committed).
+  llvm::StringMap<std::pair<Operation *, unsigned>> inFlight;
+  SmallVector<SmallVector<Operation *>> wgmmaGroups{{}};
 };
 
 //===----------------------------------------------------------------------===//
@@ -187,6 +200,10 @@ FailureOr<Value> Importer::read(StringRef op, Type t, Location loc) {
     Type r = regType(op);
     if (!r)
       return fail(loc, "undeclared register '" + op + "'");
+    if (inFlight.count(op))
+      return fail(loc,
+                  "register " + op +
+                      " is read before the wgmma.wait_group that retires the wgmma writing it");
     Value v = LLVM::LoadOp::create(b, loc, r, slot(op, loc));
     unsigned rb = r.getIntOrFloatBitWidth();
     if (tb > rb)
@@ -232,6 +249,10 @@ LogicalResult Importer::write(StringRef reg, Value v, bool isSigned, Location lo
   Type r = regType(reg);
   if (!r || !reg.starts_with("%"))
     return fail(loc, "undeclared register '" + reg + "'");
+  if (inFlight.count(reg))
+    return fail(loc,
+                "register " + reg +
+                    " is written before the wgmma.wait_group that retires the wgmma writing it");
   if (isa<FloatType>(v.getType()))
     v = LLVM::BitcastOp::create(b, loc, b.getIntegerType(v.getType().getIntOrFloatBitWidth()), v);
   unsigned vb = v.getType().getIntOrFloatBitWidth(), rb = r.getIntOrFloatBitWidth();
@@ -651,6 +672,166 @@ LogicalResult Importer::tensorCore(const Instruction &in, ArrayRef<StringRef> pa
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Hopper's wgmma
+//===----------------------------------------------------------------------===//
+
+/// The one inline-asm block the printer copies from MLIR's NVVM lowering:
+///   { .reg .pred p; setp.ne.b32 p, SCALE_D, 0; wgmma.mma_async... p, ...; }
+LogicalResult Importer::inlineBlock(ArrayRef<std::pair<StringRef, Location>> lines) {
+  auto unsupported = [&](Location loc) {
+    return fail(loc, "unsupported inline PTX block (the importer reads the wgmma.mma_async "
+                     "block of MLIR's NVVM lowering)");
+  };
+  if (lines.size() != 3)
+    return unsupported(lines.empty() ? func.getLoc() : lines[0].second);
+  StringRef decl = lines[0].first, setp = lines[1].first, mma = lines[2].first;
+  if (!decl.consume_front(".reg .pred ") || !decl.consume_back(";"))
+    return unsupported(lines[0].second);
+  SmallVector<StringRef> setpOps;
+  if (setp.consume_front("setp.ne.b32 ") && setp.consume_back(";"))
+    setpOps = splitOperands(setp);
+  unsigned scaleD;
+  if (setpOps.size() != 3 || setpOps[0] != decl || setpOps[1].getAsInteger(10, scaleD) ||
+      scaleD > 1 || setpOps[2] != "0")
+    return unsupported(lines[1].second);
+  if (!mma.consume_back(";"))
+    return unsupported(lines[2].second);
+  auto [opcode, rest] = mma.split(' ');
+  Instruction in{"", false, opcode, splitOperands(rest), lines[2].second};
+  SmallVector<StringRef> parts;
+  opcode.split(parts, '.');
+  if (parts.size() != 8 || parts[0] != "wgmma" || parts[1] != "mma_async" ||
+      in.operands.size() != 8 || in.operands[3] != decl)
+    return unsupported(lines[2].second);
+  startBlockIfTerminated();
+  return wgmma(in, parts, scaleD == 1);
+}
+
+/// wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}.{f16,bf16}
+///   {d...}, descA, descB, p, scaleA, scaleB, transA, transB
+LogicalResult Importer::wgmma(const Instruction &in, ArrayRef<StringRef> parts, bool scaleD) {
+  Location loc = in.loc;
+  unsigned m, n, k;
+  StringRef aty = parts[6];
+  if (parts[2] != "sync" || parts[3] != "aligned" ||
+      sscanf(parts[4].str().c_str(), "m%un%uk%u", &m, &n, &k) != 3 || m != 64 || k != 16 || n % 8 ||
+      n < 8 || n > 256 || parts[5] != "f32" || (aty != "f16" && aty != "bf16") || parts[7] != aty)
+    return fail(loc, "unsupported '" + in.opcode + "' (m64nNk16, f32 from f16 or bf16)");
+  StringRef list = in.operands[0];
+  if (!list.consume_front("{") || !list.consume_back("}"))
+    return fail(loc, "expected the accumulator registers in braces");
+  SmallVector<StringRef> regs = splitOperands(list);
+  if (regs.size() != n / 2)
+    return fail(loc, "m64n" + Twine(n) + "k16 takes " + Twine(n / 2) + " registers, not " +
+                         Twine(regs.size()));
+  auto imm = [&](StringRef s, ArrayRef<int> allowed) -> std::optional<int> {
+    int v;
+    if (s.getAsInteger(10, v) || !llvm::is_contained(allowed, v))
+      return std::nullopt;
+    return v;
+  };
+  std::optional<int> scaleA = imm(in.operands[4], {1, -1}), scaleB = imm(in.operands[5], {1, -1}),
+                     transA = imm(in.operands[6], {0, 1}), transB = imm(in.operands[7], {0, 1});
+  if (!scaleA || !scaleB || !transA || !transB)
+    return fail(loc, "expected scale-a, scale-b (1 or -1) and trans-a, trans-b (0 or 1)");
+  FailureOr<Value> descA = read(in.operands[1], b.getI64Type(), loc),
+                   descB = read(in.operands[2], b.getI64Type(), loc);
+  if (failed(descA) || failed(descB))
+    return failure();
+  // The accumulators; one still in flight is the earlier wgmma's result,
+  // which a wgmma may take without a wait.
+  Type f32 = b.getF32Type();
+  auto structType = LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(regs.size(), f32));
+  Value acc = LLVM::UndefOp::create(b, loc, structType);
+  for (auto [i, r] : llvm::enumerate(regs)) {
+    Value v;
+    if (auto it = inFlight.find(r); it != inFlight.end())
+      v = LLVM::ExtractValueOp::create(b, loc, it->second.first->getResult(0),
+                                       ArrayRef<int64_t>{it->second.second});
+    else if (FailureOr<Value> x = read(r, f32, loc); succeeded(x))
+      v = *x;
+    else
+      return failure();
+    acc = LLVM::InsertValueOp::create(b, loc, acc, v, i);
+  }
+  using namespace NVVM;
+  WGMMATypes t = aty == "bf16" ? WGMMATypes::bf16 : WGMMATypes::f16;
+  auto scale = [](int s) { return s == 1 ? WGMMAScaleIn::one : WGMMAScaleIn::neg; };
+  // PTX's imm-trans 0 is K-major: A's row, B's col (NVVMDialect's mapping).
+  auto op = WgmmaMmaAsyncOp::create(
+      b, loc, structType, acc, *descA, *descB, MMAShapeAttr::get(ctx, 64, n, 16), t, t,
+      WGMMATypes::f32, scaleD ? WGMMAScaleOut::one : WGMMAScaleOut::zero, scale(*scaleA),
+      scale(*scaleB), *transA ? MMALayout::col : MMALayout::row,
+      *transB ? MMALayout::row : MMALayout::col, MMAIntOverflowAttr());
+  for (auto [i, r] : llvm::enumerate(regs))
+    inFlight[r] = {op, static_cast<unsigned>(i)};
+  wgmmaGroups.back().push_back(op);
+  return success();
+}
+
+/// wgmma.fence, wgmma.commit_group, wgmma.wait_group N (which writes the
+/// registers of every group but the newest N), fence.proxy.async.
+LogicalResult Importer::wgmmaSync(const Instruction &in, ArrayRef<StringRef> parts) {
+  Location loc = in.loc;
+  if (!in.guard.empty())
+    return fail(loc, "a guarded '" + in.opcode + "'");
+  if (in.opcode == "fence.proxy.async") {
+    NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async, NVVM::SharedSpaceAttr());
+    return success();
+  }
+  if (in.opcode == "fence.proxy.async.shared::cta") {
+    NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_shared,
+                               NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    return success();
+  }
+  if (in.opcode == "wgmma.fence.sync.aligned") {
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    return success();
+  }
+  if (in.opcode == "wgmma.commit_group.sync.aligned") {
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    wgmmaGroups.emplace_back();
+    return success();
+  }
+  if (parts[1] == "mma_async")
+    return fail(loc, "a wgmma.mma_async outside the inline-asm block that sets its scale-d "
+                     "predicate");
+  unsigned pending;
+  if (in.opcode != "wgmma.wait_group.sync.aligned")
+    return fail(loc, "unsupported '" + in.opcode + "'");
+  if (in.operands[0].getAsInteger(10, pending))
+    return fail(loc, "bad wait_group count '" + in.operands[0] + "'");
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pending);
+  // Committed groups are all but the last; all but the newest `pending` retire.
+  while (wgmmaGroups.size() - 1 > pending) {
+    for (Operation *op : wgmmaGroups.front())
+      for (auto it = inFlight.begin(); it != inFlight.end();) {
+        auto cur = it++;
+        if (cur->second.first != op)
+          continue; // another wgmma's, or a later one's that chained it
+        std::string reg = cur->first().str();
+        unsigned i = cur->second.second;
+        inFlight.erase(cur);
+        if (failed(write(reg,
+                         LLVM::ExtractValueOp::create(b, loc, op->getResult(0),
+                                                      ArrayRef<int64_t>{static_cast<int64_t>(i)}),
+                         false, loc)))
+          return failure();
+      }
+    wgmmaGroups.erase(wgmmaGroups.begin());
+  }
+  return success();
+}
+
+LogicalResult Importer::checkNoWgmmaInFlight(Location loc) {
+  if (inFlight.empty())
+    return success();
+  return fail(loc, "register " + inFlight.begin()->first() +
+                       " of a wgmma.mma_async is not retired by a wgmma.wait_group before this "
+                       "point (the importer needs the wait in the wgmma's block)");
+}
+
 Block *Importer::label(StringRef name) {
   // The region owns every block from the start (a branch may name a label
   // that never comes); a label's line moves its block into place.
@@ -673,7 +854,9 @@ void Importer::startBlockIfTerminated() {
 /// How many operands an instruction takes, by its opcode's parts.
 static size_t operandCount(ArrayRef<StringRef> parts) {
   StringRef op = parts[0];
-  if (op == "ret" || (op == "cp" && parts.back() == "commit_group"))
+  if (op == "wgmma")
+    return parts[1] == "wait_group" ? 1 : parts[1] == "mma_async" ? 8 : 0;
+  if (op == "ret" || op == "fence" || (op == "cp" && parts.back() == "commit_group"))
     return 0;
   if (op == "bra" || op == "bar" || (op == "cp" && parts.back() == "wait_group"))
     return 1;
@@ -840,6 +1023,8 @@ LogicalResult Importer::instruction(const Instruction &in) {
     }
     if (op == "ldmatrix" || op == "mma")
       return tensorCore(in, parts);
+    if (op == "wgmma" || op == "fence")
+      return wgmmaSync(in, parts);
     return arith(in, parts);
   }();
   if (failed(result))
@@ -866,7 +1051,8 @@ OwningOpRef<ModuleOp> Importer::run() {
   SmallVector<std::pair<std::string, unsigned>> sharedDecls; // name, bytes (with align below)
   StringRef launchKernel;
   SmallVector<int32_t> grid, block;
-  enum { Top, Params, Body } state = Top;
+  enum { Top, Params, Body, AsmBlock } state = Top;
+  SmallVector<std::pair<StringRef, Location>> asmLines;
   gpu::GPUModuleOp gpuModule;
   auto parseDims = [](StringRef s, SmallVectorImpl<int32_t> &out) {
     SmallVector<StringRef> xs;
@@ -950,6 +1136,8 @@ OwningOpRef<ModuleOp> Importer::run() {
           func->setAttr("gpu.known_block_size", b.getDenseI32ArrayAttr(block));
         }
         params.clear();
+        inFlight.clear();
+        wgmmaGroups.assign(1, {});
         slots.clear();
         labels.clear();
         defined.clear();
@@ -1004,8 +1192,25 @@ OwningOpRef<ModuleOp> Importer::run() {
       emitError(loc) << "unsupported line '" << line << "'";
       return nullptr;
     }
-    // Body.
+    // Body. An inline-asm block ("{" to "}") is read as a whole.
+    if (state == AsmBlock) {
+      if (line != "}") {
+        asmLines.push_back({line, loc});
+        continue;
+      }
+      state = Body;
+      if (failed(inlineBlock(asmLines)))
+        return nullptr;
+      asmLines.clear();
+      continue;
+    }
+    if (line == "{") {
+      state = AsmBlock;
+      continue;
+    }
     if (line == "}") {
+      if (failed(checkNoWgmmaInFlight(loc)))
+        return nullptr;
       startBlockIfTerminated();
       if (cur->empty() || !cur->back().hasTrait<OpTrait::IsTerminator>())
         LLVM::ReturnOp::create(b, loc, ValueRange());
@@ -1029,6 +1234,8 @@ OwningOpRef<ModuleOp> Importer::run() {
       continue;
     }
     if (line.ends_with(":")) {
+      if (failed(checkNoWgmmaInFlight(loc)))
+        return nullptr;
       Block *blk = label(line.drop_back());
       if (!defined.insert(line.drop_back()).second) {
         emitError(loc) << "label '" << line.drop_back() << "' defined twice";

@@ -7,7 +7,10 @@
 // not from the op the printer made it from, so a template that does not
 // mean what its op means shows up as a wrong number on the simulator.
 // Registers become private allocas (the simulator's LLVM pipeline promotes
-// them), labels blocks, guarded instructions branches.
+// them), labels blocks, guarded instructions branches. Hopper's
+// wgmma.mma_async is read from the inline-asm block MLIR's NVVM lowering
+// writes (and the printer copies); its registers are written when a
+// wgmma.wait_group retires it.
 //
 //===----------------------------------------------------------------------===//
 
