@@ -176,3 +176,64 @@ module attributes {uop.target = #uop.target<"sm_80">} {
     uop.sink %s0, %s1
   }
 }
+
+// -----
+
+// A half MULACC by +1 or -1 (tinygrad's z + x, z - x) is half ADD (of x, or
+// of x * -1): the f32 MULACC rounds z +- x to f32 and then to f16, which is
+// f16's own rounding of it (24 >= 2 * 11 + 2). Either multiplicand may be
+// the constant. Kept in f32: other multipliers, a multiplicand that is a
+// half product (the f32 MULACC takes it unrounded), and a target without
+// half ADD.
+// CHECK-LABEL: uop.kernel @half_unit_mulacc
+// CHECK-DAG: %[[M1:.*]] = uop.const -1.000000e+00 : f16
+// CHECK-DAG: %[[X:.*]] = uop.load %{{.*}} : !uop.ptr<f16, 4>
+// CHECK-DAG: %[[Z:.*]] = uop.load %{{.*}} : !uop.ptr<f16, 4>
+// CHECK: %[[NX:.*]] = uop.mul %[[X]], %[[M1]] : f16
+// CHECK: %[[SUB:.*]] = uop.add %[[Z]], %[[NX]] : f16
+// CHECK: %[[ADD:.*]] = uop.add %[[Z]], %[[X]] : f16
+// CHECK: uop.mulacc %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK: uop.mulacc %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK-NOT: uop.mulacc
+module attributes {uop.target = #uop.target<"sm_80">} {
+  uop.kernel @half_unit_mulacc {
+    %z0 = uop.const 0 : si32
+    %one = uop.const 1 : si32
+    %a = uop.define_global 0 : !uop.ptr<f16, 4>
+    %p0 = uop.index %a[%z0] : !uop.ptr<f16, 4>, si32
+    %p1 = uop.index %a[%one] : !uop.ptr<f16, 4>, si32
+    %x = uop.load %p0 : !uop.ptr<f16, 4>
+    %z = uop.load %p1 : !uop.ptr<f16, 4>
+    %m1 = uop.const -1.0 : f16
+    %p1c = uop.const 1.0 : f16
+    %two = uop.const 2.0 : f16
+    %sub = uop.mulacc %x, %m1, %z : f16
+    %add = uop.mulacc %p1c, %x, %z : f16
+    %twice = uop.mulacc %x, %two, %z : f16
+    %prod = uop.mul %x, %z : f16
+    %exact = uop.mulacc %prod, %m1, %z : f16
+    %s0 = uop.store %p0, %sub : !uop.ptr<f16, 4>
+    %s1 = uop.store %p0, %add : !uop.ptr<f16, 4>
+    %s2 = uop.store %p0, %twice : !uop.ptr<f16, 4>
+    %s3 = uop.store %p0, %exact : !uop.ptr<f16, 4>
+    uop.sink %s0, %s1, %s2, %s3
+  }
+}
+
+// -----
+
+// CHECK-LABEL: uop.kernel @unit_mulacc_no_half_add
+// CHECK-NOT: uop.add
+// CHECK: uop.mulacc %{{.*}}, %{{.*}}, %{{.*}} : f32
+module attributes {uop.target = #uop.target<"sm_80", half_ops = ["mul"]>} {
+  uop.kernel @unit_mulacc_no_half_add {
+    %z0 = uop.const 0 : si32
+    %a = uop.define_global 0 : !uop.ptr<f16, 1>
+    %p = uop.index %a[%z0] : !uop.ptr<f16, 1>, si32
+    %x = uop.load %p : !uop.ptr<f16, 1>
+    %m1 = uop.const -1.0 : f16
+    %sub = uop.mulacc %x, %m1, %x : f16
+    %s = uop.store %p, %sub : !uop.ptr<f16, 1>
+    uop.sink %s
+  }
+}

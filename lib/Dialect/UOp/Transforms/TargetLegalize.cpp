@@ -8,9 +8,12 @@
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 #include "uop/Dialect/UOp/IR/UOpRanges.h"
 #include "uop/Dialect/UOp/Transforms/Passes.h"
+#include "uop/Dialect/UOp/Utils/Symbolic.h"
 
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <cmath>
 
 namespace mlir::uop {
 #define GEN_PASS_DEF_UOPTARGETLEGALIZE
@@ -86,6 +89,35 @@ struct HalfInF32 : RewritePattern {
   TargetAttr target;
 };
 
+/// MULACC<f16>(x, +-1, z), tinygrad's z + x or z - x, as ADD<f16>(z, x) or
+/// ADD<f16>(z, MUL<f16>(x, -1)) where the target has half ADD and MUL. A
+/// half MULACC is computed in f32 (below), which rounds the exact z +- x
+/// once to f32 and again to f16; f32's 24 bits are at least 2 * 11 + 2, so
+/// that is f16's own rounded sum (double rounding is innocuous there), and
+/// -x is exact: the same bits, without the conversions. Not where x is a
+/// half MUL, which the f32 MULACC takes unrounded (ExactHalfProduct).
+struct HalfUnitMulAcc : OpRewritePattern<MulAccOp> {
+  HalfUnitMulAcc(MLIRContext *ctx, TargetAttr target)
+      : OpRewritePattern(ctx, /*benefit=*/2), target(target) {}
+
+  LogicalResult matchAndRewrite(MulAccOp op, PatternRewriter &b) const override {
+    if (!op.getType().isF16() || !target.isHalfOp("add") || !target.isHalfOp("mul"))
+      return failure();
+    for (auto [x, c] : {std::pair{op.getA(), op.getB()}, std::pair{op.getB(), op.getA()}}) {
+      std::optional<double> one = sym::floatConst(c);
+      if (!one || std::abs(*one) != 1.0 || x.getDefiningOp<MulOp>())
+        continue;
+      Location loc = op.getLoc();
+      Value term = *one > 0 ? x : MulOp::create(b, loc, op.getType(), x, c).getResult();
+      b.replaceOpWithNewOp<AddOp>(op, op.getType(), op.getC(), term);
+      return success();
+    }
+    return failure();
+  }
+
+  TargetAttr target;
+};
+
 /// CAST<f32>(MUL<f16>(a, b)) is MUL<f32>(CAST a, CAST b): the product of two
 /// halves is exact in f32, so this is the unrounded product tinygrad's CPU
 /// backend and the tensor cores compute, where mul.f16 would round it to
@@ -135,7 +167,7 @@ struct UOpTargetLegalizePass : mlir::uop::impl::UOpTargetLegalizeBase<UOpTargetL
     RewritePatternSet patterns(ctx);
     patterns.add<BoolCompare<CmpNeOp>, BoolCompare<CmpLtOp>, BoolCompare<CmpEqOp>,
                  UnsignedShiftAmount<ShlOp>, UnsignedShiftAmount<ShrOp>, ExactHalfProduct>(ctx);
-    patterns.add<HalfInF32>(ctx, target);
+    patterns.add<HalfInF32, HalfUnitMulAcc>(ctx, target);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) {
       // Silent failure would leave the kernel half rewritten with no word why.
       getOperation()->emitError() << "uop-target-legalize: the rewrites did not converge";
