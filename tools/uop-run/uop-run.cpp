@@ -8,7 +8,7 @@
 //   uop-run K.ptx --buffers-from=K.json
 //       PTX text in the direct printer's subset (uop-translate --export-ptx
 //       --ptx-printer=direct), read as the PTX ISA defines each instruction
-//       and run on the simulator
+//       and run on the simulator (on cuda: compiled again from what was read)
 //   uop-run K.mlir [--inputs=random[:SEED]] [--input=I=F.npy] [--expect=I=F.npy]
 //       a uop.kernel on buffers its DEFINE_GLOBALs describe
 //   --print-buffers, --write-buffers=DIR

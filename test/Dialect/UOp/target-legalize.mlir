@@ -182,9 +182,9 @@ module attributes {uop.target = #uop.target<"sm_80">} {
 // A half MULACC by +1 or -1 (tinygrad's z + x, z - x) is half ADD (of x, or
 // of x * -1): the f32 MULACC rounds z +- x to f32 and then to f16, which is
 // f16's own rounding of it (24 >= 2 * 11 + 2). Either multiplicand may be
-// the constant. Kept in f32: other multipliers, a multiplicand that is a
-// half product (the f32 MULACC takes it unrounded), and a target without
-// half ADD.
+// the constant. Kept in f32: other multipliers, a multiplicand or addend
+// that is a half product (the f32 MULACC takes it unrounded), and a target
+// without half ADD.
 // CHECK-LABEL: uop.kernel @half_unit_mulacc
 // CHECK-DAG: %[[M1:.*]] = uop.const -1.000000e+00 : f16
 // CHECK-DAG: %[[X:.*]] = uop.load %{{.*}} : !uop.ptr<f16, 4>
@@ -192,6 +192,7 @@ module attributes {uop.target = #uop.target<"sm_80">} {
 // CHECK: %[[NX:.*]] = uop.mul %[[X]], %[[M1]] : f16
 // CHECK: %[[SUB:.*]] = uop.add %[[Z]], %[[NX]] : f16
 // CHECK: %[[ADD:.*]] = uop.add %[[Z]], %[[X]] : f16
+// CHECK: uop.mulacc %{{.*}}, %{{.*}}, %{{.*}} : f32
 // CHECK: uop.mulacc %{{.*}}, %{{.*}}, %{{.*}} : f32
 // CHECK: uop.mulacc %{{.*}}, %{{.*}}, %{{.*}} : f32
 // CHECK-NOT: uop.mulacc
@@ -212,11 +213,13 @@ module attributes {uop.target = #uop.target<"sm_80">} {
     %twice = uop.mulacc %x, %two, %z : f16
     %prod = uop.mul %x, %z : f16
     %exact = uop.mulacc %prod, %m1, %z : f16
+    %exactz = uop.mulacc %x, %m1, %prod : f16
     %s0 = uop.store %p0, %sub : !uop.ptr<f16, 4>
     %s1 = uop.store %p0, %add : !uop.ptr<f16, 4>
     %s2 = uop.store %p0, %twice : !uop.ptr<f16, 4>
     %s3 = uop.store %p0, %exact : !uop.ptr<f16, 4>
-    uop.sink %s0, %s1, %s2, %s3
+    %s4 = uop.store %p0, %exactz : !uop.ptr<f16, 4>
+    uop.sink %s0, %s1, %s2, %s3, %s4
   }
 }
 

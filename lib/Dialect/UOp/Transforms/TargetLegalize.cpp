@@ -94,14 +94,15 @@ struct HalfInF32 : RewritePattern {
 /// half MULACC is computed in f32 (below), which rounds the exact z +- x
 /// once to f32 and again to f16; f32's 24 bits are at least 2 * 11 + 2, so
 /// that is f16's own rounded sum (double rounding is innocuous there), and
-/// -x is exact: the same bits, without the conversions. Not where x is a
-/// half MUL, which the f32 MULACC takes unrounded (ExactHalfProduct).
+/// -x is exact: the same bits, without the conversions. Not where x or z is
+/// a half MUL, which the f32 MULACC takes unrounded (ExactHalfProduct).
 struct HalfUnitMulAcc : OpRewritePattern<MulAccOp> {
   HalfUnitMulAcc(MLIRContext *ctx, TargetAttr target)
       : OpRewritePattern(ctx, /*benefit=*/2), target(target) {}
 
   LogicalResult matchAndRewrite(MulAccOp op, PatternRewriter &b) const override {
-    if (!op.getType().isF16() || !target.isHalfOp("add") || !target.isHalfOp("mul"))
+    if (!op.getType().isF16() || !target.isHalfOp("add") || !target.isHalfOp("mul") ||
+        op.getC().getDefiningOp<MulOp>())
       return failure();
     for (auto [x, c] : {std::pair{op.getA(), op.getB()}, std::pair{op.getB(), op.getA()}}) {
       std::optional<double> one = sym::floatConst(c);

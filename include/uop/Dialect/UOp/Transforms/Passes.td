@@ -337,8 +337,8 @@ def UOpTargetLegalize : Pass<"uop-target-legalize", "::mlir::uop::KernelOp"> {
       `add` of `x` or of `x * -1` where the target has half `add` and
       `mul`: the f32 `mulacc` rounds `z +- x` to f32 and then to f16, which
       is f16's own rounding of it (f32's 24 bits >= 2 * 11 + 2), so the bits
-      are the same without the conversions. Not where `x` is a half product,
-      which the f32 `mulacc` takes unrounded (the rule above).
+      are the same without the conversions. Not where `x` or `z` is a half
+      product, which the f32 `mulacc` takes unrounded (the rule above).
     Bool buffers are bytes (`u8`) in memory and transcendentals use PTX's
     approximate instructions: those two adaptations happen in
     `convert-uop-to-gpu`, which reads the same target.
