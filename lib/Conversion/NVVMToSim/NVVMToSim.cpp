@@ -184,6 +184,14 @@ public:
     for (LLVM::LLVMFuncOp f : funcs)
       countBlocks(f);
     for (LLVM::LLVMFuncOp f : funcs) {
+      // What LLVM's optimizer inferred of the device code (no memory
+      // effects, noreturn where it reaches `unreachable`, ...) is not true
+      // of it with the simulator's calls in it.
+      for (StringRef a : {"memory_effects", "passthrough", "will_return"})
+        f->removeAttr(a);
+      for (unsigned i = 0, e = f.getNumArguments(); i < e; ++i)
+        for (StringRef a : {"llvm.readnone", "llvm.readonly", "llvm.writeonly"})
+          f.removeArgAttr(i, a);
       SmallVector<Operation *> ops;
       f.walk([&](Operation *op) { ops.push_back(op); });
       for (Operation *op : ops)
@@ -263,9 +271,14 @@ private:
 
   void check(Operation *op, Value p, Type accessed, sim::Access access) {
     b.setInsertionPoint(op);
+    // The address checked is the address accessed: frozen, an undefined
+    // one (a register nothing wrote) is one value, not a different one per
+    // use that LLVM may pick after the check.
+    Value frozen = LLVM::FreezeOp::create(b, op->getLoc(), p);
+    op->replaceUsesOfWith(p, frozen);
     int64_t bytes = static_cast<int64_t>(dl.getTypeSize(accessed));
     call(op->getLoc(), sim::kCheckFn, voidTy,
-         {generic(op->getLoc(), p), constant(i64, bytes), site(op),
+         {generic(op->getLoc(), frozen), constant(i64, bytes), site(op),
           constant(i32, static_cast<int32_t>(access))});
   }
 
@@ -319,6 +332,29 @@ private:
     Location loc = op->getLoc();
     StringRef name = op->getName().getStringRef();
     b.setInsertionPoint(op);
+    // A branch on an undefined value is undefined behaviour to the host's
+    // compiler (the run could go anywhere); frozen, it takes one of its ways.
+    if (auto br = dyn_cast<LLVM::CondBrOp>(op)) {
+      br.getConditionMutable().assign(LLVM::FreezeOp::create(b, loc, br.getCondition()));
+      return;
+    }
+    if (auto sw = dyn_cast<LLVM::SwitchOp>(op)) {
+      sw.getValueMutable().assign(LLVM::FreezeOp::create(b, loc, sw.getValue()));
+      return;
+    }
+    // Where LLVM's optimizer proved undefined behaviour (a store through an
+    // undefined address, a branch on an undefined value) it left
+    // `unreachable`, which NVPTX compiles to `exit`: the GPU's thread would
+    // stop without a word. A block LLVM made has no location: the
+    // function's stands in.
+    if (isa<LLVM::UnreachableOp>(op)) {
+      if (!op->getLoc()->findInstanceOf<FileLineColLoc>())
+        op->setLoc(op->getParentOfType<LLVM::LLVMFuncOp>().getLoc());
+      call(loc, sim::kUnreachableFn, voidTy, {site(op)});
+      LLVM::ReturnOp::create(b, loc, ValueRange());
+      op->erase();
+      return;
+    }
     if (std::optional<SReg> reg = specialRegister(name)) {
       Value v =
           call(loc, sim::kSRegFn, i32, {constant(i32, static_cast<int32_t>(*reg))}).getResult();

@@ -81,6 +81,52 @@ static void optimize(llvm::Module &ir, llvm::TargetMachine &machine, unsigned op
   mpm.run(ir, mam);
 }
 
+/// Whether `v` is llvm.mlir.undef or poison, or an address made from one
+/// (through GEPs, whose indices count too, and casts).
+static bool isUndefined(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (isa<LLVM::UndefOp, LLVM::PoisonOp>(def))
+      return true;
+    if (auto gep = dyn_cast<LLVM::GEPOp>(def)) {
+      if (llvm::any_of(gep.getDynamicIndices(), [](Value i) {
+            return isa_and_present<LLVM::UndefOp, LLVM::PoisonOp>(i.getDefiningOp());
+          }))
+        return true;
+      v = gep.getBase();
+    } else if (isa<LLVM::AddrSpaceCastOp, LLVM::IntToPtrOp, LLVM::BitcastOp>(def)) {
+      v = def->getOperand(0);
+    } else {
+      return false;
+    }
+  }
+  return false;
+}
+
+/// An access through an undefined address, or a branch on an undefined
+/// value, is undefined behaviour that LLVM's optimizer deletes (a load) or
+/// makes `unreachable` (a store, a branch): the run would say nothing of it,
+/// so it is an error at the op. What the optimizer itself finds undefined is
+/// a fault when a thread reaches it (convert-nvvm-to-sim).
+static LogicalResult checkDefinedUses(ModuleOp device) {
+  WalkResult r = device.walk([](Operation *op) {
+    Value used;
+    StringRef what = "an address";
+    if (auto load = dyn_cast<LLVM::LoadOp>(op))
+      used = load.getAddr();
+    else if (auto store = dyn_cast<LLVM::StoreOp>(op))
+      used = store.getAddr();
+    else if (auto br = dyn_cast<LLVM::CondBrOp>(op))
+      used = br.getCondition(), what = "a condition";
+    if (!used || !isUndefined(used))
+      return WalkResult::advance();
+    op->emitError() << "'" << op->getName() << "' with " << what
+                    << " that is undefined (made from llvm.mlir.undef or poison): undefined "
+                       "behaviour, which the simulator does not run";
+    return WalkResult::interrupt();
+  });
+  return failure(r.wasInterrupted());
+}
+
 FailureOr<OwningOpRef<ModuleOp>>
 mlir::uop::sim::optimizeDeviceIR(Operation *gpuModule, StringRef chip, unsigned optLevel) {
   MLIRContext *ctx = gpuModule->getContext();
@@ -92,6 +138,8 @@ mlir::uop::sim::optimizeDeviceIR(Operation *gpuModule, StringRef chip, unsigned 
     b.clone(op);
   // LLVM has no intrinsic for it: a call the simulator implements.
   rewriteWgmmaForSim(*device);
+  if (failed(checkDefinedUses(*device)))
+    return failure();
 
   // Line tables, so that the ops keep their locations through LLVM: the
   // simulator's errors name them.

@@ -943,6 +943,12 @@ static void *uopsimAlloca(int64_t bytes, int64_t align, int32_t site) {
 static void uopsimUnsupported(int32_t site) {
   active->fault("the simulator does not support '" + active->site(site) + "'");
 }
+static void uopsimUnreachable(int32_t site) {
+  active->fault("reached undefined behaviour at '" + active->site(site) +
+                "': LLVM's optimizer left 'unreachable' there (for a value nothing defined, "
+                "used as an address or a branch condition, say), which a GPU runs as a silent "
+                "exit");
+}
 static void uopsimMma(int32_t site, int32_t m, int32_t n, int32_t k, int32_t a, int32_t b,
                       int32_t c, int32_t d, uint32_t *ra, uint32_t *rb, uint32_t *rc,
                       uint32_t *rd) {
@@ -1012,6 +1018,7 @@ llvm::StringMap<void *> mlir::uop::sim::abiSymbols() {
   m[kSharedFn] = reinterpret_cast<void *>(&uopsimShared);
   m[kAllocaFn] = reinterpret_cast<void *>(&uopsimAlloca);
   m[kUnsupportedFn] = reinterpret_cast<void *>(&uopsimUnsupported);
+  m[kUnreachableFn] = reinterpret_cast<void *>(&uopsimUnreachable);
   m["__truncsfbf2"] = reinterpret_cast<void *>(&uopsimTruncSFBF2);
   m["__truncdfbf2"] = reinterpret_cast<void *>(&uopsimTruncDFBF2);
   return m;

@@ -12,7 +12,9 @@
 // paths run it alike. Hopper's wgmma.mma_async (in the inline-asm block
 // MLIR's NVVM lowering writes) writes its registers when a wgmma.wait_group
 // retires it: until then they may not be read or written (an error here),
-// except as the next wgmma's accumulator.
+// except as the next wgmma's accumulator. A register read that no
+// instruction of the kernel writes is an error: LLVM's optimizer makes of
+// such a read whatever it likes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -118,6 +120,7 @@ private:
   /// Fails if a wgmma's registers are still in flight where control may
   /// arrive from elsewhere (a label, the kernel's end).
   LogicalResult checkNoWgmmaInFlight(Location loc);
+  LogicalResult checkReadsWritten();
   Block *label(StringRef name);
   void startBlockIfTerminated();
 
@@ -129,6 +132,11 @@ private:
   Block *cur = nullptr;
   Value one;
   llvm::StringMap<Value> slots;
+  // Registers in the order they are first read, and those some instruction
+  // writes: one read that nothing writes is an error at the kernel's end.
+  llvm::StringSet<> readNames;
+  SmallVector<std::pair<std::string, Location>> reads;
+  llvm::StringSet<> written;
   llvm::StringMap<Type> regClasses; // "%r" -> i32
   llvm::StringMap<Block *> labels;
   llvm::StringSet<> defined;                             // labels whose line has come
@@ -204,6 +212,8 @@ FailureOr<Value> Importer::read(StringRef op, Type t, Location loc) {
       return fail(loc,
                   "register " + op +
                       " is read before the wgmma.wait_group that retires the wgmma writing it");
+    if (readNames.insert(op).second)
+      reads.push_back({op.str(), loc});
     Value v = LLVM::LoadOp::create(b, loc, r, slot(op, loc));
     unsigned rb = r.getIntOrFloatBitWidth();
     if (tb > rb)
@@ -261,6 +271,7 @@ LogicalResult Importer::write(StringRef reg, Value v, bool isSigned, Location lo
   if (vb < rb)
     v = isSigned ? LLVM::SExtOp::create(b, loc, r, v).getResult()
                  : LLVM::ZExtOp::create(b, loc, r, v).getResult();
+  written.insert(reg);
   LLVM::StoreOp::create(b, loc, v, slot(reg, loc));
   return success();
 }
@@ -824,6 +835,15 @@ LogicalResult Importer::wgmmaSync(const Instruction &in, ArrayRef<StringRef> par
   return success();
 }
 
+/// A register nothing writes holds no value on any path: the GPU would read
+/// garbage, and LLVM's optimizer may make of the kernel anything at all.
+LogicalResult Importer::checkReadsWritten() {
+  for (auto &[reg, loc] : reads)
+    if (!written.contains(reg))
+      return fail(loc, "register " + reg + " is read, but no instruction in the kernel writes it");
+  return success();
+}
+
 LogicalResult Importer::checkNoWgmmaInFlight(Location loc) {
   if (inFlight.empty())
     return success();
@@ -1139,6 +1159,9 @@ OwningOpRef<ModuleOp> Importer::run() {
         inFlight.clear();
         wgmmaGroups.assign(1, {});
         slots.clear();
+        readNames.clear();
+        reads.clear();
+        written.clear();
         labels.clear();
         defined.clear();
         regClasses.clear();
@@ -1209,7 +1232,7 @@ OwningOpRef<ModuleOp> Importer::run() {
       continue;
     }
     if (line == "}") {
-      if (failed(checkNoWgmmaInFlight(loc)))
+      if (failed(checkNoWgmmaInFlight(loc)) || failed(checkReadsWritten()))
         return nullptr;
       startBlockIfTerminated();
       if (cur->empty() || !cur->back().hasTrait<OpTrait::IsTerminator>())

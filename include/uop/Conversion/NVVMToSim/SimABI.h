@@ -84,6 +84,10 @@ inline constexpr const char *kAllocaFn = "__uopsim_alloca";
 /// void unsupported(int32_t site): the op at `site` cannot be simulated; the
 /// thread that reaches it stops with an error.
 inline constexpr const char *kUnsupportedFn = "__uopsim_unsupported";
+/// void unreachable(int32_t site): the thread reached an `unreachable`, where
+/// LLVM's optimizer left undefined behaviour (an access through an undefined
+/// address, say); it stops with an error.
+inline constexpr const char *kUnreachableFn = "__uopsim_unreachable";
 
 // The pass writes the module attributes uop.sites and uop.sim_shared
 // for the runtime (declared with the uop dialect's attributes, UOpBase.td).
