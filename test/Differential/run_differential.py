@@ -51,6 +51,8 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "Integration"))
+from run_ptx_printer_sim import ptx_on_sim  # noqa: E402
 DEFAULT_TINYGRAD = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "tinygrad"))
 CHIPS = ("sm_80", "sm_90a")
 HALF = ("f16", "bf16")
@@ -183,8 +185,9 @@ def check_cpu(bin_dir, path, kind):
 
 
 def check_sim(bin_dir, path, kind, sim_dir):
-    r = run([os.path.join(bin_dir, "uop-run"), path, "--target=sim",
-             f"--write-buffers={os.path.join(sim_dir, kernel_name(path))}"])
+    """On the simulator; with `sim_dir`, every buffer as it ends is kept there for `printer`."""
+    keep = [f"--write-buffers={os.path.join(sim_dir, kernel_name(path))}"] if sim_dir else []
+    r = run([os.path.join(bin_dir, "uop-run"), path, "--target=sim", *keep])
     if kind in ("target", "unspecified", "tinygrad_bug"):
         return run_only(r)
     return compared(r)
@@ -257,13 +260,10 @@ def check_ptx_all(bin_dir, paths, ptxas, ptx_dir, jobs, extra=()):
 
 def check_printer_sim(bin_dir, path, ptx, ref):
     """The printer's PTX on the simulator, every buffer bit for bit as `sim` left it."""
-    if not os.path.isdir(ref):
+    command = ptx_on_sim(bin_dir, ptx, path, ref)
+    if not command:
         return False, "no reference: the sim run wrote no buffers", None
-    expect = [f"--expect={f[1:-4]}={os.path.join(ref, f)}" for f in sorted(os.listdir(ref))
-              if f.startswith("b") and f.endswith(".bin")]
-    r = run([os.path.join(bin_dir, "uop-run"), ptx, f"--buffers-from={path}", "--target=sim",
-             "--exact", *expect])
-    return compared(r)
+    return compared(run(command))
 
 
 def check_printer_all(bin_dir, paths, ptxas, ptx_dir, sim_dir, jobs):
@@ -335,7 +335,8 @@ def main():
     for d in (ptx_dir, printer_dir, sim_dir):
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)
-    checks = {"cpu": check_cpu, "sim": lambda b, p, k: check_sim(b, p, k, sim_dir)}
+    keep = sim_dir if "printer" in targets else None
+    checks = {"cpu": check_cpu, "sim": lambda b, p, k: check_sim(b, p, k, keep)}
     kdir = os.path.join(work, "kernels")
     summary, times, failed_any = [], {}, bool(cap_failures)
     for target in targets:

@@ -28,6 +28,18 @@ def name_of(path):
     return f"{k['case']}_k{k['kernel']}"
 
 
+def ptx_on_sim(bin_dir, ptx, path, ref):
+    """uop-run's command for PTX text `ptx` (kernel JSON `path`'s buffers) on the simulator,
+    every buffer expected bit for bit as in the directory `ref` (uop-run --write-buffers);
+    None if `ref` was not written. The differential suite uses it too."""
+    if not os.path.isdir(ref):
+        return None
+    expect = [f"--expect={f[1:-4]}={os.path.join(ref, f)}" for f in sorted(os.listdir(ref))
+              if f.startswith("b") and f.endswith(".bin")]
+    return [os.path.join(bin_dir, "uop-run"), ptx, f"--buffers-from={path}", "--target=sim",
+            "--exact", *expect]
+
+
 def run_one(bin_dir, out_dir, chip, path):
     name = name_of(path)
     ptx = os.path.join(out_dir, name + ".ptx")
@@ -36,12 +48,10 @@ def run_one(bin_dir, out_dir, chip, path):
     ref = os.path.join(out_dir, name + ".ref")
     r = subprocess.run([os.path.join(bin_dir, "uop-run"), path, "--target=sim", f"--chip={chip}",
                         f"--write-buffers={ref}"], capture_output=True, text=True)
-    if not os.path.isdir(ref):
+    command = ptx_on_sim(bin_dir, ptx, path, ref)
+    if not command:
         return f"reference: {(r.stdout + r.stderr).strip()[-1500:]}"
-    expect = [f"--expect={f[1:-4]}={os.path.join(ref, f)}" for f in sorted(os.listdir(ref))
-              if f.startswith("b") and f.endswith(".bin")]
-    r = subprocess.run([os.path.join(bin_dir, "uop-run"), ptx, f"--buffers-from={path}",
-                        "--target=sim", "--exact", *expect], capture_output=True, text=True)
+    r = subprocess.run(command, capture_output=True, text=True)
     if r.returncode != 0 or "PASS" not in r.stdout:
         return f"sim: {(r.stdout + r.stderr).strip()[-1500:]}"
     return None

@@ -410,7 +410,8 @@ int run(MLIRContext &ctx) {
     return kBadInput;
   }
   bool isJSON = StringRef(inputFile).ends_with(".json");
-  if (StringRef(inputFile).ends_with(".ptx") && target == "cpu") {
+  bool isPTX = StringRef(inputFile).ends_with(".ptx");
+  if (isPTX && target == "cpu") {
     llvm::errs() << "error: " << inputFile << ": PTX runs on sim or cuda, not cpu\n";
     return kBadInput;
   }
@@ -447,7 +448,7 @@ int run(MLIRContext &ctx) {
     if (failed(uop::importTinygradKernel(input->getBuffer(), inputFile,
                                          llvm::sys::path::stem(inputFile), *module)))
       return kBadInput;
-  } else if (StringRef(inputFile).ends_with(".ptx")) {
+  } else if (isPTX) {
     // The PTX's kernels as gpu.modules of llvm/nvvm ops, which sim runs.
     llvm::SourceMgr sourceMgr;
     sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
