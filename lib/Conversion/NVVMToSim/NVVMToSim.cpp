@@ -282,6 +282,57 @@ private:
           constant(i32, static_cast<int32_t>(access))});
   }
 
+  /// An integer division by zero, or of the minimum value by -1, is
+  /// undefined behaviour in LLVM IR (PTX leaves its value unspecified) and
+  /// traps on the host: the thread stops with a fault there instead, and the
+  /// division runs on a divisor that cannot trap. A constant divisor that
+  /// cannot trap needs no check.
+  void checkDivisor(Operation *op, bool isSigned) {
+    Value x = op->getOperand(0), d = op->getOperand(1);
+    APInt c;
+    if (matchPattern(d, m_ConstantInt(&c)) && !c.isZero() && !(isSigned && c.isAllOnes()))
+      return;
+    Location loc = op->getLoc();
+    Type t = d.getType();
+    unsigned width = getElementTypeOrSelf(t).getIntOrFloatBitWidth();
+    auto intLike = [&](const APInt &v) -> Value {
+      Attribute a = b.getIntegerAttr(getElementTypeOrSelf(t), v);
+      if (auto vt = dyn_cast<VectorType>(t))
+        a = SplatElementsAttr::get(vt, a);
+      return LLVM::ConstantOp::create(b, loc, t, cast<TypedAttr>(a));
+    };
+    // Any lane: a vector's conditions are or-reduced.
+    auto any = [&](Value v) -> Value {
+      return isa<VectorType>(t) ? LLVM::vector_reduce_or::create(b, loc, b.getI1Type(), v) : v;
+    };
+    b.setInsertionPoint(op);
+    x = LLVM::FreezeOp::create(b, loc, x);
+    d = LLVM::FreezeOp::create(b, loc, d);
+    Value zero = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, d, intLike(APInt(width, 0)));
+    Value bad = zero;
+    if (isSigned) {
+      Value min = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, x,
+                                       intLike(APInt::getSignedMinValue(width)));
+      Value minusOne = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, d,
+                                            intLike(APInt::getAllOnes(width)));
+      bad = LLVM::OrOp::create(b, loc, zero, LLVM::AndOp::create(b, loc, min, minusOne));
+    }
+    Value anyBad = any(bad), anyZero = any(zero);
+    Value safe = LLVM::SelectOp::create(b, loc, bad, intLike(APInt(width, 1)), d);
+    op->setOperand(0, x);
+    op->setOperand(1, safe);
+    // The fault's call only where it is due: a block of its own.
+    Block *before = op->getBlock();
+    Block *after = before->splitBlock(op);
+    Block *fault = b.createBlock(after);
+    b.setInsertionPointToEnd(before);
+    LLVM::CondBrOp::create(b, loc, anyBad, fault, after);
+    b.setInsertionPointToEnd(fault);
+    Value overflow = LLVM::SelectOp::create(b, loc, anyZero, constant(i32, 0), constant(i32, 1));
+    call(loc, sim::kDivideFn, voidTy, {overflow, site(op)});
+    LLVM::BrOp::create(b, loc, after);
+  }
+
   void replace(Operation *op, Value v) {
     op->getResult(0).replaceAllUsesWith(v);
     op->erase();
@@ -355,6 +406,10 @@ private:
       op->erase();
       return;
     }
+    if (isa<LLVM::SDivOp, LLVM::SRemOp>(op))
+      return checkDivisor(op, /*isSigned=*/true);
+    if (isa<LLVM::UDivOp, LLVM::URemOp>(op))
+      return checkDivisor(op, /*isSigned=*/false);
     if (std::optional<SReg> reg = specialRegister(name)) {
       Value v =
           call(loc, sim::kSRegFn, i32, {constant(i32, static_cast<int32_t>(*reg))}).getResult();

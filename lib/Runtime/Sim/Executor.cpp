@@ -949,6 +949,13 @@ static void uopsimUnreachable(int32_t site) {
                 "used as an address or a branch condition, say), which a GPU runs as a silent "
                 "exit");
 }
+static void uopsimDivide(int32_t overflow, int32_t site) {
+  active->fault(std::string(overflow ? "signed integer division overflow (the minimum value "
+                                       "divided by -1)"
+                                     : "integer division by zero") +
+                " at '" + active->site(site) +
+                "': undefined in LLVM IR, and a value PTX leaves unspecified");
+}
 static void uopsimMma(int32_t site, int32_t m, int32_t n, int32_t k, int32_t a, int32_t b,
                       int32_t c, int32_t d, uint32_t *ra, uint32_t *rb, uint32_t *rc,
                       uint32_t *rd) {
@@ -1019,6 +1026,7 @@ llvm::StringMap<void *> mlir::uop::sim::abiSymbols() {
   m[kAllocaFn] = reinterpret_cast<void *>(&uopsimAlloca);
   m[kUnsupportedFn] = reinterpret_cast<void *>(&uopsimUnsupported);
   m[kUnreachableFn] = reinterpret_cast<void *>(&uopsimUnreachable);
+  m[kDivideFn] = reinterpret_cast<void *>(&uopsimDivide);
   m["__truncsfbf2"] = reinterpret_cast<void *>(&uopsimTruncSFBF2);
   m["__truncdfbf2"] = reinterpret_cast<void *>(&uopsimTruncDFBF2);
   return m;

@@ -88,6 +88,10 @@ inline constexpr const char *kUnsupportedFn = "__uopsim_unsupported";
 /// LLVM's optimizer left undefined behaviour (an access through an undefined
 /// address, say); it stops with an error.
 inline constexpr const char *kUnreachableFn = "__uopsim_unreachable";
+/// void divide(int32_t overflow, int32_t site): the integer division at
+/// `site` divides by zero (overflow 0) or the minimum value by -1 (1); the
+/// thread stops with an error. Called only then.
+inline constexpr const char *kDivideFn = "__uopsim_divide";
 
 // The pass writes the module attributes uop.sites and uop.sim_shared
 // for the runtime (declared with the uop dialect's attributes, UOpBase.td).
