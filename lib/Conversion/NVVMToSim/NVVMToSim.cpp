@@ -22,6 +22,8 @@
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <functional>
+
 namespace mlir::uop {
 #define GEN_PASS_DEF_CONVERTNVVMTOSIM
 #include "uop/Conversion/Passes.h.inc"
@@ -490,6 +492,9 @@ private:
     }
     if (auto intr = dyn_cast<LLVM::CallIntrinsicOp>(op)) {
       StringRef intrinsic = intr.getIntrin();
+      // Hints about an alloca, which has become a call of the simulator's.
+      if (intrinsic.starts_with("llvm.lifetime."))
+        return op->erase();
       if (!intrinsic.starts_with("llvm.nvvm."))
         return;
       if (StringRef host = hostIntrinsic(intrinsic); !host.empty()) {
@@ -771,7 +776,44 @@ struct ConvertNVVMToSim : public mlir::uop::impl::ConvertNVVMToSimBase<ConvertNV
         tables.push_back(t);
     });
     for (Operation *t : tables)
+      if (failed(checkNoRecursion(t)))
+        return signalPassFailure();
+    for (Operation *t : tables)
       Rewriter(t).run();
+  }
+
+  /// Each simulated thread runs on a fixed stack (Executor.cpp's fibers),
+  /// which recursion could overflow: a call that closes a cycle of calls is
+  /// an error at its location.
+  static LogicalResult checkNoRecursion(Operation *table) {
+    enum class State { New, Active, Done };
+    DenseMap<Operation *, State> state;
+    std::function<LogicalResult(LLVM::LLVMFuncOp)> visit = [&](LLVM::LLVMFuncOp f) {
+      state[f] = State::Active;
+      WalkResult r = f.walk([&](LLVM::CallOp call) {
+        auto callee = dyn_cast_or_null<LLVM::LLVMFuncOp>(
+            call.getCallee() ? SymbolTable::lookupSymbolIn(table, *call.getCallee()) : nullptr);
+        if (!callee || callee.isExternal())
+          return WalkResult::advance();
+        State s = state.lookup(callee);
+        if (s == State::Active) {
+          call.emitError() << "'" << callee.getName()
+                           << "' is called recursively here: the simulator does not run "
+                              "recursion (each thread has a fixed stack)";
+          return WalkResult::interrupt();
+        }
+        if (s == State::New && failed(visit(callee)))
+          return WalkResult::interrupt();
+        return WalkResult::advance();
+      });
+      state[f] = State::Done;
+      return failure(r.wasInterrupted());
+    };
+    for (Region &r : table->getRegions())
+      for (auto f : r.getOps<LLVM::LLVMFuncOp>())
+        if (!f.isExternal() && state.lookup(f) == State::New && failed(visit(f)))
+          return failure();
+    return success();
   }
 };
 
