@@ -273,15 +273,44 @@ private:
 
   void check(Operation *op, Value p, Type accessed, sim::Access access) {
     b.setInsertionPoint(op);
+    check(op, p, constant(i64, static_cast<int64_t>(dl.getTypeSize(accessed))), access);
+  }
+
+  /// Checks `bytes` (an i64 value, before `op`) at `p`.
+  void check(Operation *op, Value p, Value bytes, sim::Access access) {
     // The address checked is the address accessed: frozen, an undefined
     // one (a register nothing wrote) is one value, not a different one per
     // use that LLVM may pick after the check.
-    Value frozen = LLVM::FreezeOp::create(b, op->getLoc(), p);
+    Location loc = op->getLoc();
+    Value frozen = LLVM::FreezeOp::create(b, loc, p);
     op->replaceUsesOfWith(p, frozen);
-    int64_t bytes = static_cast<int64_t>(dl.getTypeSize(accessed));
-    call(op->getLoc(), sim::kCheckFn, voidTy,
-         {generic(op->getLoc(), frozen), constant(i64, bytes), site(op),
-          constant(i32, static_cast<int32_t>(access))});
+    if (bytes.getType() != i64)
+      bytes = LLVM::ZExtOp::create(b, loc, i64, bytes);
+    call(loc, sim::kCheckFn, voidTy,
+         {generic(loc, frozen), bytes, site(op), constant(i32, static_cast<int32_t>(access))});
+  }
+
+  /// llvm.memcpy/memmove (dst, src, len, volatile) and llvm.memset (dst,
+  /// value, len, volatile): the ranges they write and read, checked as
+  /// loads and stores are. False for any other intrinsic.
+  bool checkMemoryIntrinsic(LLVM::CallIntrinsicOp intr) {
+    StringRef name = intr.getIntrin();
+    ValueRange args = intr.getArgs();
+    bool copy = name.starts_with("llvm.memcpy") || name.starts_with("llvm.memmove");
+    if ((!copy && !name.starts_with("llvm.memset")) || args.size() < 3)
+      return false;
+    b.setInsertionPoint(intr);
+    // One length, frozen as the addresses are, for the checks and the op.
+    Value len = args[2], dst = args[0], src = args[1];
+    if (!len.getDefiningOp<LLVM::ConstantOp>()) {
+      Value frozen = LLVM::FreezeOp::create(b, intr.getLoc(), len);
+      intr->replaceUsesOfWith(len, frozen);
+      len = frozen;
+    }
+    check(intr, dst, len, sim::Access::Write);
+    if (copy)
+      check(intr, src, len, sim::Access::Read);
+    return true;
   }
 
   /// An integer division by zero, or of the minimum value by -1, is
@@ -495,6 +524,15 @@ private:
       // Hints about an alloca, which has become a call of the simulator's.
       if (intrinsic.starts_with("llvm.lifetime."))
         return op->erase();
+      if (checkMemoryIntrinsic(intr))
+        return;
+      // PTX's trap aborts the kernel; the host's would kill the process.
+      if (intrinsic == "llvm.trap" || intrinsic == "llvm.debugtrap" ||
+          intrinsic == "llvm.ubsantrap")
+        return replaceWithCall(op, sim::kTrapFn, {});
+      // Memory accesses the simulator does not check.
+      if (intrinsic.starts_with("llvm.masked."))
+        return unsupported(op);
       if (!intrinsic.starts_with("llvm.nvvm."))
         return;
       if (StringRef host = hostIntrinsic(intrinsic); !host.empty()) {

@@ -261,7 +261,9 @@ struct Executor {
   }
 
   bool inside(const MemRegion &r, uintptr_t p, int64_t bytes) const {
-    return p >= r.begin && p - r.begin + bytes <= static_cast<uint64_t>(r.bytes);
+    uint64_t size = static_cast<uint64_t>(r.bytes);
+    return bytes >= 0 && p >= r.begin && p - r.begin <= size &&
+           static_cast<uint64_t>(bytes) <= size - (p - r.begin);
   }
 
   std::array<const std::vector<MemRegion> *, 3> regionLists() const {
@@ -269,6 +271,8 @@ struct Executor {
   }
 
   void check(void *ptr, int64_t bytes, int32_t site, Access access) {
+    if (bytes == 0) // (a memcpy or memset of nothing, which LLVM allows anywhere)
+      return;
     auto p = reinterpret_cast<uintptr_t>(ptr);
     for (const std::vector<MemRegion> *list : regionLists())
       for (const MemRegion &r : *list)
@@ -303,8 +307,9 @@ struct Executor {
                            near->bytes);
     else
       what = llvm::formatv("address {0:x}, in no buffer", p);
-    fault(llvm::formatv("out-of-bounds access of {0} bytes at {1} ({2})", bytes, what,
-                        this->site(site)));
+    // (a memcpy's or memset's length is unsigned)
+    fault(llvm::formatv("out-of-bounds access of {0} bytes at {1} ({2})",
+                        static_cast<uint64_t>(bytes), what, this->site(site)));
   }
 
   void *allocate(int64_t bytes, int64_t align, int32_t site) {
@@ -949,6 +954,9 @@ static void uopsimUnreachable(int32_t site) {
                 "used as an address or a branch condition, say), which a GPU runs as a silent "
                 "exit");
 }
+static void uopsimTrap(int32_t site) {
+  active->fault("the kernel executed a trap at '" + active->site(site) + "'");
+}
 static void uopsimDivide(int32_t overflow, int32_t site) {
   active->fault(std::string(overflow ? "signed integer division overflow (the minimum value "
                                        "divided by -1)"
@@ -1027,6 +1035,7 @@ llvm::StringMap<void *> mlir::uop::sim::abiSymbols() {
   m[kUnsupportedFn] = reinterpret_cast<void *>(&uopsimUnsupported);
   m[kUnreachableFn] = reinterpret_cast<void *>(&uopsimUnreachable);
   m[kDivideFn] = reinterpret_cast<void *>(&uopsimDivide);
+  m[kTrapFn] = reinterpret_cast<void *>(&uopsimTrap);
   m["__truncsfbf2"] = reinterpret_cast<void *>(&uopsimTruncSFBF2);
   m["__truncdfbf2"] = reinterpret_cast<void *>(&uopsimTruncDFBF2);
   return m;

@@ -92,6 +92,9 @@ inline constexpr const char *kUnreachableFn = "__uopsim_unreachable";
 /// `site` divides by zero (overflow 0) or the minimum value by -1 (1); the
 /// thread stops with an error. Called only then.
 inline constexpr const char *kDivideFn = "__uopsim_divide";
+/// void trap(int32_t site): the thread executed llvm.trap (PTX's trap,
+/// which aborts the kernel); it stops with an error.
+inline constexpr const char *kTrapFn = "__uopsim_trap";
 
 // The pass writes the module attributes uop.sites and uop.sim_shared
 // for the runtime (declared with the uop dialect's attributes, UOpBase.td).
