@@ -276,7 +276,7 @@ private:
     check(op, p, constant(i64, static_cast<int64_t>(dl.getTypeSize(accessed))), access);
   }
 
-  /// Checks `bytes` (an i64 value, before `op`) at `p`.
+  /// Checks `bytes` (a value) at `p`, for `op`; the builder is before it.
   void check(Operation *op, Value p, Value bytes, sim::Access access) {
     // The address checked is the address accessed: frozen, an undefined
     // one (a register nothing wrote) is one value, not a different one per
@@ -292,10 +292,42 @@ private:
 
   /// llvm.memcpy/memmove (dst, src, len, volatile) and llvm.memset (dst,
   /// value, len, volatile): the ranges they write and read, checked as
-  /// loads and stores are. False for any other intrinsic.
+  /// loads and stores are; llvm.masked.load/store (which LLVM's vectorizer
+  /// makes for NVPTX, which runs them lane by lane): each enabled lane.
+  /// False for any other intrinsic.
   bool checkMemoryIntrinsic(LLVM::CallIntrinsicOp intr) {
     StringRef name = intr.getIntrin();
     ValueRange args = intr.getArgs();
+    bool maskedLoad = name.starts_with("llvm.masked.load.");
+    if (maskedLoad || name.starts_with("llvm.masked.store.")) {
+      // (ptr, [align,] mask, passthru) and (value, ptr, [align,] mask)
+      auto isMask = [](Value v) {
+        auto vt = dyn_cast<VectorType>(v.getType());
+        return vt && vt.getElementType().isInteger(1);
+      };
+      auto p = llvm::find_if(args, [](Value v) { return isa<LLVM::LLVMPointerType>(v.getType()); });
+      auto mask = llvm::find_if(args, isMask);
+      auto data =
+          dyn_cast<VectorType>(maskedLoad ? intr.getResult(0).getType() : args[0].getType());
+      if (p == args.end() || mask == args.end() || !data || data.isScalable() ||
+          data.getNumElements() > 64)
+        return false;
+      b.setInsertionPoint(intr);
+      Location loc = intr.getLoc();
+      Value frozen = LLVM::FreezeOp::create(b, loc, *p);
+      intr->replaceUsesOfWith(*p, frozen);
+      int64_t lanes = data.getNumElements();
+      Value bits = LLVM::BitcastOp::create(b, loc, b.getIntegerType(lanes),
+                                           LLVM::FreezeOp::create(b, loc, *mask));
+      if (lanes < 64)
+        bits = LLVM::ZExtOp::create(b, loc, i64, bits);
+      int64_t laneBytes = static_cast<int64_t>(dl.getTypeSize(data.getElementType()));
+      call(loc, sim::kCheckMaskedFn, voidTy,
+           {generic(loc, frozen), constant(i64, laneBytes), bits, site(intr),
+            constant(i32,
+                     static_cast<int32_t>(maskedLoad ? sim::Access::Read : sim::Access::Write))});
+      return true;
+    }
     bool copy = name.starts_with("llvm.memcpy") || name.starts_with("llvm.memmove");
     if ((!copy && !name.starts_with("llvm.memset")) || args.size() < 3)
       return false;
@@ -433,7 +465,12 @@ private:
       if (!op->getLoc()->findInstanceOf<FileLineColLoc>())
         op->setLoc(op->getParentOfType<LLVM::LLVMFuncOp>().getLoc());
       call(loc, sim::kUnreachableFn, voidTy, {site(op)});
-      LLVM::ReturnOp::create(b, loc, ValueRange());
+      // (the call does not return; the block still needs its terminator)
+      Type result = op->getParentOfType<LLVM::LLVMFuncOp>().getFunctionType().getReturnType();
+      if (isa<LLVM::LLVMVoidType>(result))
+        LLVM::ReturnOp::create(b, loc, ValueRange());
+      else
+        LLVM::ReturnOp::create(b, loc, LLVM::PoisonOp::create(b, loc, result).getResult());
       op->erase();
       return;
     }
@@ -530,7 +567,7 @@ private:
       if (intrinsic == "llvm.trap" || intrinsic == "llvm.debugtrap" ||
           intrinsic == "llvm.ubsantrap")
         return replaceWithCall(op, sim::kTrapFn, {});
-      // Memory accesses the simulator does not check.
+      // Memory accesses the simulator does not check (gather, scatter, ...).
       if (intrinsic.starts_with("llvm.masked."))
         return unsupported(op);
       if (!intrinsic.starts_with("llvm.nvvm."))

@@ -879,6 +879,13 @@ static int32_t uopsimSReg(int32_t which) { return active->sreg(which); }
 static void uopsimCheck(void *p, int64_t bytes, int32_t site, int32_t access) {
   active->check(p, bytes, site, static_cast<Access>(access));
 }
+static void uopsimCheckMasked(void *p, int64_t laneBytes, int64_t mask, int32_t site,
+                              int32_t access) {
+  for (int lane = 0; lane < 64; ++lane)
+    if (static_cast<uint64_t>(mask) >> lane & 1)
+      active->check(static_cast<char *>(p) + lane * laneBytes, laneBytes, site,
+                    static_cast<Access>(access));
+}
 static void uopsimCpAsync(int32_t site, void *dst, void *src, int32_t bytes, int32_t srcBytes) {
   active->cpAsync(site, reinterpret_cast<uintptr_t>(dst), reinterpret_cast<uintptr_t>(src), bytes,
                   srcBytes);
@@ -1036,6 +1043,7 @@ llvm::StringMap<void *> mlir::uop::sim::abiSymbols() {
   m[kUnreachableFn] = reinterpret_cast<void *>(&uopsimUnreachable);
   m[kDivideFn] = reinterpret_cast<void *>(&uopsimDivide);
   m[kTrapFn] = reinterpret_cast<void *>(&uopsimTrap);
+  m[kCheckMaskedFn] = reinterpret_cast<void *>(&uopsimCheckMasked);
   m["__truncsfbf2"] = reinterpret_cast<void *>(&uopsimTruncSFBF2);
   m["__truncdfbf2"] = reinterpret_cast<void *>(&uopsimTruncDFBF2);
   return m;

@@ -15,15 +15,18 @@
 // CHECK-DAG: llvm.func @__uopsim_alloca(i64, i64, i32) -> !llvm.ptr
 // CHECK-LABEL: llvm.func @k(
 // CHECK: %[[TID:.*]] = llvm.call @__uopsim_sreg(%{{.*}}) : (i32) -> i32
+// The address checked is the address accessed: one frozen value.
 // CHECK: %[[P:.*]] = llvm.getelementptr %arg1[%[[TID]]]
-// CHECK: llvm.call @__uopsim_check(%[[P]], %[[FOUR:.*]], %[[S0:.*]], %{{.*}}) : (!llvm.ptr, i64, i32, i32) -> ()
-// CHECK-NEXT: %[[X:.*]] = llvm.load %[[P]] : !llvm.ptr -> f32
+// CHECK: %[[PF:.*]] = llvm.freeze %[[P]] : !llvm.ptr
+// CHECK: llvm.call @__uopsim_check(%[[PF]], %[[FOUR:.*]], %[[S0:.*]], %{{.*}}) : (!llvm.ptr, i64, i32, i32) -> ()
+// CHECK-NEXT: %[[X:.*]] = llvm.load %[[PF]] : !llvm.ptr -> f32
 // CHECK: %[[SH:.*]] = llvm.call @__uopsim_shared(%{{.*}}) : (i32) -> !llvm.ptr
 // CHECK: %[[SH3:.*]] = llvm.addrspacecast %[[SH]] : !llvm.ptr to !llvm.ptr<3>
 // CHECK: %[[Q:.*]] = llvm.getelementptr %[[SH3]][%[[TID]]]
-// CHECK: %[[QG:.*]] = llvm.addrspacecast %[[Q]] : !llvm.ptr<3> to !llvm.ptr
+// CHECK: %[[QF:.*]] = llvm.freeze %[[Q]] : !llvm.ptr<3>
+// CHECK: %[[QG:.*]] = llvm.addrspacecast %[[QF]] : !llvm.ptr<3> to !llvm.ptr
 // CHECK: llvm.call @__uopsim_check(%[[QG]], {{.*}})
-// CHECK-NEXT: llvm.store %[[X]], %[[Q]]
+// CHECK-NEXT: llvm.store %[[X]], %[[QF]]
 // CHECK: llvm.call @__uopsim_barrier(%{{.*}}) : (i32) -> ()
 // CHECK-NOT: nvvm.
 // CHECK: llvm.call_intrinsic "llvm.exp2.f32"

@@ -92,6 +92,11 @@ inline constexpr const char *kUnreachableFn = "__uopsim_unreachable";
 /// `site` divides by zero (overflow 0) or the minimum value by -1 (1); the
 /// thread stops with an error. Called only then.
 inline constexpr const char *kDivideFn = "__uopsim_divide";
+/// void checkMasked(ptr p, int64_t laneBytes, int64_t mask, int32_t site,
+/// int32_t access): a masked vector access (llvm.masked.load/store) of lane
+/// i at p + i * laneBytes for each bit i set in `mask`, checked as kCheckFn
+/// checks one access.
+inline constexpr const char *kCheckMaskedFn = "__uopsim_check_masked";
 /// void trap(int32_t site): the thread executed llvm.trap (PTX's trap,
 /// which aborts the kernel); it stops with an error.
 inline constexpr const char *kTrapFn = "__uopsim_trap";
