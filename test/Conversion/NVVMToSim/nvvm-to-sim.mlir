@@ -123,3 +123,47 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// Undefined behaviour becomes a fault, not the host's: `unreachable` calls
+// the simulator and returns (poison, in a function with a result); a branch
+// condition is frozen; a division whose divisor may be 0 (or -1, signed)
+// branches to a fault call and divides by a safe divisor; a division by a
+// constant that cannot trap is left alone. What LLVM inferred of the
+// function (noreturn, read-only arguments, ...) is dropped.
+// RUN: uop-opt %s --split-input-file --convert-nvvm-to-sim | FileCheck %s --check-prefix=UB
+// UB-LABEL: llvm.func @ub(
+// UB-NOT: passthrough
+// UB-NOT: llvm.readnone
+// UB: %[[C:.*]] = llvm.freeze %arg0 : i1
+// UB: llvm.cond_br %[[C]]
+// UB: %[[X:.*]] = llvm.freeze %arg1 : i32
+// UB: %[[D:.*]] = llvm.freeze %arg2 : i32
+// UB: %[[ZERO:.*]] = llvm.icmp "eq" %[[D]]
+// UB: %[[BAD:.*]] = llvm.or %[[ZERO]]
+// UB: %[[SAFE:.*]] = llvm.select %[[BAD]], %{{.*}}, %[[D]] : i1, i32
+// UB: llvm.cond_br %[[BAD]], ^[[FAULT:.*]], ^[[DIVIDE:.*]]
+// UB: ^[[FAULT]]:
+// UB: llvm.call @__uopsim_divide(
+// UB: ^[[DIVIDE]]:
+// UB: %[[Q:.*]] = llvm.sdiv %[[X]], %[[SAFE]] : i32
+// UB: llvm.udiv %[[Q]], %{{.*}} : i32
+// UB: llvm.call @__uopsim_unreachable(
+// UB-NEXT: %[[P:.*]] = llvm.mlir.poison : f32
+// UB-NEXT: llvm.return %[[P]] : f32
+module attributes {gpu.container_module} {
+  gpu.module @ub {
+    llvm.func @ub(%c: i1, %x: i32, %d: i32, %p: !llvm.ptr {llvm.readnone}) -> f32 attributes {passthrough = ["noreturn"]} {
+      llvm.cond_br %c, ^a, ^b
+    ^a:
+      %q = llvm.sdiv %x, %d : i32
+      %seven = llvm.mlir.constant(7 : i32) : i32
+      %r = llvm.udiv %q, %seven : i32
+      %f = llvm.sitofp %r : i32 to f32
+      llvm.return %f : f32
+    ^b:
+      llvm.unreachable
+    }
+  }
+}
