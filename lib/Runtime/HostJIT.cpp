@@ -7,7 +7,41 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
 using namespace mlir;
+
+// f32/f64 -> bf16: x86 without AVX512-BF16 has no instruction for it, and
+// LLVM calls these compiler-rt functions, which the JIT's process (libgcc
+// 12) lacks. Round to nearest even; NaN stays a (quiet) NaN.
+static __bf16 truncToBF16(uint32_t bits) {
+  uint16_t h = (bits & 0x7FFFFFFFu) > 0x7F800000u
+                   ? static_cast<uint16_t>((bits >> 16) | 0x40)
+                   : static_cast<uint16_t>((bits + 0x7FFFu + ((bits >> 16) & 1)) >> 16);
+  __bf16 r;
+  std::memcpy(&r, &h, 2);
+  return r;
+}
+static __bf16 truncSFBF2(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return truncToBF16(bits);
+}
+static __bf16 truncDFBF2(double d) {
+  // Via f32 would round twice; round the f64 directly at bit 16 of its f32
+  // image only when that is exact, else nudge the sticky bit.
+  float f = static_cast<float>(d);
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  if (static_cast<double>(f) != d && !std::isnan(d)) {
+    // f was rounded: make the low bits reflect the true side of the value.
+    bool above = std::fabs(d) > std::fabs(static_cast<double>(f));
+    bits = above ? bits | 1u : (bits - 1u) | 1u;
+  }
+  return truncToBF16(bits);
+}
 
 FailureOr<std::unique_ptr<ExecutionEngine>> mlir::uop::createHostJIT(ModuleOp module) {
   static bool initialized = [] {
@@ -27,6 +61,16 @@ FailureOr<std::unique_ptr<ExecutionEngine>> mlir::uop::createHostJIT(ModuleOp mo
   if (!engine)
     return emitError(module.getLoc())
            << "JIT compilation failed: " << llvm::toString(engine.takeError());
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap map;
+    auto add = [&](StringRef name, void *address) {
+      map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                             llvm::JITSymbolFlags::Exported};
+    };
+    add("__truncsfbf2", reinterpret_cast<void *>(&truncSFBF2));
+    add("__truncdfbf2", reinterpret_cast<void *>(&truncDFBF2));
+    return map;
+  });
   return std::move(*engine);
 }
 

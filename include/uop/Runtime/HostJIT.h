@@ -12,8 +12,9 @@
 
 namespace mlir::uop {
 
-/// JIT-compiles `module` (LLVM dialect only) at -O2; errors are emitted at
-/// the module's location.
+/// JIT-compiles `module` (LLVM dialect only) at -O2, with the compiler-rt
+/// functions LLVM may call that the process lacks (f32/f64 -> bf16); errors
+/// are emitted at the module's location.
 FailureOr<std::unique_ptr<ExecutionEngine>> createHostJIT(ModuleOp module);
 
 /// The packed-argument entry of function `name` (void(void **args)).

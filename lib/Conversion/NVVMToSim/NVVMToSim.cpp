@@ -237,8 +237,9 @@ private:
       for (Operation &op : block)
         if (std::optional<sim::InstrClass> c = instrClass(&op))
           ++blockCounts[id * sim::kInstrClasses + static_cast<int32_t>(*c)];
+      Operation *first = &block.front();
       b.setInsertionPointToStart(&block);
-      call(f.getLoc(), sim::kBlockFn, voidTy, {constant(i32, id)});
+      call(f.getLoc(), sim::kBlockFn, voidTy, {constant(i32, id), site(first)});
     }
   }
 
@@ -276,14 +277,22 @@ private:
     check(op, p, constant(i64, static_cast<int64_t>(dl.getTypeSize(accessed))), access);
   }
 
+  /// `v` frozen, and used so by `op` from now on: what a check before `op`
+  /// sees is what `op` gets. An undefined value (a register nothing wrote)
+  /// is otherwise a different value per use, which LLVM may pick after the
+  /// check. The builder is before `op`.
+  Value freezeFor(Operation *op, Value v) {
+    if (v.getDefiningOp<LLVM::FreezeOp>() || v.getDefiningOp<LLVM::ConstantOp>())
+      return v;
+    Value frozen = LLVM::FreezeOp::create(b, op->getLoc(), v);
+    op->replaceUsesOfWith(v, frozen);
+    return frozen;
+  }
+
   /// Checks `bytes` (a value) at `p`, for `op`; the builder is before it.
   void check(Operation *op, Value p, Value bytes, sim::Access access) {
-    // The address checked is the address accessed: frozen, an undefined
-    // one (a register nothing wrote) is one value, not a different one per
-    // use that LLVM may pick after the check.
     Location loc = op->getLoc();
-    Value frozen = LLVM::FreezeOp::create(b, loc, p);
-    op->replaceUsesOfWith(p, frozen);
+    Value frozen = freezeFor(op, p);
     if (bytes.getType() != i64)
       bytes = LLVM::ZExtOp::create(b, loc, i64, bytes);
     call(loc, sim::kCheckFn, voidTy,
@@ -314,11 +323,11 @@ private:
         return false;
       b.setInsertionPoint(intr);
       Location loc = intr.getLoc();
-      Value frozen = LLVM::FreezeOp::create(b, loc, *p);
-      intr->replaceUsesOfWith(*p, frozen);
+      Value address = *p, enabled = *mask;
+      Value frozen = freezeFor(intr, address);
       int64_t lanes = data.getNumElements();
-      Value bits = LLVM::BitcastOp::create(b, loc, b.getIntegerType(lanes),
-                                           LLVM::FreezeOp::create(b, loc, *mask));
+      Value bits =
+          LLVM::BitcastOp::create(b, loc, b.getIntegerType(lanes), freezeFor(intr, enabled));
       if (lanes < 64)
         bits = LLVM::ZExtOp::create(b, loc, i64, bits);
       int64_t laneBytes = static_cast<int64_t>(dl.getTypeSize(data.getElementType()));
@@ -332,16 +341,14 @@ private:
     if ((!copy && !name.starts_with("llvm.memset")) || args.size() < 3)
       return false;
     b.setInsertionPoint(intr);
-    // One length, frozen as the addresses are, for the checks and the op.
+    // One length, frozen as the addresses are, for the checks and the op;
+    // a source that is the destination is frozen once.
     Value len = args[2], dst = args[0], src = args[1];
-    if (!len.getDefiningOp<LLVM::ConstantOp>()) {
-      Value frozen = LLVM::FreezeOp::create(b, intr.getLoc(), len);
-      intr->replaceUsesOfWith(len, frozen);
-      len = frozen;
-    }
-    check(intr, dst, len, sim::Access::Write);
+    len = freezeFor(intr, len);
+    Value frozenDst = freezeFor(intr, dst);
+    check(intr, frozenDst, len, sim::Access::Write);
     if (copy)
-      check(intr, src, len, sim::Access::Read);
+      check(intr, src == dst ? frozenDst : src, len, sim::Access::Read);
     return true;
   }
 

@@ -20,7 +20,6 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
-#include <cmath>
 #include <csetjmp>
 #include <cstring>
 #include <deque>
@@ -39,6 +38,11 @@ constexpr int32_t kWarpSize = 32;
 constexpr int32_t kWarpgroupSize = 128;
 constexpr size_t kFiberStack = 256 << 10;   // virtual; pages are touched on use
 constexpr int64_t kPrivateBytes = 64 << 10; // per thread, for llvm.alloca
+// A thread that enters more basic blocks than this is in an endless loop
+// (a wrong bound, or undefined behaviour the host's optimizer made one of):
+// it faults rather than hang the run. The corpora's kernels enter about a
+// thousand per thread at most; a one-block loop reaches 2^28 in two seconds.
+constexpr uint64_t kMaxBlocksPerThread = uint64_t(1) << 28;
 
 enum class State { Ready, AtBarrier, AtWarp, Done, Faulted };
 
@@ -93,8 +97,10 @@ struct Thread {
   // oldest first.
   std::vector<AsyncCopy> openGroup;
   std::deque<std::vector<AsyncCopy>> groups;
-  // Counters: its visits per basic block, its executions per site.
+  // Counters: its visits per basic block, its executions per site; all its
+  // block visits.
   std::vector<uint32_t> visits, siteRuns;
+  uint64_t blocksEntered = 0;
   std::vector<uint8_t> privateMemory;
   int64_t privateUsed = 0;
   std::vector<MemRegion> allocations;
@@ -210,6 +216,7 @@ struct Executor {
     t.wgLast.clear();
     t.unfenced.clear();
     t.visits.assign(counters.numBasicBlocks(), 0);
+    t.blocksEntered = 0;
     t.siteRuns.assign(spec.sites.size(), 0);
   }
 
@@ -890,7 +897,14 @@ static void uopsimCpAsync(int32_t site, void *dst, void *src, int32_t bytes, int
   active->cpAsync(site, reinterpret_cast<uintptr_t>(dst), reinterpret_cast<uintptr_t>(src), bytes,
                   srcBytes);
 }
-static void uopsimBlock(int32_t id) { ++active->current->visits[id]; }
+static void uopsimBlock(int32_t id, int32_t site) {
+  Thread &t = *active->current;
+  ++t.visits[id];
+  if (++t.blocksEntered > kMaxBlocksPerThread)
+    active->fault("the thread entered " + std::to_string(kMaxBlocksPerThread) +
+                  " basic blocks without finishing: an endless loop? (the last one begins at '" +
+                  active->site(site) + "')");
+}
 static void uopsimCpAsyncCommit(int32_t) {
   Thread &t = *active->current;
   t.groups.push_back(std::move(t.openGroup));
@@ -990,36 +1004,6 @@ static void uopsimMma(int32_t site, int32_t m, int32_t n, int32_t k, int32_t a, 
 }
 }
 
-// f32/f64 -> bf16, which x86 has no instruction for: LLVM calls these
-// compiler-rt functions, which the JIT's process (libgcc 12) may lack.
-// Round to nearest even; NaN stays a (quiet) NaN.
-static __bf16 truncToBF16(uint32_t bits) {
-  uint16_t h = (bits & 0x7FFFFFFFu) > 0x7F800000u
-                   ? static_cast<uint16_t>((bits >> 16) | 0x40)
-                   : static_cast<uint16_t>((bits + 0x7FFFu + ((bits >> 16) & 1)) >> 16);
-  __bf16 r;
-  std::memcpy(&r, &h, 2);
-  return r;
-}
-static __bf16 uopsimTruncSFBF2(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  return truncToBF16(bits);
-}
-static __bf16 uopsimTruncDFBF2(double d) {
-  // Via f32 would round twice; round the f64 directly at bit 16 of its f32
-  // image only when that is exact, else nudge the sticky bit.
-  float f = static_cast<float>(d);
-  uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  if (static_cast<double>(f) != d && !std::isnan(d)) {
-    // f was rounded: make the low bits reflect the true side of the value.
-    bool above = std::fabs(d) > std::fabs(static_cast<double>(f));
-    bits = above ? bits | 1u : (bits - 1u) | 1u;
-  }
-  return truncToBF16(bits);
-}
-
 llvm::StringMap<void *> mlir::uop::sim::abiSymbols() {
   llvm::StringMap<void *> m;
   m[kSRegFn] = reinterpret_cast<void *>(&uopsimSReg);
@@ -1044,8 +1028,6 @@ llvm::StringMap<void *> mlir::uop::sim::abiSymbols() {
   m[kDivideFn] = reinterpret_cast<void *>(&uopsimDivide);
   m[kTrapFn] = reinterpret_cast<void *>(&uopsimTrap);
   m[kCheckMaskedFn] = reinterpret_cast<void *>(&uopsimCheckMasked);
-  m["__truncsfbf2"] = reinterpret_cast<void *>(&uopsimTruncSFBF2);
-  m["__truncdfbf2"] = reinterpret_cast<void *>(&uopsimTruncDFBF2);
   return m;
 }
 

@@ -12,9 +12,9 @@
 // paths run it alike. Hopper's wgmma.mma_async (in the inline-asm block
 // MLIR's NVVM lowering writes) writes its registers when a wgmma.wait_group
 // retires it: until then they may not be read or written (an error here),
-// except as the next wgmma's accumulator. A register read that no
-// instruction of the kernel writes is an error: LLVM's optimizer makes of
-// such a read whatever it likes.
+// except as the next wgmma's accumulator. A register read that some path
+// from the kernel's entry reaches without writing the register is an error:
+// LLVM's optimizer makes of such a read whatever it likes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +24,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/SourceMgr.h"
@@ -121,6 +123,7 @@ private:
   /// arrive from elsewhere (a label, the kernel's end).
   LogicalResult checkNoWgmmaInFlight(Location loc);
   LogicalResult checkReadsWritten();
+  LogicalResult checkWrittenBeforeRead();
   Block *label(StringRef name);
   void startBlockIfTerminated();
 
@@ -751,11 +754,14 @@ LogicalResult Importer::wgmma(const Instruction &in, ArrayRef<StringRef> parts, 
   if (failed(descA) || failed(descB))
     return failure();
   // The accumulators; one still in flight is the earlier wgmma's result,
-  // which a wgmma may take without a wait.
+  // which a wgmma may take without a wait. With scale-d 0 the wgmma does not
+  // read them (the first k-step's registers may hold nothing yet).
   Type f32 = b.getF32Type();
   auto structType = LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(regs.size(), f32));
-  Value acc = LLVM::UndefOp::create(b, loc, structType);
+  Value acc = LLVM::ZeroOp::create(b, loc, structType);
   for (auto [i, r] : llvm::enumerate(regs)) {
+    if (!scaleD)
+      break;
     Value v;
     if (auto it = inFlight.find(r); it != inFlight.end())
       v = LLVM::ExtractValueOp::create(b, loc, it->second.first->getResult(0),
@@ -841,6 +847,83 @@ LogicalResult Importer::checkReadsWritten() {
   for (auto &[reg, loc] : reads)
     if (!written.contains(reg))
       return fail(loc, "register " + reg + " is read, but no instruction in the kernel writes it");
+  return success();
+}
+
+/// A register read where some path from the kernel's entry reaches it
+/// without a write (a write later in a loop, say) is read unwritten on that
+/// path: LLVM's optimizer, seeing undef there, may delete the loop's exit and
+/// the simulation never ends. Every path must write it first (a must-write
+/// dataflow over the blocks; a guarded write is on one path only). Blocks no
+/// branch reaches are not checked.
+LogicalResult Importer::checkWrittenBeforeRead() {
+  llvm::DenseMap<Value, unsigned> slotIndex;
+  SmallVector<StringRef> names;
+  for (auto &entry : slots) {
+    slotIndex[entry.second] = names.size();
+    names.push_back(entry.first());
+  }
+  auto slotOf = [&](Value addr) -> std::optional<unsigned> {
+    auto it = slotIndex.find(addr);
+    return it == slotIndex.end() ? std::nullopt : std::optional<unsigned>(it->second);
+  };
+  // Written on every path to a block's end; all set until a path is known.
+  Region &body = func.getBody();
+  llvm::DenseMap<Block *, llvm::BitVector> out;
+  for (Block &blk : body)
+    out[&blk] = llvm::BitVector(names.size(), true);
+  auto in = [&](Block *blk) {
+    if (blk == &body.front())
+      return llvm::BitVector(names.size(), false);
+    llvm::BitVector set(names.size(), true);
+    for (Block *pred : blk->getPredecessors())
+      set &= out[pred];
+    return set;
+  };
+  auto transfer = [&](Block &blk, llvm::BitVector set,
+                      function_ref<bool(LLVM::LoadOp, unsigned)> onRead) {
+    for (Operation &op : blk) {
+      if (auto load = dyn_cast<LLVM::LoadOp>(op)) {
+        if (std::optional<unsigned> s = slotOf(load.getAddr());
+            s && !set.test(*s) && !onRead(load, *s))
+          return set;
+      } else if (auto store = dyn_cast<LLVM::StoreOp>(op)) {
+        if (std::optional<unsigned> s = slotOf(store.getAddr()))
+          set.set(*s);
+      }
+    }
+    return set;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Block &blk : body) {
+      llvm::BitVector next = transfer(blk, in(&blk), [](LLVM::LoadOp, unsigned) { return true; });
+      if (next != out[&blk]) {
+        out[&blk] = std::move(next);
+        changed = true;
+      }
+    }
+  }
+  llvm::SmallPtrSet<Block *, 16> reachable;
+  SmallVector<Block *> work{&body.front()};
+  while (!work.empty()) {
+    Block *blk = work.pop_back_val();
+    if (reachable.insert(blk).second)
+      llvm::append_range(work, blk->getSuccessors());
+  }
+  LogicalResult result = success();
+  for (Block &blk : body) {
+    if (!reachable.contains(&blk))
+      continue;
+    transfer(blk, in(&blk), [&](LLVM::LoadOp load, unsigned s) {
+      result = fail(load.getLoc(), "register " + names[s] +
+                                       " may be read before it is written: a path from the "
+                                       "kernel's entry reaches this read without writing it");
+      return false;
+    });
+    if (failed(result))
+      return result;
+  }
   return success();
 }
 
@@ -1242,6 +1325,8 @@ OwningOpRef<ModuleOp> Importer::run() {
           emitError(loc) << "branch to the undefined label '" << name << "'";
           return nullptr;
         }
+      if (failed(checkWrittenBeforeRead()))
+        return nullptr;
       state = Top;
       continue;
     }

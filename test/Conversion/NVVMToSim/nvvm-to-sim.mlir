@@ -3,17 +3,20 @@
 // RUN: uop-opt %s --split-input-file --convert-nvvm-to-sim | FileCheck %s
 
 // Special registers, bounds-checked loads and stores, shared memory, the
-// barrier, private memory and the approximate math.
+// barrier, private memory and the approximate math. Each block reports
+// that the thread enters it, with the site of its first op (site 0 here).
 // CHECK-LABEL: gpu.module @k
 // CHECK-SAME: uop.sim_shared = array<i64: 256, 16>
-// CHECK-SAME: uop.sites = ["llvm.load at
+// CHECK-SAME: uop.sites = ["nvvm.read.ptx.sreg.tid.x at {{[^"]*}}nvvm-to-sim.mlir:45:14", "llvm.load at
 // CHECK-NOT: llvm.mlir.global
+// CHECK-DAG: llvm.func @__uopsim_block(i32, i32)
 // CHECK-DAG: llvm.func @__uopsim_sreg(i32) -> i32
 // CHECK-DAG: llvm.func @__uopsim_check(!llvm.ptr, i64, i32, i32)
 // CHECK-DAG: llvm.func @__uopsim_shared(i32) -> !llvm.ptr
 // CHECK-DAG: llvm.func @__uopsim_barrier(i32)
 // CHECK-DAG: llvm.func @__uopsim_alloca(i64, i64, i32) -> !llvm.ptr
 // CHECK-LABEL: llvm.func @k(
+// CHECK: llvm.call @__uopsim_block(%{{.*}}, %{{.*}}) : (i32, i32) -> ()
 // CHECK: %[[TID:.*]] = llvm.call @__uopsim_sreg(%{{.*}}) : (i32) -> i32
 // The address checked is the address accessed: one frozen value.
 // CHECK: %[[P:.*]] = llvm.getelementptr %arg1[%[[TID]]]
@@ -62,7 +65,8 @@ module attributes {gpu.container_module} {
 // -----
 
 // mma.sync: the lane's registers go through stack words to __uopsim_mma with
-// the shape and the A, B, C, D types (NVVM::MMATypes: f16 = 0, f32 = 1).
+// the shape and the A, B, C, D types (NVVM::MMATypes: f16 = 0, f32 = 1);
+// site 0 is the block's first op, site 1 the mma.
 // RUN: uop-opt %s --split-input-file --convert-nvvm-to-sim | FileCheck %s --check-prefix=MMA
 // MMA-LABEL: llvm.func @mma(
 // MMA-COUNT-3: llvm.alloca %{{.*}} x !llvm.array<4 x i32>
@@ -72,7 +76,7 @@ module attributes {gpu.container_module} {
 // MMA-NEXT: llvm.getelementptr %[[B:.*]][0]
 // MMA: %[[CW:.*]] = llvm.bitcast %arg2 : f32 to i32
 // MMA-NEXT: llvm.getelementptr %[[C:.*]][0]
-// MMA: %[[SITE:.*]] = llvm.mlir.constant(0 : i32)
+// MMA: %[[SITE:.*]] = llvm.mlir.constant(1 : i32)
 // MMA-NEXT: %[[M:.*]] = llvm.mlir.constant(16 : i32)
 // MMA-NEXT: %[[N:.*]] = llvm.mlir.constant(8 : i32)
 // MMA-NEXT: %[[K:.*]] = llvm.mlir.constant(16 : i32)
@@ -164,6 +168,34 @@ module attributes {gpu.container_module} {
       llvm.return %f : f32
     ^b:
       llvm.unreachable
+    }
+  }
+}
+
+// -----
+
+// A masked load's address and mask are frozen once: the load takes the
+// values its lane-by-lane check saw. A memmove whose source is its
+// destination checks one frozen address, the one it moves at.
+// RUN: uop-opt %s --split-input-file --convert-nvvm-to-sim | FileCheck %s --check-prefix=FROZEN
+// FROZEN-LABEL: llvm.func @frozen(
+// FROZEN: %[[P:.*]] = llvm.freeze %arg0 : !llvm.ptr
+// FROZEN: %[[M:.*]] = llvm.freeze %arg1 : vector<4xi1>
+// FROZEN: %[[BITS:.*]] = llvm.bitcast %[[M]] : vector<4xi1> to i4
+// FROZEN: llvm.call @__uopsim_check_masked(%[[P]], {{.*}})
+// FROZEN-NEXT: llvm.call_intrinsic "llvm.masked.load.v4f32.p0"(%[[P]], %[[M]], %arg2)
+// FROZEN: %[[N:.*]] = llvm.freeze %arg3 : i64
+// FROZEN: %[[Q:.*]] = llvm.freeze %arg0 : !llvm.ptr
+// FROZEN: llvm.call @__uopsim_check(%[[Q]], %[[N]], {{.*}})
+// FROZEN: llvm.call @__uopsim_check(%[[Q]], %[[N]], {{.*}})
+// FROZEN-NEXT: llvm.call_intrinsic "llvm.memmove.p0.p0.i64"(%[[Q]], %[[Q]], %[[N]], %{{.*}})
+module attributes {gpu.container_module} {
+  gpu.module @frozen {
+    llvm.func @frozen(%p: !llvm.ptr, %mask: vector<4xi1>, %pass: vector<4xf32>, %n: i64) -> vector<4xf32> {
+      %v = llvm.call_intrinsic "llvm.masked.load.v4f32.p0"(%p, %mask, %pass) : (!llvm.ptr, vector<4xi1>, vector<4xf32>) -> vector<4xf32>
+      %false = llvm.mlir.constant(false) : i1
+      llvm.call_intrinsic "llvm.memmove.p0.p0.i64"(%p, %p, %n, %false) : (!llvm.ptr, !llvm.ptr, i64, i1) -> ()
+      llvm.return %v : vector<4xf32>
     }
   }
 }

@@ -73,8 +73,10 @@ enum WgmmaFlags : int32_t {
   kWgmmaNegA = 8,   // scale-a = -1
   kWgmmaNegB = 16,  // scale-b = -1
 };
-/// void block(int32_t id): the thread enters basic block `id`, whose
-/// instructions by class are row `id` of `uop.sim_blocks` (InstrClass).
+/// void block(int32_t id, int32_t site): the thread enters basic block `id`,
+/// whose instructions by class are row `id` of `uop.sim_blocks` (InstrClass)
+/// and whose first op is `site`. A thread that enters too many stops with an
+/// error (an endless loop).
 inline constexpr const char *kBlockFn = "__uopsim_block";
 /// ptr shared(int32_t index): this block's copy of shared variable `index`
 /// (of `uop.sim_shared`).
