@@ -2,7 +2,7 @@
 """capture.py WORKDIR [--tinygrad DIR] [--only REGEX] [--shard I/N]
 
 Runs every program of cases.py with tinygrad on its CPU device (CPU=1,
-CC=clang-22) and captures every kernel tinygrad executes, in the corpus
+CC=tinygrad_cc.py: clang-22) and captures every kernel tinygrad executes, in the corpus
 format (../shared/corpus/README.md):
 
   WORKDIR/<case>/kN.json      the kernel AST tinygrad hands to code generation
@@ -43,9 +43,10 @@ def setup_tinygrad(path):
         sys.exit(f"error: tinygrad not found at {path} (expected ../shared/tinygrad beside the "
                  "project; pass --tinygrad DIR): the differential suite needs tinygrad as its oracle")
     # tinygrad's CPU device, compiling its C with clang-22 (Debian's clang 14 cannot compile
-    # tinygrad's bf16 kernels); TINYGRAD_CC overrides the compiler.
+    # tinygrad's bf16 kernels) through tinygrad_cc.py, which supplies the float -> bf16
+    # routine clang calls on a host without AVX512-BF16; TINYGRAD_CC overrides the compiler.
     os.environ["CPU"] = "1"
-    os.environ["CC"] = os.environ.get("TINYGRAD_CC", "clang-22")
+    os.environ["CC"] = os.path.join(HERE, "tinygrad_cc.py")
     sys.path.insert(0, path)
     sys.path.insert(0, HERE)
     import tinygrad  # noqa: F401
