@@ -15,7 +15,7 @@ shared="$(cd "$root/.." && pwd)/shared"
 seconds="${1:-1200}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(uop-json-fuzzer uop-parser-fuzzer uop-pipeline-fuzzer)
+[ ${#targets[@]} -gt 0 ] || targets=(uop-json-fuzzer uop-parser-fuzzer uop-pipeline-fuzzer uop-ptx-fuzzer)
 
 bash "$root/scripts/sanitize.sh" --build-only >/dev/null
 work="$build/fuzz"
@@ -47,6 +47,18 @@ PY
   done
 fi
 
+# Our printer's PTX of the same kernels, for sm_80 and sm_90a (uop-ptx-fuzzer).
+if [ ! -d "$seeds/ptx" ]; then
+  mkdir -p "$seeds/ptx"
+  for f in "$shared"/corpus/*/k*.json "$shared"/corpus-perf/*/k*.json; do
+    name="$(basename "$(dirname "$f")")_$(basename "$f" .json)"
+    for chip in sm_80 sm_90a; do
+      args=(--export-ptx --ptx-printer=direct --chip=$chip "$f" -o "$seeds/ptx/$name.$chip.ptx")
+      "$root/build/bin/uop-translate" "${args[@]}" 2>/dev/null || "$build/bin/uop-translate" "${args[@]}"
+    done
+  done
+fi
+
 export ASAN_OPTIONS="allow_user_poisoning=0:use_sigaltstack=0:detect_leaks=0" # as scripts/sanitize.sh
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 for t in "${targets[@]}"; do
@@ -54,6 +66,7 @@ for t in "${targets[@]}"; do
     uop-json-fuzzer) seed_dirs=("$seeds/json") ;;
     uop-parser-fuzzer) seed_dirs=("$seeds/mlir") ;;
     uop-pipeline-fuzzer) seed_dirs=("$seeds/json" "$seeds/mlir") ;;
+    uop-ptx-fuzzer) seed_dirs=("$seeds/ptx") ;;
     *) echo "fuzz: unknown target $t" >&2; exit 2 ;;
   esac
   mkdir -p "$work/$t/corpus" "$work/$t/findings"

@@ -11,8 +11,10 @@
 
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
 #include "uop/Pipelines/Pipelines.h"
+#include "uop/Runtime/Runner.h"
 #include "uop/Support/Stack.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/MLIRContext.h"
@@ -59,6 +61,22 @@ template <typename Fn> int onToolStack(Fn &&body) {
     body();
     return 0;
   });
+}
+
+/// Compiles each of `kernels` of `module`, a copy each, with `target`'s
+/// runner (which takes one kernel per compile). Nothing runs: a fuzzed
+/// kernel may loop for hours. Failures are the context's diagnostics.
+inline void compileEach(MLIRContext *ctx, StringRef target, ModuleOp module,
+                        ArrayRef<std::string> kernels) {
+  auto runner = createRunner(ctx, target);
+  if (!runner) {
+    llvm::errs() << "fuzz setup: " << llvm::toString(runner.takeError()) << "\n";
+    std::abort();
+  }
+  for (const std::string &name : kernels) {
+    OwningOpRef<ModuleOp> copy = module.clone();
+    (void)(*runner)->compile(*copy, name);
+  }
 }
 
 } // namespace mlir::uop::fuzz

@@ -12,7 +12,6 @@
 #include "FuzzTarget.h"
 
 #include "uop/Dialect/UOp/IR/UOpOps.h"
-#include "uop/Runtime/Runner.h"
 #include "uop/Target/Tinygrad/TinygradJSON.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -57,16 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (auto k : module->getOps<uop::KernelOp>())
       if (kernels.size() < kMaxKernels)
         kernels.push_back(k.getSymName().str());
-    for (StringRef target : {"cpu", "sim"}) {
-      auto runner = uop::createRunner(ctx.get(), target);
-      if (!runner) {
-        llvm::errs() << "fuzz setup: " << llvm::toString(runner.takeError()) << "\n";
-        std::abort();
-      }
-      for (const std::string &name : kernels) {
-        OwningOpRef<ModuleOp> copy = module->clone();
-        (void)(*runner)->compile(*copy, name);
-      }
-    }
+    for (StringRef target : {"cpu", "sim"})
+      uop::fuzz::compileEach(ctx.get(), target, *module, kernels);
   });
 }

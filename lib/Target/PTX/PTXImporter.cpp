@@ -171,6 +171,8 @@ Value Importer::slot(StringRef reg, Location loc) {
 }
 
 FailureOr<Value> Importer::read(StringRef op, Type t, Location loc) {
+  if (!t) // a type suffix the caller could not read
+    return fail(loc, "unknown type for operand '" + op + "'");
   unsigned tb = t.getIntOrFloatBitWidth();
   if (op.starts_with("%")) {
     StringRef name = op.drop_front();
@@ -1039,8 +1041,10 @@ LogicalResult Importer::instruction(const Instruction &in) {
         return fail(loc, "unknown instruction '" + in.opcode + "'");
       StringRef cmp = parts[1], type = parts[2];
       Type t = typeOf(ctx, type);
+      if (!t)
+        return fail(loc, "unknown type in '" + in.opcode + "'");
       FailureOr<Value> x = read(in.operands[1], t, loc), y = read(in.operands[2], t, loc);
-      if (!t || failed(x) || failed(y))
+      if (failed(x) || failed(y))
         return failure();
       Value r;
       if (isFloatType(type)) {
@@ -1087,9 +1091,11 @@ LogicalResult Importer::instruction(const Instruction &in) {
     }
     if (op == "selp") {
       Type t = typeOf(ctx, parts.back());
+      if (!t)
+        return fail(loc, "unknown type in '" + in.opcode + "'");
       FailureOr<Value> x = read(in.operands[1], t, loc), y = read(in.operands[2], t, loc),
                        c = read(in.operands[3], b.getI1Type(), loc);
-      if (!t || failed(x) || failed(y) || failed(c))
+      if (failed(x) || failed(y) || failed(c))
         return failure();
       return write(in.operands[0], LLVM::SelectOp::create(b, loc, *c, *x, *y),
                    isSignedType(parts.back()), loc);
