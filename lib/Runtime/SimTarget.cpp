@@ -48,6 +48,7 @@ public:
   llvm::Error run(ArrayRef<MutableArrayRef<uint8_t>> buffers, ArrayRef<int64_t> vars) override;
   std::optional<SimStats> getSimStats() const override { return stats; }
   void countMemory(bool on) override { countingMemory = on; }
+  void limitBlocksPerThread(uint64_t n) override { maxBlocksPerThread = n; }
 
 private:
   friend class SimRunner;
@@ -59,6 +60,7 @@ private:
   std::vector<std::string> sites;
   std::vector<int64_t> blockClasses;
   bool needsFibers = false, usesWgmma = false, countingMemory = false;
+  uint64_t maxBlocksPerThread = sim::kDefaultMaxBlocksPerThread;
   std::optional<SimStats> stats;
 };
 
@@ -186,6 +188,7 @@ llvm::Error SimKernel::run(ArrayRef<MutableArrayRef<uint8_t>> buffers, ArrayRef<
   spec.countMemory = countingMemory;
   spec.needsFibers = needsFibers;
   spec.usesWgmma = usesWgmma;
+  spec.maxBlocksPerThread = maxBlocksPerThread;
   // The packed interface takes a pointer to each argument value: the
   // buffers' addresses, then the variables as i32 (checked in range).
   std::vector<void *> values;

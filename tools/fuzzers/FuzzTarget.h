@@ -64,10 +64,11 @@ template <typename Fn> int onToolStack(Fn &&body) {
 }
 
 /// Compiles each of `kernels` of `module`, a copy each, with `target`'s
-/// runner (which takes one kernel per compile). Nothing runs: a fuzzed
-/// kernel may loop for hours. Failures are the context's diagnostics.
+/// runner (which takes one kernel per compile), and gives each kernel that
+/// compiles to `then`, if any. Failures are the context's diagnostics.
 inline void compileEach(MLIRContext *ctx, StringRef target, ModuleOp module,
-                        ArrayRef<std::string> kernels) {
+                        ArrayRef<std::string> kernels,
+                        llvm::function_ref<void(CompiledKernel &)> then = {}) {
   auto runner = createRunner(ctx, target);
   if (!runner) {
     llvm::errs() << "fuzz setup: " << llvm::toString(runner.takeError()) << "\n";
@@ -75,7 +76,9 @@ inline void compileEach(MLIRContext *ctx, StringRef target, ModuleOp module,
   }
   for (const std::string &name : kernels) {
     OwningOpRef<ModuleOp> copy = module.clone();
-    (void)(*runner)->compile(*copy, name);
+    FailureOr<std::unique_ptr<CompiledKernel>> kernel = (*runner)->compile(*copy, name);
+    if (succeeded(kernel) && then)
+      then(**kernel);
   }
 }
 

@@ -113,6 +113,11 @@ public:
   /// (SimCounters' global, shared and L2 figures; off by default, as it
   /// slows a run several times). Instructions are always counted.
   virtual void countMemory(bool) {}
+  /// On the simulator, the basic blocks a thread may enter in the next runs
+  /// before it faults as an endless loop (default 2^28, about two seconds
+  /// of a one-block loop); nothing on other targets. A fuzzer runs
+  /// arbitrary kernels with a small budget.
+  virtual void limitBlocksPerThread(uint64_t) {}
   /// The opts uop-optimize applied, in tinygrad's notation ("" for none);
   /// nothing when the kernel came in past uop-optimize.
   const std::optional<std::string> &getAppliedOpts() const { return appliedOpts; }

@@ -38,11 +38,6 @@ constexpr int32_t kWarpSize = 32;
 constexpr int32_t kWarpgroupSize = 128;
 constexpr size_t kFiberStack = 256 << 10;   // virtual; pages are touched on use
 constexpr int64_t kPrivateBytes = 64 << 10; // per thread, for llvm.alloca
-// A thread that enters more basic blocks than this is in an endless loop
-// (a wrong bound, or undefined behaviour the host's optimizer made one of):
-// it faults rather than hang the run. The corpora's kernels enter about a
-// thousand per thread at most; a one-block loop reaches 2^28 in two seconds.
-constexpr uint64_t kMaxBlocksPerThread = uint64_t(1) << 28;
 
 enum class State { Ready, AtBarrier, AtWarp, Done, Faulted };
 
@@ -900,8 +895,9 @@ static void uopsimCpAsync(int32_t site, void *dst, void *src, int32_t bytes, int
 static void uopsimBlock(int32_t id, int32_t site) {
   Thread &t = *active->current;
   ++t.visits[id];
-  if (++t.blocksEntered > kMaxBlocksPerThread)
-    active->fault("the thread entered " + std::to_string(kMaxBlocksPerThread) +
+  uint64_t limit = active->spec.maxBlocksPerThread;
+  if (++t.blocksEntered > limit)
+    active->fault("the thread entered " + std::to_string(limit) +
                   " basic blocks without finishing: an endless loop? (the last one begins at '" +
                   active->site(site) + "')");
 }

@@ -25,6 +25,12 @@ struct MemRegion {
   std::string name; // "buffer 1", "shared variable 0", ...
 };
 
+// A thread that enters more basic blocks than this is in an endless loop
+// (a wrong bound, or undefined behaviour the host's optimizer made one of):
+// it faults rather than hang the run. The corpora's kernels enter about a
+// thousand per thread at most; a one-block loop reaches 2^28 in two seconds.
+constexpr uint64_t kDefaultMaxBlocksPerThread = uint64_t(1) << 28;
+
 struct LaunchSpec {
   std::string kernel;
   Dim3 grid, block;
@@ -37,6 +43,8 @@ struct LaunchSpec {
   bool countMemory = false;                        // count memory accesses per warp
   bool needsFibers = false;                        // barriers or warp-collective ops present
   bool usesWgmma = false;                          // wgmma: its shared-memory hazards tracked
+  /// The basic blocks a thread may enter before it faults as an endless loop.
+  uint64_t maxBlocksPerThread = kDefaultMaxBlocksPerThread;
 };
 
 /// Runs the whole grid. A fault stops it at once; the error names the

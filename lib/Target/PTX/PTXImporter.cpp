@@ -79,9 +79,11 @@ Type typeOf(MLIRContext *ctx, StringRef t) {
     return b.getF32Type();
   if (t == "f64")
     return b.getF64Type();
+  // b/u/s of PTX's integer widths only (an `add.s0` made i0, which LLVM's
+  // optimizer divides by: found by uop-ptx-fuzzer).
   unsigned bits;
   if (t.size() >= 2 && (t[0] == 'b' || t[0] == 'u' || t[0] == 's') &&
-      !t.drop_front().getAsInteger(10, bits))
+      !t.drop_front().getAsInteger(10, bits) && llvm::is_contained({8u, 16u, 32u, 64u}, bits))
     return b.getIntegerType(bits);
   return {};
 }
