@@ -90,6 +90,21 @@ llvm::Expected<LaunchDims> mlir::uop::launchDimsFor(StringRef kernel, const Laun
   llvm::Expected<LaunchDims> dims = launch.evaluate(vars, values);
   if (!dims)
     return llvm::createStringError("kernel " + kernel + ": " + llvm::toString(dims.takeError()));
+  // A kernel of imported PTX says its own sizes; a simulated block of 2^32
+  // threads would overflow the simulator's thread indices.
+  constexpr int32_t kGridMax[] = {2147483647, 65535, 65535}, kBlockMax[] = {1024, 1024, 64};
+  int64_t threads = 1;
+  for (unsigned i = 0; i < 3; ++i) {
+    if (dims->grid[i] > kGridMax[i] || dims->block[i] > kBlockMax[i])
+      return llvm::createStringError("kernel " + kernel + ": " + dims->str() +
+                                     " is over CUDA's launch limits (grid 2147483647,65535,65535, "
+                                     "block 1024,1024,64)");
+    threads *= dims->block[i];
+  }
+  if (threads > 1024)
+    return llvm::createStringError("kernel " + kernel + ": " + dims->str() + " has " +
+                                   llvm::Twine(threads) +
+                                   " threads per block; CUDA launches at most 1024");
   return dims;
 }
 

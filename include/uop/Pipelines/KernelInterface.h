@@ -65,7 +65,10 @@ llvm::Error checkVariableValues(StringRef kernel, ArrayRef<KernelVariable> vars,
                                 ArrayRef<int64_t> values);
 
 /// `launch` for a run of `kernel` with these variable values:
-/// checkVariableValues, then LaunchDims::evaluate; errors name the kernel.
+/// checkVariableValues, then LaunchDims::evaluate, then CUDA's launch limits
+/// (a block of at most 1024 threads, 1024 x 1024 x 64; a grid of at most
+/// 2^31-1 x 65535 x 65535), which no GPU launch exceeds; errors name the
+/// kernel.
 llvm::Expected<LaunchDims> launchDimsFor(StringRef kernel, const LaunchDims &launch,
                                          ArrayRef<KernelVariable> vars, ArrayRef<int64_t> values);
 

@@ -1165,12 +1165,14 @@ OwningOpRef<ModuleOp> Importer::run() {
   enum { Top, Params, Body, AsmBlock } state = Top;
   SmallVector<std::pair<StringRef, Location>> asmLines;
   gpu::GPUModuleOp gpuModule;
+  // Three sizes, each at least 1 (a `.maxntid -1` made an attribute that
+  // LLVM's translation cannot read: found by uop-ptx-fuzzer).
   auto parseDims = [](StringRef s, SmallVectorImpl<int32_t> &out) {
     SmallVector<StringRef> xs;
     s.split(xs, ',');
     for (StringRef x : xs) {
       int32_t v;
-      if (x.trim().getAsInteger(10, v))
+      if (x.trim().getAsInteger(10, v) || v < 1)
         return false;
       out.push_back(v);
     }
