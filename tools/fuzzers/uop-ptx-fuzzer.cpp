@@ -26,7 +26,9 @@ namespace {
 /// At most this many kernels of one input are compiled.
 constexpr size_t kMaxKernels = 4;
 /// A kernel runs if its launch has at most this many threads, each of which
-/// may enter this many basic blocks: a run takes well under a second.
+/// may enter this many basic blocks: a run takes under a second in the plain
+/// build (the sanitized one's tensor-core kernels can take over 10 s, which
+/// libFuzzer keeps as slow inputs).
 constexpr double kMaxThreads = 4096;
 constexpr uint64_t kBlocksPerThread = 1 << 12;
 /// Bytes of each buffer: a fuzzed kernel indexes past them, which the
