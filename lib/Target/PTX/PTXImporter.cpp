@@ -311,6 +311,10 @@ LogicalResult Importer::arith(const Instruction &in, ArrayRef<StringRef> parts) 
   Type t = typeOf(ctx, type);
   if (!t)
     return fail(loc, "unknown type in '" + in.opcode + "'");
+  // `.wide` is mul's (an integer product twice as wide): on `neg` it read a
+  // second operand that is not there (found by uop-ptx-fuzzer).
+  if (wide && (op != "mul" || isFloatType(type)))
+    return fail(loc, "unknown instruction '" + in.opcode + "'");
   auto rd = [&](unsigned i, Type ty) { return read(in.operands[i], ty, loc); };
   size_t numIn = in.operands.size() - 1;
   SmallVector<Value> xs;
