@@ -28,6 +28,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <functional>
@@ -102,7 +103,20 @@ private:
     auto *buf = sm.getMemoryBuffer(sm.getMainFileID());
     return FileLineColLoc::get(ctx, buf->getBufferIdentifier(), line, col);
   }
-  LogicalResult fail(Location loc, const Twine &why) { return emitError(loc) << why; }
+  /// An error at `loc`. Messages quote the input: a byte outside printable
+  /// ASCII is written \xNN, so a damaged file's control bytes do not reach
+  /// the terminal as they are.
+  LogicalResult fail(Location loc, const Twine &why) {
+    std::string text;
+    for (char c : why.str()) {
+      auto u = static_cast<unsigned char>(c);
+      if (u >= 0x20 && u < 0x7f)
+        text += c;
+      else
+        text += llvm::formatv("\\x{0:x-2}", u).str();
+    }
+    return emitError(loc) << text;
+  }
 
   // Registers.
   Value slot(StringRef reg, Location loc);
