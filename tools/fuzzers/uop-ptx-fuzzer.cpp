@@ -42,7 +42,9 @@ void runSmall(uop::CompiledKernel &kernel) {
   if (!launch)
     return;
   std::vector<int64_t> vars(kernel.getVariables().size(), 1);
-  llvm::Expected<uop::LaunchDims> dims = launch->evaluate(kernel.getVariables(), vars);
+  // CUDA's launch limits first, as the run checks them, before any buffer.
+  llvm::Expected<uop::LaunchDims> dims =
+      uop::launchDimsFor("kernel", *launch, kernel.getVariables(), vars);
   if (!dims) {
     llvm::consumeError(dims.takeError());
     return;
