@@ -172,6 +172,7 @@ MlirLogicalResult uopCompileToHostLLVMIR(MlirModule module, MlirStringRef option
     return mlirLogicalResultFailure();
   return wrap(uop::capi::onToolStack([&]() -> LogicalResult {
     PassManager pm(ctx);
+    pm.enableVerifier(uop::verifyEachByDefault());
     uop::buildUOpToLLVMPipeline(pm, *parsed);
     if (failed(pm.run(m)))
       return failure();

@@ -26,6 +26,7 @@ PTXCompiler::create(MLIRContext *ctx, const UOpToPTXOptions &options,
     return emitError(UnknownLoc::get(ctx))
            << "unknown PTX printer '" << options.printer << "' (known: llvm, direct)";
   std::unique_ptr<PTXCompiler> compiler(new PTXCompiler(ctx, options.chip));
+  compiler->pm.enableVerifier(verifyEachByDefault());
   if (configure && failed(configure(compiler->pm)))
     return failure();
   // The PTX text is what the pipeline is for here, whatever the options say.

@@ -16,6 +16,8 @@
 using namespace mlir;
 using namespace mlir::uop;
 
+bool mlir::uop::verifyEachByDefault() { return UOP_VERIFY_EACH_DEFAULT; }
+
 void mlir::uop::buildUOpToLLVMPipeline(OpPassManager &pm, const UOpToLLVMOptions &options) {
   std::shared_ptr<CanonicalPatternCache> canonical = std::make_shared<CanonicalPatternCache>();
   buildKernelCodegenStage(pm, options.codegen(), canonical);

@@ -43,6 +43,7 @@ private:
 FailureOr<std::unique_ptr<PassManager>>
 Runner::makePassManager(MLIRContext *ctx, std::optional<std::string> *appliedOpts) const {
   auto pm = std::make_unique<PassManager>(ctx);
+  pm->enableVerifier(verifyEachByDefault());
   if (appliedOpts)
     pm->addInstrumentation(std::make_unique<AppliedOptsRecorder>(appliedOpts));
   if (passManagerSetup && failed(passManagerSetup(*pm)))

@@ -3,7 +3,8 @@
 // Builds a kernel with the C++ API, verifies it, prints it, compiles and runs
 // it on the host and on the GPU simulator through the runtime library's
 // runner interface, compiles it to PTX with compileToPTX, runs the host
-// stages built by hand,
+// stages built by hand, shows that a compile verifying each pass stops at an
+// invalid IR an embedder's own pass made,
 // and parses the text given on the command line,
 // reporting verifier errors through a diagnostic handler. Exit 0 only when
 // the built kernel verifies, computes out = 2 * in and becomes PTX, and the
@@ -18,6 +19,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 #include "uop/Dialect/UOp/Transforms/Passes.h"
@@ -26,6 +28,17 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
+
+namespace {
+/// An embedder's pass that breaks the IR: each uop.mul moved to the start of
+/// its block, above the definitions of its operands.
+struct BreakIR : PassWrapper<BreakIR, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(BreakIR)
+  void runOnOperation() override {
+    getOperation().walk([](uop::MulOp mul) { mul->moveBefore(&mul->getBlock()->front()); });
+  }
+};
+} // namespace
 
 int main(int argc, char **argv) {
   DialectRegistry registry;
@@ -110,6 +123,27 @@ int main(int argc, char **argv) {
     for (StringRef line : lines)
       if (line.starts_with(".target") || line.starts_with(".visible .entry"))
         llvm::outs() << "ptx: " << line << "\n";
+  }
+
+  // An embedder's pass run before the pipeline (configure adds it) that
+  // leaves the IR invalid: with the verifier on, the compile stops there with
+  // the verifier's error. (Without it, a release build checks only the input:
+  // uop::verifyEachByDefault().)
+  {
+    OwningOpRef<ModuleOp> copy = module.clone();
+    ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
+      llvm::outs() << "verify-each: " << d.str() << "\n";
+      return success();
+    });
+    auto configure = [](PassManager &pm) {
+      pm.enableVerifier(true);
+      pm.addPass(std::make_unique<BreakIR>());
+      return success();
+    };
+    if (succeeded(uop::compileToPTX(*copy, ptxOptions, configure))) {
+      llvm::errs() << "a compile verifying each pass took invalid IR\n";
+      return 1;
+    }
   }
 
   // The host stages built by hand, sharing one uop-canonicalize pattern

@@ -152,6 +152,11 @@ cl::opt<bool> checkAccesses(cl::cat(category), "check-accesses",
                                      "out-of-bounds access is a fault (exit 3), never a write "
                                      "outside the buffers (default on; =false runs unchecked)"),
                             cl::init(true));
+cl::opt<bool> verifyEach(cl::cat(category), "verify-each",
+                         cl::desc("Verify the IR after every pass of the compile, as mlir-opt "
+                                  "does (default: on in a debug or sanitized build, off in a "
+                                  "release build, which verifies the input only)"),
+                         cl::init(uop::verifyEachByDefault()));
 cl::opt<bool> exact(cl::cat(category), "exact",
                     cl::desc("Compare floats bit for bit too (NaN matches any NaN), "
                              "instead of the per-dtype tolerance"));
@@ -524,6 +529,7 @@ int run(MLIRContext &ctx) {
   }
   (*runner)->setAccessChecks(checkAccesses);
   (*runner)->setPassManagerSetup([](PassManager &pm) {
+    pm.enableVerifier(verifyEach);
     applyDefaultTimingPassManagerCLOptions(pm);
     return applyPassManagerCLOptions(pm);
   });

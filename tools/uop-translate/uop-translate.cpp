@@ -156,6 +156,11 @@ cl::opt<bool> timing(cl::cat(category), "timing",
                      cl::desc("--kernelize-tinygrad-graph: print each case's kernelize and "
                               "schedule milliseconds on stderr; --export-ptx: the wall and "
                               "CPU milliseconds of import and of compile"));
+cl::opt<bool> verifyEach(cl::cat(category), "verify-each",
+                         cl::desc("Verify the IR after every pass of the compile, as mlir-opt "
+                                  "does (default: on in a debug or sanitized build, off in a "
+                                  "release build, which verifies the input only)"),
+                         cl::init(uop::verifyEachByDefault()));
 cl::opt<std::string> outputFile(cl::cat(category), "o", cl::desc("Output file (default: stdout)"),
                                 cl::value_desc("file"), cl::init("-"));
 
@@ -409,6 +414,7 @@ FailureOr<std::unique_ptr<uop::PTXCompiler>> makePTXCompiler(MLIRContext *ctx) {
       ptxOpts.getNumOccurrences() ? std::optional<StringRef>(ptxOpts) : std::nullopt, noOpt,
       tcSchedule));
   return uop::PTXCompiler::create(ctx, options, [](PassManager &pm) {
+    pm.enableVerifier(verifyEach);
     applyDefaultTimingPassManagerCLOptions(pm);
     return applyPassManagerCLOptions(pm);
   });

@@ -204,6 +204,14 @@ struct PTXKernel {
   std::vector<KernelVariable> variables;
 };
 
+/// Whether the compile entry points' pass managers (PTXCompiler, the
+/// runners, the C API's compiles) verify the IR after every pass unless told
+/// otherwise: off in a release build (the input is verified where it is read;
+/// verifying after each pass costs about a quarter of a compile), on in a
+/// debug or sanitized one (CMake's UOP_VERIFY_EACH_DEFAULT). The tools'
+/// --verify-each overrides it.
+bool verifyEachByDefault();
+
 /// Compiles modules' kernels to PTX with one uop-to-ptx pass manager, built
 /// once: a later module skips building the pipeline and initializing its
 /// passes (their pattern sets), which costs about as much as compiling a
@@ -212,9 +220,9 @@ struct PTXKernel {
 /// `printer=direct`).
 class PTXCompiler {
 public:
-  /// The uop-to-ptx pipeline with `options` (always to the binary).
-  /// `configure`, if given, sets up the pass manager first (e.g.
-  /// applyPassManagerCLOptions).
+  /// The uop-to-ptx pipeline with `options` (always to the binary), verifying
+  /// after each pass if verifyEachByDefault(). `configure`, if given, sets up
+  /// the pass manager first (e.g. applyPassManagerCLOptions, enableVerifier).
   static FailureOr<std::unique_ptr<PTXCompiler>>
   create(MLIRContext *ctx, const UOpToPTXOptions &options = {},
          function_ref<LogicalResult(PassManager &)> configure = nullptr);
