@@ -2,7 +2,10 @@
 """Compile-time and code-quality benchmark: uop-translate --export-ptx against tinygrad.
 
 Compile time, for ../shared/corpus (70 kernels) and ../shared/corpus-perf (16, at model
-sizes), each against tinygrad's get_program figures (../shared/anchors):
+sizes), each against tinygrad's get_program on this machine in this run
+(scripts/tinygrad_ptx_times.py, ../shared/tinygrad; each kernel's median over --repeat
+processes, each warmed on the other corpus first), or with --tinygrad-figures=anchors
+against the figures ../shared/anchors recorded (another day; this machine's speed drifts):
   - each corpus as one module in one process: the CPU time of compiling it (uop-translate
     --timing: "compile and write", every thread), the process's wall time, the most
     expensive passes (--mlir-timing), against the sum of tinygrad's milliseconds;
@@ -38,7 +41,7 @@ NVPTX backend (uop-translate --ptx-printer, docs/compile-speed.md); --tool=uop-t
 
 usage: bench_ptx.py [--build DIR] [--shared DIR] [--chip sm_80] [--repeat 5] [--output FILE]
                     [--ptx-printer llvm|direct] [--tool uop-translate|uop-translate-direct]
-                    [--startup-of DIR]...
+                    [--startup-of DIR]... [--tinygrad-figures live|anchors]
 """
 import argparse
 import datetime
@@ -294,6 +297,9 @@ def main():
     ap.add_argument("--startup-of", action="append", default=[], metavar="DIR",
                     help="also report the start-up of this build's tool (--tool; e.g. the "
                          "shared-library build next to a static one)")
+    ap.add_argument("--tinygrad-figures", choices=["live", "anchors"], default="live",
+                    help="tinygrad's compile times: measured now (../shared/tinygrad) or the "
+                         "anchors' recorded figures")
     args = ap.parse_args()
     if args.repeat < 1:
         die("--repeat must be at least 1")
@@ -322,10 +328,15 @@ def main():
         print(warn, file=sys.stderr)
         out += [warn, ""]
 
+    out += [f"- tinygrad's compile times: {TINYGRAD_FIGURES[args.tinygrad_figures]}", ""]
+
     timings, rows, tmp = {}, [], tempfile.mkdtemp(prefix="bench_ptx.")
+    all_kernels = {c: corpus_kernels(os.path.abspath(os.path.join(args.shared, c)))
+                   for c in ("corpus", "corpus-perf")}
     try:
         for corpus in ("corpus", "corpus-perf"):
-            kernels = corpus_kernels(os.path.abspath(os.path.join(args.shared, corpus)))
+            kernels = all_kernels[corpus]
+            other = all_kernels["corpus-perf" if corpus == "corpus" else "corpus"]
             per_kernel = []
             for key, path in kernels:
                 print(f"bench_ptx: {corpus}/{key}", file=sys.stderr)
@@ -334,7 +345,9 @@ def main():
                 per_kernel.append({"key": key, "cpu": statistics.median(r["cpu"] for r in runs),
                                    "process_cpu": statistics.median(r["process_cpu"] for r in runs),
                                    "wall": statistics.median(r["wall"] for r in runs),
-                                   "tg": anchors[corpus].get(key)})
+                                   "tg": anchors[corpus].get(key),
+                                   "tg_anchor_ms": (anchors[corpus].get(key) or {}).get(
+                                       "tinygrad_ptx_ms")})
                 if corpus == "corpus-perf":
                     rows.append(quality_row(path, per_kernel[-1], args.chip, tmp, tool, ptxas,
                                             tg_vec.get(key)))
@@ -344,8 +357,22 @@ def main():
             for k, (_, path) in zip(per_kernel, kernels):
                 k["warm"] = warm[path]
             print(f"bench_ptx: {corpus} as one module", file=sys.stderr)
-            runs = [compile_ptx(tool, [p for _, p in kernels], args.chip, tmp, f"{corpus} compile")
-                    for _ in range(args.repeat)]
+            # tinygrad's figures, each process next to one of ours: the machine's speed
+            # drifts within minutes, and the ratio is what is reported.
+            runs, tg_runs = [], []
+            for _ in range(args.repeat):
+                if args.tinygrad_figures == "live":
+                    tg_runs.append(tinygrad_run(args.shared, args.chip, [p for _, p in other],
+                                                [p for _, p in kernels]))
+                runs.append(compile_ptx(tool, [p for _, p in kernels], args.chip, tmp,
+                                        f"{corpus} compile"))
+            for k, (_, path) in zip(per_kernel, kernels):
+                k["tg_ms"] = (statistics.median(r[path] for r in tg_runs) if tg_runs
+                              else k["tg_anchor_ms"])
+            tg_of = {k["key"]: k["tg_ms"] for k in per_kernel}
+            for row in rows:  # corpus-perf's, made before the figures
+                if row["key"] in tg_of:
+                    row["tg_ms"] = tg_of[row["key"]]
             # The pass breakdown from a run of its own: --mlir-timing's timers cost time.
             timed = compile_ptx(tool, [p for _, p in kernels], args.chip, tmp,
                                 f"{corpus} compile with --mlir-timing", mlir_timing=True)
@@ -366,6 +393,27 @@ def main():
     if args.output:
         with open(args.output, "w") as f:
             f.write(text)
+
+
+TINYGRAD_FIGURES = {
+    "live": "measured in this run on this machine (scripts/tinygrad_ptx_times.py: get_program "
+            "with PTXRenderer, each kernel once per process after the other corpus, median "
+            "of --repeat processes; CPU ms)",
+    "anchors": "../shared/anchors' recorded figures (measured another day, on a machine of "
+               "this kind; this machine's speed drifts by up to 40% between runs)"}
+
+
+def tinygrad_run(shared, chip, warm, measure):
+    """{path: CPU ms} of tinygrad's get_program on each kernel of `measure`, in one process
+    of scripts/tinygrad_ptx_times.py warmed on `warm`."""
+    tinygrad = os.path.join(shared, "tinygrad")
+    if not os.path.isfile(os.path.join(tinygrad, "tinygrad", "__init__.py")):
+        die(f"tinygrad not found at {tinygrad}: it is needed to measure tinygrad here "
+            "(or pass --tinygrad-figures=anchors for the recorded figures)")
+    script = os.path.join(ROOT, "scripts", "tinygrad_ptx_times.py")
+    stdout = run(["/usr/bin/python3", script, "--tinygrad", tinygrad, "--chip", chip,
+                  "--warm", *warm, "--measure", *measure], "tinygrad's compile")[2]
+    return {p: t["cpu_ms"] for p, t in json.loads(stdout).items()}
 
 
 def translate_of(build, name="uop-translate"):
@@ -401,29 +449,30 @@ def report_compile_time(timings, startups, repeat):
            "(after the JSON import), a process's is its rusage (start-up, import, compile, write); "
            "the timed runs have no --mlir-timing (the pass breakdown below is a run of its own). "
            "A kernel alone in its process pays the first-use costs (code paged in, pattern sets "
-           "and target machines built) that a module's later kernels do not; tinygrad's figures "
-           "are from a warm process. \"Warm\" is what tinygrad's figure measures: each kernel "
+           "and target machines built) that a module's later kernels do not; tinygrad's figure "
+           "is each kernel's first compile in a warm process. \"Warm\" for ours: each kernel "
            "imported and compiled as a module of its own in a process that has compiled them all "
            "once already (uop-translate --export-ptx --separate, one pass manager for all).",
            "", "| corpus | kernels | one module: compile CPU ms (fastest - slowest run) | wall ms | "
-           "tinygrad sum ms | "
+           "tinygrad sum ms | anchors' sum ms | "
            "ratio tinygrad/ours | median kernel alone in its process: ours ms | median kernel, "
            "warm: ours ms | tinygrad ms | ratio (warm) | one-kernel "
-           "process CPU ms: median | max |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "process CPU ms: median | max |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     goals = []
     for corpus, t in timings.items():
-        ks = [k for k in t["kernels"] if k["tg"]]
+        ks = [k for k in t["kernels"] if k["tg_ms"] is not None]
         if not ks:
-            die(f"no kernel of {corpus} has a tinygrad anchor")
-        tg_sum = sum(k["tg"]["tinygrad_ptx_ms"] for k in ks)
-        ours_med, tg_med = med(k["cpu"] for k in ks), med(k["tg"]["tinygrad_ptx_ms"] for k in ks)
+            die(f"no kernel of {corpus} has a tinygrad figure")
+        tg_sum = sum(k["tg_ms"] for k in ks)
+        anchor_sum = sum(k["tg_anchor_ms"] or 0 for k in ks)
+        ours_med, tg_med = med(k["cpu"] for k in ks), med(k["tg_ms"] for k in ks)
         warm_med = med(k["warm"] for k in ks)
         whole = t["whole"]["cpu"]
         procs = [k["process_cpu"] for k in t["kernels"]]
         lo, hi = t["whole_range"]
         out.append(f"| {corpus} | {len(t['kernels'])} | {whole:.1f} ({lo:.0f} - {hi:.0f}) | "
                    f"{t['whole']['wall']:.1f} | "
-                   f"{tg_sum:.1f} | {tg_sum / whole:.2f}x | {ours_med:.2f} | {warm_med:.2f} | "
+                   f"{tg_sum:.1f} | {anchor_sum:.1f} | {tg_sum / whole:.2f}x | {ours_med:.2f} | {warm_med:.2f} | "
                    f"{tg_med:.2f} | {tg_med / warm_med:.2f}x | {med(procs):.1f} | "
                    f"{max(procs):.1f} |")
         goals += [f"- {corpus}: >= 4x tinygrad on the sum: {yes(tg_sum / whole >= 4)} "
@@ -456,7 +505,7 @@ def report_table(rows):
     dims = lambda v: ",".join(map(str, v)) if v else "?"
     for r in rows:
         tg = r["tg"] or {}
-        tg_ms = tg.get("tinygrad_ptx_ms")
+        tg_ms = r["tg_ms"]
         cells = [r["key"], f"{r['cpu']:.1f}", f"{tg_ms:.1f}" if tg_ms else "n/a",
                  f"{tg_ms / r['cpu']:.1f}x" if tg_ms else "n/a",
                  f"{r['grid']} / {r['block']}",

@@ -1,8 +1,9 @@
 """tinygrad kernel ASTs as uop-mlir's kernel JSON (the corpus format, docs/README.md).
 
 export_ast(ast) turns the SINK that tinygrad's scheduler hands to get_program into the
-node list [op, dtype, arg, [source indices]]; kernel_json adds the kernel's name.
-Imports tinygrad lazily: this module loads without it.
+node list [op, dtype, arg, [source indices]]; kernel_json adds the kernel's name;
+import_ast is the inverse, a node list back into tinygrad UOps (for measuring tinygrad on
+the corpus). Imports tinygrad lazily: this module loads without it.
 """
 import math
 
@@ -134,3 +135,65 @@ def kernel_json(ast, name):
     """The whole kernel JSON object for `ast`, named `name`."""
     nodes, _ = export_ast(ast)
     return {"name": name, "nodes": nodes}
+
+
+# ---------------------------------------------------------------- JSON -> AST
+
+def dtype_of_json(d):
+    """The tinygrad dtype of a node's dtype entry (dtype_json's inverse)."""
+    from tinygrad.dtype import dtypes
+    if isinstance(d, dict):
+        base = dtype_of_json(d["ptr"])
+        return base.ptr(d["size"], local=d.get("addrspace", "global") == "local")
+    for attr, short in DTYPE_NAMES.items():
+        if short == d and getattr(dtypes, attr, None) is not None:
+            return getattr(dtypes, attr)
+    raise ExportError(f"dtype {d!r} is not a kernel JSON dtype")
+
+
+def sym_of_json(x):
+    """A view entry as tinygrad has it: an int or an expression of Variables (sym_json's
+    inverse)."""
+    from tinygrad.uop.ops import Variable
+    if isinstance(x, int):
+        return x
+    if "var" in x:
+        return Variable(x["var"], x["min"], x["max"])
+    a, b = (sym_of_json(s) for s in x["src"])
+    return a + b if x["op"] == "ADD" else a * b
+
+
+def view_of_json(arg):
+    """A VIEW arg as the ShapeTracker it was exported from: each View as it was, not
+    as View.create would canonicalize it."""
+    from tinygrad.shape.shapetracker import ShapeTracker
+    from tinygrad.shape.view import View
+    views = []
+    for v in arg["views"]:
+        mask = None if v["mask"] is None else tuple(tuple(sym_of_json(x) for x in m) for m in v["mask"])
+        views.append(View(tuple(sym_of_json(x) for x in v["shape"]), tuple(sym_of_json(x) for x in v["strides"]),
+                          sym_of_json(v["offset"]), mask, v["contiguous"]))
+    return ShapeTracker(tuple(views))
+
+
+def import_ast(nodes):
+    """The UOps of a node list (export_ast's inverse); the last is the kernel's SINK."""
+    from tinygrad.dtype import dtypes
+    from tinygrad.uop.ops import UOp, Ops
+    uops = []
+    for op, dt, arg, srcs in nodes:
+        o, dtype = Ops[op], dtype_of_json(dt)
+        if o is Ops.VIEW:
+            arg = view_of_json(arg)
+        elif o is Ops.REDUCE_AXIS:
+            arg = (Ops[arg["op"]], tuple(arg["axes"]))
+        elif o is Ops.CONST:
+            arg = dtypes.as_const(float(arg) if isinstance(arg, str) else arg, dtype)  # "inf", "nan"
+        elif o is Ops.DEFINE_GLOBAL:
+            arg = int(arg)
+        elif arg is not None:
+            raise ExportError(f"{op} with arg {arg!r}")
+        uops.append(UOp(o, dtype, tuple(uops[s] for s in srcs), arg))
+    if not uops or uops[-1].op is not Ops.SINK:
+        raise ExportError("a kernel's last node is its SINK")
+    return uops
