@@ -529,7 +529,8 @@ def report_quality(rows, have_ptxas):
            f"- ptxas failures: " + (", ".join(fails) if fails else "none" if have_ptxas else "n/a"),
            *quality_goals(rows, have_ptxas),
            "", "Notes:", "",
-           "- tinygrad's ms is get_program in a warm process with its heuristic opts; ours "
+           "- tinygrad's ms is get_program (see the top for where the figure comes from) "
+           "with its heuristic opts; ours "
            "applies the same opts and expands upcast and unroll axes as tinygrad's expander "
            "does; LLVM then schedules and unrolls further, so the PTX differs.",
            f"- {COUNT_RULE} tinygrad's and nvcc's line counts are the anchor file's figures."]

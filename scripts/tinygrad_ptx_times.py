@@ -9,9 +9,9 @@ linearizing, rendering PTX; no GPU needed), as tinygrad compiles a kernel it has
 seen in a process that has run for a while: the --warm kernels are compiled first
 (imports, pattern matchers and tinygrad's caches warmed), then each --measure kernel
 once. A kernel is measured once per process because tinygrad caches what it derives from
-UOps it has seen, and rebuilt UOps are the same objects: compiling the same kernel again
-in one process took 40-55% less time here (the corpus: 1276, 990, 800, 621 ... 570 ms
-over eight rounds). Prints JSON: {"path": {"cpu_ms": ..., "wall_ms": ...}} for the
+UOps it has seen, and rebuilt UOps are the same objects: the same kernels compiled again
+in one process took up to a third less time here (the corpus after corpus-perf, four
+processes: 769-1089 ms the first time, 584-756 the third). Prints JSON: {"path": {"cpu_ms": ..., "wall_ms": ...}} for the
 measured kernels (CPU = process_time, this process's every thread).
 
 scripts/bench_ptx.py runs this for its tinygrad figures (warm on the other corpus).

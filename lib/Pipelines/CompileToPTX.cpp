@@ -7,6 +7,7 @@
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Verifier.h"
 
 using namespace mlir;
 using namespace mlir::uop;
@@ -45,6 +46,9 @@ FailureOr<std::vector<PTXKernel>> PTXCompiler::compile(ModuleOp module) {
   if (ctx != pm.getContext())
     return emitError(UnknownLoc::get(pm.getContext()))
            << "the module is of another context than the compiler's";
+  // The input is verified here; after each pass only if verifyEachByDefault().
+  if (failed(verify(module)))
+    return failure();
   // The variables' bounds, as the kernels declare them.
   llvm::StringMap<std::vector<KernelVariable>> declared;
   for (auto kernel : module.getOps<KernelOp>())

@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 
 using namespace mlir;
@@ -108,6 +109,9 @@ public:
 
   FailureOr<std::unique_ptr<CompiledKernel>> compile(ModuleOp module, StringRef name,
                                                      const KernelCodegenOptions &options) override {
+    // The input is verified here; after each pass only if verifyEachByDefault().
+    if (failed(verify(module)))
+      return failure();
     if (!module.lookupSymbol(name))
       return emitError(module.getLoc()) << "no kernel named '" << name << "'";
     if (checkAccesses && module.lookupSymbol<LLVM::LLVMFuncOp>(name))

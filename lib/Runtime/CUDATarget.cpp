@@ -19,6 +19,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -280,6 +281,9 @@ private:
 
 FailureOr<std::unique_ptr<CompiledKernel>>
 CUDARunner::compile(ModuleOp module, StringRef name, const KernelCodegenOptions &codegen) {
+  // The input is verified here; after each pass only if verifyEachByDefault().
+  if (failed(verify(module)))
+    return failure();
   auto start = Clock::now();
   // Up to the gpu.module (which says how many parameters the kernel takes),
   // then its PTX.

@@ -23,6 +23,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
@@ -80,6 +81,9 @@ private:
 
 FailureOr<std::unique_ptr<CompiledKernel>> SimRunner::compile(ModuleOp module, StringRef name,
                                                               const KernelCodegenOptions &options) {
+  // The input is verified here; after each pass only if verifyEachByDefault().
+  if (failed(verify(module)))
+    return failure();
   MLIRContext *ctx = module.getContext();
   auto start = Clock::now();
   std::optional<std::string> opts;
