@@ -11,8 +11,10 @@ seen in a process that has run for a while: the --warm kernels are compiled firs
 once. A kernel is measured once per process because tinygrad caches what it derives from
 UOps it has seen, and rebuilt UOps are the same objects: the same kernels compiled again
 in one process took up to a third less time here (the corpus after corpus-perf, four
-processes: 769-1089 ms the first time, 584-756 the third). Prints JSON: {"path": {"cpu_ms": ..., "wall_ms": ...}} for the
-measured kernels (CPU = process_time, this process's every thread).
+processes: 769-1089 ms the first time, 584-756 the third).
+
+Prints JSON, {"path": {"cpu_ms": ..., "wall_ms": ...}} for the measured kernels (CPU:
+process_time, every thread of this process).
 
 scripts/bench_ptx.py runs this for its tinygrad figures (warm on the other corpus).
 """

@@ -170,9 +170,10 @@ def view_of_json(arg):
     from tinygrad.shape.view import View
     views = []
     for v in arg["views"]:
-        mask = None if v["mask"] is None else tuple(tuple(sym_of_json(x) for x in m) for m in v["mask"])
-        views.append(View(tuple(sym_of_json(x) for x in v["shape"]), tuple(sym_of_json(x) for x in v["strides"]),
-                          sym_of_json(v["offset"]), mask, v["contiguous"]))
+        entries = lambda xs: tuple(sym_of_json(x) for x in xs)
+        mask = None if v["mask"] is None else tuple(entries(m) for m in v["mask"])
+        views.append(View(entries(v["shape"]), entries(v["strides"]), sym_of_json(v["offset"]), mask,
+                          v["contiguous"]))
     return ShapeTracker(tuple(views))
 
 
