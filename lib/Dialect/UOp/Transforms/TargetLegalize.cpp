@@ -169,7 +169,12 @@ struct UOpTargetLegalizePass : mlir::uop::impl::UOpTargetLegalizeBase<UOpTargetL
     patterns.add<BoolCompare<CmpNeOp>, BoolCompare<CmpLtOp>, BoolCompare<CmpEqOp>,
                  UnsignedShiftAmount<ShlOp>, UnsignedShiftAmount<ShrOp>, ExactHalfProduct>(ctx);
     patterns.add<HalfInF32, HalfUnitMulAcc>(ctx, target);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) {
+    // The driver folds every op, and the uop folders ask for integer ranges
+    // (tinygrad's min == max rule): the folds share their walks.
+    RangeMemo memo;
+    GreedyRewriteConfig config;
+    config.setListener(&memo);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns), config))) {
       // Silent failure would leave the kernel half rewritten with no word why.
       getOperation()->emitError() << "uop-target-legalize: the rewrites did not converge";
       return signalPassFailure();
