@@ -120,3 +120,48 @@ uop.kernel @unroll_in_a_loop {
   %st = uop.store %q, %w : !uop.ptr<f32, 512>
   uop.sink %st
 }
+
+// Copies are hash-consed within a STORE's copies, as tinygrad's UOps are:
+// the copies for u1 = 0 and u1 = 1 share the math that depends on u0 only
+// (one MUL and one INDEX of `in` per value of u0, not per copy). LOADs, which
+// read memory, stay one per copy (uop-devectorize merges them).
+// CHECK-LABEL: uop.kernel @shared_copies
+// CHECK-DAG: %[[C0:.*]] = uop.const 0 : si32
+// CHECK-DAG: %[[C1:.*]] = uop.const 1 : si32
+// CHECK: %[[M0:.*]] = uop.mul %[[C0]], %{{.*}} : si32
+// CHECK: uop.add %[[M0]], %[[C0]]
+// CHECK: %[[P0:.*]] = uop.index %{{.*}}[%[[C0]]]
+// CHECK: uop.load %[[P0]]
+// CHECK: uop.store
+// CHECK-NOT: uop.mul
+// CHECK-NOT: uop.index %{{.*}}[%[[C0]]]
+// CHECK: uop.add %[[M0]], %[[C1]]
+// CHECK-NOT: uop.mul
+// CHECK: uop.load %[[P0]]
+// CHECK: uop.store
+// CHECK: %[[M1:.*]] = uop.mul %[[C1]], %{{.*}} : si32
+// CHECK: uop.add %[[M1]], %[[C0]]
+// CHECK: %[[P1:.*]] = uop.index %{{.*}}[%[[C1]]]
+// CHECK: uop.load %[[P1]]
+// CHECK: uop.store
+// CHECK-NOT: uop.mul
+// CHECK: uop.add %[[M1]], %[[C1]]
+// CHECK-NOT: uop.mul
+// CHECK: uop.load %[[P1]]
+// CHECK: uop.store
+// CHECK: uop.sink
+uop.kernel @shared_copies {
+  %c2 = uop.const 2 : si32
+  %c3 = uop.const 3 : si32
+  %u0 = uop.range %c2 axis 0 upcast : si32
+  %u1 = uop.range %c2 axis 1 upcast : si32
+  %out = uop.define_global 0 : !uop.ptr<f32, 8>
+  %in = uop.define_global 1 : !uop.ptr<f32, 2>
+  %p = uop.index %in[%u0] : !uop.ptr<f32, 2>, si32
+  %x = uop.load %p : !uop.ptr<f32, 2>
+  %row = uop.mul %u0, %c3 : si32
+  %i = uop.add %row, %u1 : si32
+  %q = uop.index %out[%i] : !uop.ptr<f32, 8>, si32
+  %st = uop.store %q, %x : !uop.ptr<f32, 8>
+  uop.sink %st
+}

@@ -133,6 +133,10 @@ def UOpExpand : Pass<"uop-expand", "::mlir::uop::KernelOp"> {
       the lanes into the accumulator in order, or, with no other ranges,
       the lanes combined in order without an accumulator (tinygrad's
       `horizontal_reduce`).
+    The copies of one expansion (a STORE's, a CONTRACT's lanes, a REDUCE's)
+    are hash-consed as tinygrad's UOps are: a pure op copied twice with the
+    same operands is one op, so the copies share the math that depends on
+    only some of the axes; ops that touch memory are copied each time.
     Loads and stores are folded into vector accesses by `uop-devectorize`,
     after canonicalize and CSE. A kernel AST (with VIEWs) is left alone.
   }];
