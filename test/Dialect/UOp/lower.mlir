@@ -2,13 +2,16 @@
 // RUN: uop-opt %s --uop-lower --split-input-file --verify-diagnostics | FileCheck %s
 
 // A reduce: one range per axis of the full shape, reduce for the reduced axis;
-// REDUCE_AXIS becomes REDUCE over its range.
+// REDUCE_AXIS becomes REDUCE over its range. The index math is hash-consed
+// as tinygrad's UOps are: the ranges' ends and the row stride are one
+// constant.
 // CHECK-LABEL: uop.kernel @reduce
-// CHECK-DAG: %[[R0:.*]] = uop.range %{{.*}} axis 0 global : si32
-// CHECK-DAG: %[[R1:.*]] = uop.range %{{.*}} axis 1 reduce : si32
+// CHECK: %[[C4:.*]] = uop.const 4 : si32
+// CHECK-DAG: %[[R0:.*]] = uop.range %[[C4]] axis 0 global : si32
+// CHECK-DAG: %[[R1:.*]] = uop.range %[[C4]] axis 1 reduce : si32
 // CHECK-DAG: %[[OUT:.*]] = uop.define_global 0
 // CHECK-DAG: %[[IN:.*]] = uop.define_global 1
-// CHECK: %[[C4:.*]] = uop.const 4 : si32
+// CHECK-NOT: uop.const 4
 // CHECK: %[[ROW:.*]] = uop.mul %[[R0]], %[[C4]] : si32
 // CHECK: %[[I0:.*]] = uop.add %{{.*}}, %[[ROW]] : si32
 // CHECK: %[[I:.*]] = uop.add %[[I0]], %[[R1]] : si32
@@ -34,10 +37,10 @@ uop.kernel @reduce {
 
 // A permute is strides in another order: element (i, j) is at i + 4 * j.
 // CHECK-LABEL: uop.kernel @permute
-// CHECK-DAG: %[[R0:.*]] = uop.range %{{.*}} axis 0 global
-// CHECK-DAG: %[[R1:.*]] = uop.range %{{.*}} axis 1 global
-// CHECK: %[[A:.*]] = uop.add %{{.*}}, %[[R0]] : si32
 // CHECK: %[[C4:.*]] = uop.const 4 : si32
+// CHECK-DAG: %[[R0:.*]] = uop.range %[[C4]] axis 0 global
+// CHECK-DAG: %[[R1:.*]] = uop.range %[[C4]] axis 1 global
+// CHECK: %[[A:.*]] = uop.add %{{.*}}, %[[R0]] : si32
 // CHECK: %[[M:.*]] = uop.mul %[[R1]], %[[C4]] : si32
 // CHECK: %[[I:.*]] = uop.add %[[A]], %[[M]] : si32
 // CHECK: uop.index %{{.*}}[%[[I]]] : !uop.ptr<f32, 16>, si32

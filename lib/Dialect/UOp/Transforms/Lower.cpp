@@ -33,8 +33,9 @@ namespace {
 class Indexer {
 public:
   /// `vars`: the kernel's define_vars by name, for symbolic views.
-  Indexer(OpBuilder &b, Location loc, const llvm::StringMap<Value> &vars)
-      : b(b), loc(loc), build(b, loc), vars(vars),
+  /// `made`: what the Indexers of one kernel made, shared (sym::Build::Made).
+  Indexer(OpBuilder &b, Location loc, const llvm::StringMap<Value> &vars, sym::Build::Made *made)
+      : b(b), loc(loc), build(b, loc, made), vars(vars),
         i32(IntegerType::get(b.getContext(), 32, IntegerType::Signed)) {}
 
   std::pair<Value, Value> index(ShapeTrackerAttr st, ArrayRef<Value> ranges) {
@@ -136,7 +137,7 @@ private:
 /// #uop.swizzle (a define_local of a staged operand), computed on the byte
 /// offset with divisions and remainders by powers of two (shifts and masks
 /// once canonicalized), else `idx`.
-Value swizzled(OpBuilder &b, Location loc, Value buf, Value idx) {
+Value swizzled(OpBuilder &b, Location loc, Value buf, Value idx, sym::Build::Made *made) {
   auto local = buf.getDefiningOp<DefineLocalOp>();
   std::optional<SwizzleAttr> swizzle = local ? local.getSwizzle() : std::nullopt;
   if (!swizzle)
@@ -144,7 +145,7 @@ Value swizzled(OpBuilder &b, Location loc, Value buf, Value idx) {
   auto ptr = cast<PtrType>(buf.getType());
   int64_t shift = llvm::Log2_64(getScalarType(ptr.getElementType()).getIntOrFloatBitWidth() / 8);
   int64_t base = swizzle->getBase() - shift, mask = (int64_t(1) << swizzle->getBits()) - 1;
-  sym::Build build(b, loc);
+  sym::Build build(b, loc, made);
   // idx + ((lo ^ hi) - lo) << base, lo and hi the XORed bit fields.
   Value lo = build.mod(build.idiv(idx, int64_t(1) << base), mask + 1);
   Value hi = build.mod(build.idiv(idx, int64_t(1) << (base + swizzle->getShift())), mask + 1);
@@ -200,7 +201,12 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
     for (Operation &op : body)
       if (isa<DefineVarOp>(op))
         b.setInsertionPointAfter(&op);
-    Indexer top(b, kernel.getLoc(), vars);
+    // Each access's index math is built afresh, much of it alike (the same
+    // constants, the same strides of the same ranges): the Indexers share
+    // what they made, as tinygrad's hash-consed UOps are. They insert in
+    // block order, at the top and then before each op lowered in turn.
+    sym::Build::Made made;
+    Indexer top(b, kernel.getLoc(), vars, &made);
     // The RANGE numbered `axis` over dimension `dim` of the full shape.
     auto range = [&](int64_t axis, int64_t dim, AxisKind kind) -> Value {
       Value end = symFull[dim] ? top.expr(symFull[dim]) : top.constant(full[dim]);
@@ -221,14 +227,14 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
 
     for (Operation &op : llvm::make_early_inc_range(body)) {
       b.setInsertionPoint(&op);
-      Indexer ix(b, op.getLoc(), vars);
+      Indexer ix(b, op.getLoc(), vars, &made);
       if (auto load = dyn_cast<LoadOp>(op)) {
         auto view = load.getPtr().getDefiningOp<ViewOp>();
         if (!view)
           continue;
         bool local = isLocal(view);
         auto [idx, valid] = ix.index(view.getSt(), local ? ridxs : ranges);
-        idx = swizzled(b, op.getLoc(), view.getSrc(), idx);
+        idx = swizzled(b, op.getLoc(), view.getSrc(), idx, &made);
         Value ptr = IndexOp::create(b, op.getLoc(), view.getSrc(), idx, valid);
         Value alt = valid ? zero(b, op.getLoc(), load.getType()) : Value();
         SmallVector<Value> deps(load.getDeps());
@@ -241,7 +247,7 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
         if (!view)
           continue;
         auto [idx, valid] = ix.index(view.getSt(), ranges);
-        idx = swizzled(b, op.getLoc(), view.getSrc(), idx);
+        idx = swizzled(b, op.getLoc(), view.getSrc(), idx, &made);
         // Of a group, only its first thread stores the grouped result.
         if (!isLocal(view))
           for (int64_t a : groupAxes)
@@ -267,7 +273,7 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
         op.replaceAllUsesWith(ValueRange{valid});
         op.erase();
       } else if (auto copy = dyn_cast<CopyTileOp>(op)) {
-        if (failed(lowerCopyTile(copy, ix, ranges, info)))
+        if (failed(lowerCopyTile(copy, ix, ranges, info, &made)))
           return signalPassFailure();
       } else if (auto ld = dyn_cast<LdMatrixOp>(op)) {
         auto view = ld.getPtr().getDefiningOp<ViewOp>();
@@ -278,7 +284,7 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
           ld.emitOpError() << "reads through a masked view: every lane must give a row address";
           return signalPassFailure();
         }
-        idx = swizzled(b, op.getLoc(), view.getSrc(), idx);
+        idx = swizzled(b, op.getLoc(), view.getSrc(), idx, &made);
         Value ptr = IndexOp::create(b, op.getLoc(), view.getSrc(), idx, Value());
         op.replaceAllUsesWith(LdMatrixOp::create(b, op.getLoc(), ld.getType(), ptr, ld.getCount(),
                                                  ld.getTrans(), ld.getDeps()));
@@ -294,7 +300,7 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
             wmma.emitOpError() << "reads a tile through a masked view";
             return signalPassFailure();
           }
-          idx = swizzled(b, op.getLoc(), view.getSrc(), idx);
+          idx = swizzled(b, op.getLoc(), view.getSrc(), idx, &made);
           operand->set(IndexOp::create(b, op.getLoc(), view.getSrc(), idx, Value()));
         }
       } else if (auto r = dyn_cast<ReduceAxisOp>(op)) {
@@ -327,7 +333,7 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
   /// (the first local axis fastest, as uop-gpu-dims numbers threads) is
   /// p % threads, so a warp copies consecutive bytes.
   static LogicalResult lowerCopyTile(CopyTileOp copy, Indexer &ix, ArrayRef<Value> ranges,
-                                     KernelInfoAttr info) {
+                                     KernelInfoAttr info, sym::Build::Made *made) {
     OpBuilder b(copy);
     Location loc = copy.getLoc();
     auto dstView = copy.getDst().getDefiningOp<ViewOp>();
@@ -341,7 +347,7 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
     Type i32 = IntegerType::get(b.getContext(), 32, IntegerType::Signed);
     if (src.getType() != i32 || dst.getType() != i32)
       return copy.emitOpError() << "copies a tile whose indices leave int32";
-    sym::Build build(b, loc);
+    sym::Build build(b, loc, made);
     Value tid = ix.constant(0);
     int64_t threads = 1;
     int64_t rank = ranges.size();
@@ -365,7 +371,7 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
       Value row = build.idiv(p, perRow), col = build.mul(build.mod(p, perRow), step);
       Value s = build.add(build.add(src, build.mul(row, (int64_t)copy.getSrcPitch())), col);
       Value d = build.add(build.add(dst, build.mul(row, (int64_t)copy.getDstPitch())), col);
-      d = swizzled(b, loc, dstView.getSrc(), d);
+      d = swizzled(b, loc, dstView.getSrc(), d, made);
       Value gate = srcValid;
       if ((j + 1) * threads > pieces) // the last round, where fewer pieces than threads are left
         gate = ix.both(gate, build.lt(p, pieces));

@@ -63,7 +63,19 @@ bool sym::rangeFits(Type t, __int128 lo, __int128 hi) {
 Value Build::cst(Type t, int64_t v) {
   // v modulo the dtype: the rules' constants wrap as the IR's arithmetic does
   APInt bits(t.getIntOrFloatBitWidth(), v, /*isSigned=*/true, /*implicitTrunc=*/true);
-  return ConstOp::create(b, loc, t, IntegerAttr::get(t, bits));
+  auto value = IntegerAttr::get(t, bits);
+  return unique(TypeID::get<ConstOp>(), t, value, {}, {},
+                [&]() -> Value { return ConstOp::create(b, loc, t, value); });
+}
+
+Value Build::unique(TypeID op, Type t, Attribute a, Value x, Value y,
+                    function_ref<Value()> create) {
+  if (!made)
+    return create();
+  Value &v = (*made)[{op.getAsOpaquePointer(), t, a, x, y}];
+  if (!v)
+    v = create();
+  return v;
 }
 
 SmallVector<Value> sym::addTerms(Value x) {

@@ -90,7 +90,10 @@ def UOpLower : Pass<"uop-lower", "::mlir::uop::KernelOp"> {
     `pm_upcast`, such an operation is computed in `si64` over casts of its
     sources, and one with an `si64` source whose value fits is computed in
     `si64` and cast back. An axis of 2^31 elements or more is an error: a
-    RANGE counts in `si32`.
+    RANGE counts in `si32`. The index arithmetic is hash-consed as
+    tinygrad's UOps are: the accesses share each constant and each
+    expression of the same operands (their adds, multiplies, divisions,
+    remainders and comparisons) instead of each building its own.
   }];
 }
 

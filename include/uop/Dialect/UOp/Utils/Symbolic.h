@@ -40,15 +40,26 @@ bool fits(Type t, int64_t c);
 /// Builds uop ops of `v`'s dtype at a rewriter's insertion point.
 class Build {
 public:
-  Build(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+  /// What a Build made, by op, dtype, constant value and operands. A Build
+  /// given one returns the op it made before rather than a copy, as
+  /// tinygrad's UOps are hash-consed. Only for builders that insert in
+  /// block order (each insertion point after the last), so that an op made
+  /// earlier dominates every later use, and only while no value it holds
+  /// (made, or an operand of what it made) is erased or replaced.
+  using Made = DenseMap<std::tuple<const void *, Type, Attribute, Value, Value>, Value>;
+
+  Build(OpBuilder &b, Location loc, Made *made = nullptr) : b(b), loc(loc), made(made) {}
   Value cst(Type t, int64_t v);
-  Value add(Value x, Value y) { return AddOp::create(b, loc, x.getType(), x, y); }
-  Value sub(Value x, Value y) { return SubOp::create(b, loc, x.getType(), x, y); }
-  Value mul(Value x, Value y) { return MulOp::create(b, loc, x.getType(), x, y); }
-  Value idiv(Value x, Value y) { return IDivOp::create(b, loc, x.getType(), x, y); }
-  Value mod(Value x, Value y) { return ModOp::create(b, loc, x.getType(), x, y); }
+  Value add(Value x, Value y) { return binary<AddOp>(x, y); }
+  Value sub(Value x, Value y) { return binary<SubOp>(x, y); }
+  Value mul(Value x, Value y) { return binary<MulOp>(x, y); }
+  Value idiv(Value x, Value y) { return binary<IDivOp>(x, y); }
+  Value mod(Value x, Value y) { return binary<ModOp>(x, y); }
   Value neg(Value x) { return NegOp::create(b, loc, x.getType(), x); }
-  Value lt(Value x, Value y) { return CmpLtOp::create(b, loc, x, y); }
+  Value lt(Value x, Value y) {
+    return unique(TypeID::get<CmpLtOp>(), x.getType(), {}, x, y,
+                  [&]() -> Value { return CmpLtOp::create(b, loc, x, y); });
+  }
   /// x + c, x * c, x // c, x % c, x < c with c of x's dtype; x*1 and x+0 are x.
   Value add(Value x, int64_t c) { return c == 0 ? x : add(x, cst(x.getType(), c)); }
   Value mul(Value x, int64_t c) { return c == 1 ? x : mul(x, cst(x.getType(), c)); }
@@ -57,8 +68,16 @@ public:
   Value lt(Value x, int64_t c) { return lt(x, cst(x.getType(), c)); }
 
 private:
+  template <typename OpT> Value binary(Value x, Value y) {
+    return unique(TypeID::get<OpT>(), x.getType(), {}, x, y,
+                  [&]() -> Value { return OpT::create(b, loc, x.getType(), x, y); });
+  }
+  /// `create()`, or what it made before for the same key when `made` is set.
+  Value unique(TypeID op, Type t, Attribute a, Value x, Value y, function_ref<Value()> create);
+
   OpBuilder &b;
   Location loc;
+  Made *made;
 };
 
 /// Whether every value in [lo, hi] is representable in the integer dtype `t`.
