@@ -65,19 +65,21 @@ OpFoldResult sym::foldIdentity(Operation *op) {
   bool exact = isExact(x.getType());
   auto is = [&](double c) { return y && isConst(y, c); };
   Builder b(op->getContext());
-  Attribute zero = b.getZeroAttr(t);
+  // Made only when a rule returns it: uniquing an attribute costs more than
+  // the rules that run on every fold.
+  auto zero = [&] { return OpFoldResult(b.getZeroAttr(t)); };
   OpFoldResult r =
       llvm::TypeSwitch<Operation *, OpFoldResult>(op)
           .Case([&](AddOp) -> OpFoldResult { return is(0) ? x : Value(); })
           .Case([&](SubOp) -> OpFoldResult {
             if (is(0))
               return x;
-            return exact && x == y ? OpFoldResult(zero) : OpFoldResult();
+            return exact && x == y ? zero() : OpFoldResult();
           })
           .Case([&](MulOp) -> OpFoldResult {
             if (is(1))
               return x;
-            return exact && is(0) ? OpFoldResult(zero) : OpFoldResult();
+            return exact && is(0) ? zero() : OpFoldResult();
           })
           .Case([&](FDivOp) -> OpFoldResult { return is(1) ? x : Value(); })
           .Case([&](IDivOp) -> OpFoldResult {
@@ -95,12 +97,12 @@ OpFoldResult sym::foldIdentity(Operation *op) {
           })
           .Case([&](ModOp) -> OpFoldResult {
             bool signedMinusOne = !isUnsignedLike(t) && is(-1);
-            return x == y || is(1) || signedMinusOne ? OpFoldResult(zero) : OpFoldResult();
+            return x == y || is(1) || signedMinusOne ? zero() : OpFoldResult();
           })
           .Case([&](AndOp) -> OpFoldResult {
             if (x == y || isAllOnes(y))
               return x;
-            return is(0) ? OpFoldResult(zero) : OpFoldResult();
+            return is(0) ? zero() : OpFoldResult();
           })
           .Case([&](OrOp) -> OpFoldResult {
             if (x == y || is(0))
@@ -114,7 +116,7 @@ OpFoldResult sym::foldIdentity(Operation *op) {
           .Case([&](XorOp) -> OpFoldResult {
             if (is(0))
               return x;
-            return x == y ? OpFoldResult(zero) : OpFoldResult();
+            return x == y ? zero() : OpFoldResult();
           })
           .Case([&](MaxOp) -> OpFoldResult {
             if (x == y)

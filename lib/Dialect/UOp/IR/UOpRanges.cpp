@@ -272,8 +272,8 @@ public:
     if (auto it = memo.find(v); it != memo.end())
       return it->second;
     ConstantIntRanges r = full(v.getType());
-    if (isa<InferIntRangeInterface>(op) && op->getNumResults() == 1 &&
-        op->getDialect() == v.getType().getContext()->getLoadedDialect<UOpDialect>()) {
+    if (isa_and_present<UOpDialect>(op->getDialect()) && op->getNumResults() == 1 &&
+        isa<InferIntRangeInterface>(op)) {
       SmallVector<std::optional<ConstantIntRanges>> in;
       for (Value operand : op->getOperands())
         in.push_back(get(operand));
