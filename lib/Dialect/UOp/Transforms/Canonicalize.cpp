@@ -5,8 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GreedyWithRanges.h"
+
 #include "uop/Dialect/UOp/IR/UOpOps.h"
-#include "uop/Dialect/UOp/IR/UOpRanges.h"
 #include "uop/Dialect/UOp/Transforms/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -52,14 +53,12 @@ struct UOpCanonicalize : public uop::impl::UOpCanonicalizeBase<UOpCanonicalize> 
   }
 
   void runOnOperation() override {
-    RangeMemo memo;
     // Upstream canonicalize's defaults.
     GreedyRewriteConfig config;
-    config.setUseTopDownTraversal(true)
-        .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Normal)
-        .setListener(&memo);
+    config.setUseTopDownTraversal(true).setRegionSimplificationLevel(
+        GreedySimplifyRegionLevel::Normal);
     // Like canonicalize, not converging within the iterations is no error.
-    (void)applyPatternsGreedily(getOperation(), *patterns, config);
+    (void)applyPatternsWithRanges(getOperation(), *patterns, config);
   }
 
   std::shared_ptr<CanonicalPatternCache> cache;

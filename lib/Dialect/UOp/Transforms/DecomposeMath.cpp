@@ -7,12 +7,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GreedyWithRanges.h"
 #include "TargetRewrites.h"
 #include "Transcendental.h"
 
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
-#include "uop/Dialect/UOp/IR/UOpRanges.h"
 #include "uop/Dialect/UOp/IR/UOpTypes.h"
 #include "uop/Dialect/UOp/Transforms/Passes.h"
 
@@ -101,11 +101,9 @@ struct UOpDecomposeMathPass : mlir::uop::impl::UOpDecomposeMathBase<UOpDecompose
     patterns.add<DecomposePow, DecomposeThreefry>(ctx);
     populateIntDivisionPatterns(patterns);
     // The ops the patterns make are rewritten again (xpow's EXP2 and LOG2).
-    // The division rules' range queries share their walks.
-    RangeMemo memo;
-    GreedyRewriteConfig config = targetRewriteConfig();
-    config.setListener(&memo);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns), config))) {
+    // The division rules ask for ranges.
+    if (failed(applyPatternsWithRanges(getOperation(), std::move(patterns),
+                                       targetRewriteConfig()))) {
       // Silent failure would leave the kernel half rewritten with no word why.
       getOperation()->emitError() << "uop-decompose-math: the rewrites did not converge";
       return signalPassFailure();

@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GreedyWithRanges.h"
+
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 #include "uop/Dialect/UOp/IR/UOpRanges.h"
 #include "uop/Dialect/UOp/Transforms/Passes.h"
@@ -169,12 +171,8 @@ struct UOpTargetLegalizePass : mlir::uop::impl::UOpTargetLegalizeBase<UOpTargetL
     patterns.add<BoolCompare<CmpNeOp>, BoolCompare<CmpLtOp>, BoolCompare<CmpEqOp>,
                  UnsignedShiftAmount<ShlOp>, UnsignedShiftAmount<ShrOp>, ExactHalfProduct>(ctx);
     patterns.add<HalfInF32, HalfUnitMulAcc>(ctx, target);
-    // The driver folds every op, and the uop folders ask for integer ranges
-    // (tinygrad's min == max rule): the folds share their walks.
-    RangeMemo memo;
-    GreedyRewriteConfig config;
-    config.setListener(&memo);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns), config))) {
+    // The driver folds every op, and the uop folders ask for integer ranges.
+    if (failed(applyPatternsWithRanges(getOperation(), std::move(patterns), {}))) {
       // Silent failure would leave the kernel half rewritten with no word why.
       getOperation()->emitError() << "uop-target-legalize: the rewrites did not converge";
       return signalPassFailure();
