@@ -3,10 +3,12 @@
 #include "uop/Pipelines/KernelInterface.h"
 
 #include "uop/Conversion/Common/KernelEmitter.h"
+#include "uop/Dialect/UOp/IR/LaunchLimits.h"
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <climits>
 
@@ -32,7 +34,8 @@ llvm::Expected<LaunchDims> LaunchDims::evaluate(ArrayRef<KernelVariable> vars,
   for (const SymbolicSize &s : symbolic) {
     std::optional<int64_t> v = s.constant;
     for (auto [var, coef] : s.terms) {
-      auto it = llvm::find_if(vars, [&](const KernelVariable &k) { return k.name == var; });
+      const auto &name = var; // C++17 lambdas cannot capture a structured binding
+      auto it = llvm::find_if(vars, [&](const KernelVariable &k) { return k.name == name; });
       if (it == vars.end() || size_t(it - vars.begin()) >= values.size())
         return llvm::createStringError("the launch size " + s.str() + " needs variable " + var +
                                        ", which the kernel does not take");
@@ -92,19 +95,22 @@ llvm::Expected<LaunchDims> mlir::uop::launchDimsFor(StringRef kernel, const Laun
     return llvm::createStringError("kernel " + kernel + ": " + llvm::toString(dims.takeError()));
   // A kernel of imported PTX says its own sizes; a simulated block of 2^32
   // threads would overflow the simulator's thread indices.
-  constexpr int32_t kGridMax[] = {2147483647, 65535, 65535}, kBlockMax[] = {1024, 1024, 64};
+  auto limits = [](const int64_t(&dims)[3]) {
+    return llvm::formatv("{0},{1},{2}", dims[0], dims[1], dims[2]).str();
+  };
   int64_t threads = 1;
   for (unsigned i = 0; i < 3; ++i) {
-    if (dims->grid[i] > kGridMax[i] || dims->block[i] > kBlockMax[i])
+    if (dims->grid[i] > kCudaGridMax[i] || dims->block[i] > kCudaBlockMax[i])
       return llvm::createStringError("kernel " + kernel + ": " + dims->str() +
-                                     " is over CUDA's launch limits (grid 2147483647,65535,65535, "
-                                     "block 1024,1024,64)");
+                                     " is over CUDA's launch limits (grid " +
+                                     limits(kCudaGridMax) + ", block " + limits(kCudaBlockMax) +
+                                     ")");
     threads *= dims->block[i];
   }
-  if (threads > 1024)
+  if (threads > kCudaThreadsPerBlock)
     return llvm::createStringError("kernel " + kernel + ": " + dims->str() + " has " +
-                                   llvm::Twine(threads) +
-                                   " threads per block; CUDA launches at most 1024");
+                                   llvm::Twine(threads) + " threads per block; CUDA launches at most " +
+                                   llvm::Twine(kCudaThreadsPerBlock));
   return dims;
 }
 

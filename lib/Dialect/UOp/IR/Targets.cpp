@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "uop/Dialect/UOp/IR/LaunchLimits.h"
 #include "uop/Dialect/UOp/IR/TensorCores.h"
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
@@ -119,10 +120,9 @@ TargetAttr TargetAttr::getDefaults(MLIRContext *ctx, StringRef chip) {
 TargetAttr TargetAttr::getForChip(MLIRContext *ctx, StringRef chip) {
   if (!contains(kChips, chip))
     return {};
-  // CUDARenderer: global_max (2^31-1, 65535, 65535), local_max (1024, 1024,
-  // 64), shared_max 49152 (the static shared memory a block may declare).
-  int64_t globalMax[] = {2147483647, 65535, 65535}, localMax[] = {1024, 1024, 64};
-  return TargetAttr::get(ctx, chip, globalMax, localMax, 49152,
+  // CUDARenderer's global_max and local_max, and its shared_max 49152 (the
+  // static shared memory a block may declare).
+  return TargetAttr::get(ctx, chip, kCudaGridMax, kCudaBlockMax, 49152,
                          defaultTensorCores(ctx, smVersion(chip)), strings(ctx, kPTXHalfOps),
                          strings(ctx, kApproxOps), strings(ctx, kPTXNativeOps));
 }
