@@ -21,6 +21,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <vector>
 
 namespace mlir::uop::fuzz {
 
@@ -80,6 +81,46 @@ inline void compileEach(MLIRContext *ctx, StringRef target, ModuleOp module,
     if (succeeded(kernel) && then)
       then(**kernel);
   }
+}
+
+/// A kernel runs if its launch has at most this many threads, each of which
+/// may enter this many basic blocks: a run takes under a second in the plain
+/// build (the sanitized one's tensor-core kernels can take over 10 s, which
+/// libFuzzer keeps as slow inputs).
+constexpr double kMaxThreads = 4096;
+constexpr uint64_t kBlocksPerThread = 1 << 12;
+/// Bytes of each buffer: a fuzzed kernel indexes past them, which the
+/// simulator must catch.
+constexpr size_t kBufferBytes = 4096;
+
+/// Runs a kernel the sim runner compiled on zeroed buffers, each variable
+/// at its least value. Its error (a fault, a launch that does not fit, a
+/// spent budget) is an outcome, not a finding.
+inline void runSmall(CompiledKernel &kernel) {
+  const std::optional<LaunchDims> &launch = kernel.getLaunchDims();
+  if (!launch)
+    return;
+  std::vector<int64_t> vars;
+  for (const KernelVariable &v : kernel.getVariables())
+    vars.push_back(v.min);
+  // CUDA's launch limits first, as the run checks them, before any buffer.
+  llvm::Expected<LaunchDims> dims = launchDimsFor("kernel", *launch, kernel.getVariables(), vars);
+  if (!dims) {
+    llvm::consumeError(dims.takeError());
+    return;
+  }
+  double threads = 1; // (a double: six int32 sizes overflow int64)
+  for (int32_t n : dims->grid)
+    threads *= n;
+  for (int32_t n : dims->block)
+    threads *= n;
+  if (threads > kMaxThreads)
+    return;
+  kernel.limitBlocksPerThread(kBlocksPerThread);
+  std::vector<std::vector<uint8_t>> storage(kernel.numBuffers(),
+                                            std::vector<uint8_t>(kBufferBytes, 0));
+  std::vector<MutableArrayRef<uint8_t>> buffers(storage.begin(), storage.end());
+  llvm::consumeError(kernel.run(buffers, vars));
 }
 
 } // namespace mlir::uop::fuzz

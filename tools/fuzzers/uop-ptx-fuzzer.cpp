@@ -25,43 +25,6 @@ using namespace mlir;
 namespace {
 /// At most this many kernels of one input are compiled.
 constexpr size_t kMaxKernels = 4;
-/// A kernel runs if its launch has at most this many threads, each of which
-/// may enter this many basic blocks: a run takes under a second in the plain
-/// build (the sanitized one's tensor-core kernels can take over 10 s, which
-/// libFuzzer keeps as slow inputs).
-constexpr double kMaxThreads = 4096;
-constexpr uint64_t kBlocksPerThread = 1 << 12;
-/// Bytes of each buffer: a fuzzed kernel indexes past them, which the
-/// simulator must catch.
-constexpr size_t kBufferBytes = 4096;
-
-/// Runs `kernel` on zeroed buffers, each variable 1. Its error (a fault, a
-/// launch that does not fit) is an outcome, not a finding.
-void runSmall(uop::CompiledKernel &kernel) {
-  const std::optional<uop::LaunchDims> &launch = kernel.getLaunchDims();
-  if (!launch)
-    return;
-  std::vector<int64_t> vars(kernel.getVariables().size(), 1);
-  // CUDA's launch limits first, as the run checks them, before any buffer.
-  llvm::Expected<uop::LaunchDims> dims =
-      uop::launchDimsFor("kernel", *launch, kernel.getVariables(), vars);
-  if (!dims) {
-    llvm::consumeError(dims.takeError());
-    return;
-  }
-  double threads = 1; // (a double: six int32 sizes overflow int64)
-  for (int32_t n : dims->grid)
-    threads *= n;
-  for (int32_t n : dims->block)
-    threads *= n;
-  if (threads > kMaxThreads)
-    return;
-  kernel.limitBlocksPerThread(kBlocksPerThread);
-  std::vector<std::vector<uint8_t>> storage(kernel.numBuffers(),
-                                            std::vector<uint8_t>(kBufferBytes, 0));
-  std::vector<MutableArrayRef<uint8_t>> buffers(storage.begin(), storage.end());
-  llvm::consumeError(kernel.run(buffers, vars));
-}
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -81,6 +44,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (auto m : module->getOps<gpu::GPUModuleOp>())
       if (kernels.size() < kMaxKernels)
         kernels.push_back(m.getSymName().str());
-    uop::fuzz::compileEach(ctx.get(), "sim", *module, kernels, runSmall);
+    uop::fuzz::compileEach(ctx.get(), "sim", *module, kernels, uop::fuzz::runSmall);
   });
 }
