@@ -32,6 +32,11 @@ void mlir::uop::buildKernelCodegenStage(OpPassManager &pm, const KernelCodegenOp
     kernel.addPass(createUOpOptimize(optimize));
   }
   kernel.addPass(createUOpLower());
+  // tinygrad's symbolic rules before the expander too, as tinygrad runs
+  // them with it: an index the rules simplify over a range is then
+  // simplified once, not in each copy (conv3x3: expand, CSE and canonicalize
+  // 15.1 -> 5.9 ms; the same PTX on every kernel of both corpora).
+  kernel.addPass(createUOpCanonicalize(canonical));
   kernel.addPass(createUOpExpand());
   // CSE merges what the expander copied alike, first so that canonicalize
   // (tinygrad's symbolic rules) sees each expression once, then what
