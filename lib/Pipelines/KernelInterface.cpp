@@ -102,15 +102,14 @@ llvm::Expected<LaunchDims> mlir::uop::launchDimsFor(StringRef kernel, const Laun
   for (unsigned i = 0; i < 3; ++i) {
     if (dims->grid[i] > kCudaGridMax[i] || dims->block[i] > kCudaBlockMax[i])
       return llvm::createStringError("kernel " + kernel + ": " + dims->str() +
-                                     " is over CUDA's launch limits (grid " +
-                                     limits(kCudaGridMax) + ", block " + limits(kCudaBlockMax) +
-                                     ")");
+                                     " is over CUDA's launch limits (grid " + limits(kCudaGridMax) +
+                                     ", block " + limits(kCudaBlockMax) + ")");
     threads *= dims->block[i];
   }
   if (threads > kCudaThreadsPerBlock)
-    return llvm::createStringError("kernel " + kernel + ": " + dims->str() + " has " +
-                                   llvm::Twine(threads) + " threads per block; CUDA launches at most " +
-                                   llvm::Twine(kCudaThreadsPerBlock));
+    return llvm::createStringError(
+        "kernel " + kernel + ": " + dims->str() + " has " + llvm::Twine(threads) +
+        " threads per block; CUDA launches at most " + llvm::Twine(kCudaThreadsPerBlock));
   return dims;
 }
 

@@ -56,9 +56,9 @@ FailureOr<GPUKernel> mlir::uop::findGPUKernel(ModuleOp module, StringRef name, S
   k.variables = takenVariables(module, name, numBuffers, params.size() - numBuffers, declared);
   for (const SymbolicSize &s : dims->symbolic)
     for (const auto &term : s.terms)
-      if (llvm::none_of(k.variables,
-                        [&](const KernelVariable &v) { return v.name == term.first; }))
+      if (llvm::none_of(k.variables, [&](const KernelVariable &v) { return v.name == term.first; }))
         return func.emitError() << "the launch size " << s.str() << " of kernel '" << name
-                                << "' needs variable " << term.first << ", which the kernel does not take";
+                                << "' needs variable " << term.first
+                                << ", which the kernel does not take";
   return k;
 }

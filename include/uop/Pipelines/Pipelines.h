@@ -66,8 +66,8 @@ struct KernelCodegenOptions {
 };
 
 /// On every uop.kernel: uop-optimize, uop-lower, uop-canonicalize,
-/// uop-expand, CSE, uop-canonicalize, CSE, uop-devectorize. Kernels at any level go in; lowered,
-/// expanded and devectorized kernels come out.
+/// uop-expand, CSE, uop-canonicalize, CSE, uop-devectorize. Kernels at any
+/// level go in; lowered, expanded and devectorized kernels come out.
 /// `canonical`: the pattern set its uop-canonicalize shares with the other
 /// stages' (a stage without one shares within itself).
 void buildKernelCodegenStage(OpPassManager &pm, const KernelCodegenOptions &options,

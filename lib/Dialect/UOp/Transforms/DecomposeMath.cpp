@@ -102,8 +102,8 @@ struct UOpDecomposeMathPass : mlir::uop::impl::UOpDecomposeMathBase<UOpDecompose
     populateIntDivisionPatterns(patterns);
     // The ops the patterns make are rewritten again (xpow's EXP2 and LOG2).
     // The division rules ask for ranges.
-    if (failed(applyPatternsWithRanges(getOperation(), std::move(patterns),
-                                       targetRewriteConfig()))) {
+    if (failed(
+            applyPatternsWithRanges(getOperation(), std::move(patterns), targetRewriteConfig()))) {
       // Silent failure would leave the kernel half rewritten with no word why.
       getOperation()->emitError() << "uop-decompose-math: the rewrites did not converge";
       return signalPassFailure();

@@ -19,8 +19,7 @@ namespace mlir::uop {
 /// applyPatternsGreedily with a RangeMemo as the driver's listener, so that
 /// the run's range queries share their walks and a rewrite forgets what it
 /// invalidates.
-inline LogicalResult applyPatternsWithRanges(Operation *op,
-                                             const FrozenRewritePatternSet &patterns,
+inline LogicalResult applyPatternsWithRanges(Operation *op, const FrozenRewritePatternSet &patterns,
                                              GreedyRewriteConfig config) {
   assert(!config.getListener() && "the RangeMemo is the driver's listener");
   RangeMemo memo;

@@ -157,8 +157,9 @@ def UOpCanonicalize : Pass<"uop-canonicalize"> {
     value, and every value computed from it, whenever the rewriter changes
     its op, so the result is `canonicalize`'s, op for op. The pipelines run
     it on kernels where tinygrad's symbolic rules apply (after `uop-lower`,
-    after `uop-expand`, after `uop-target-legalize`) and, in place of `canonicalize`, on the
-    module after the conversions out of the uop dialect. The instances a
+    after `uop-expand`, after `uop-target-legalize`) and, in place of
+    `canonicalize`, on the module after the conversions out of the uop
+    dialect. The instances a
     pipeline builder makes share one frozen pattern set
     (`createUOpCanonicalize(cache)`), which upstream's would each build.
   }];
