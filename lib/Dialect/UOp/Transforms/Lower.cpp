@@ -17,6 +17,8 @@
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <numeric>
+
 namespace mlir::uop {
 #define GEN_PASS_DEF_UOPLOWER
 #include "uop/Dialect/UOp/Transforms/Passes.h.inc"
@@ -137,18 +139,37 @@ private:
 /// #uop.swizzle (a define_local of a staged operand), computed on the byte
 /// offset with divisions and remainders by powers of two (shifts and masks
 /// once canonicalized), else `idx`.
-Value swizzled(OpBuilder &b, Location loc, Value buf, Value idx, sym::Build::Made *made) {
+/// `buf`'s #uop.swizzle with its base counted in elements, if it has one.
+static std::optional<std::pair<SwizzleAttr, int64_t>> swizzleOf(Value buf) {
   auto local = buf.getDefiningOp<DefineLocalOp>();
   std::optional<SwizzleAttr> swizzle = local ? local.getSwizzle() : std::nullopt;
   if (!swizzle)
-    return idx;
+    return std::nullopt;
   auto ptr = cast<PtrType>(buf.getType());
   int64_t shift = llvm::Log2_64(getScalarType(ptr.getElementType()).getIntOrFloatBitWidth() / 8);
-  int64_t base = swizzle->getBase() - shift, mask = (int64_t(1) << swizzle->getBits()) - 1;
+  return std::make_pair(*swizzle, swizzle->getBase() - shift);
+}
+
+/// The number of elements after which `buf`'s swizzle repeats: adding a
+/// multiple of it to a non-negative index adds the same to its place.
+static int64_t swizzlePeriod(Value buf) {
+  auto swizzle = swizzleOf(buf);
+  if (!swizzle)
+    return 1;
+  auto [attr, base] = *swizzle;
+  return attr.getPeriod() >> (attr.getBase() - base); // bytes to elements
+}
+
+Value swizzled(OpBuilder &b, Location loc, Value buf, Value idx, sym::Build::Made *made) {
+  auto swizzle = swizzleOf(buf);
+  if (!swizzle)
+    return idx;
+  auto [attr, base] = *swizzle;
+  int64_t mask = (int64_t(1) << attr.getBits()) - 1;
   sym::Build build(b, loc, made);
   // idx + ((lo ^ hi) - lo) << base, lo and hi the XORed bit fields.
   Value lo = build.mod(build.idiv(idx, int64_t(1) << base), mask + 1);
-  Value hi = build.mod(build.idiv(idx, int64_t(1) << (base + swizzle->getShift())), mask + 1);
+  Value hi = build.mod(build.idiv(idx, int64_t(1) << (base + attr.getShift())), mask + 1);
   Value x = XorOp::create(b, loc, idx.getType(), lo, hi);
   return build.add(idx, build.mul(build.sub(x, lo), int64_t(1) << base));
 }
@@ -364,14 +385,35 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
     int64_t esize = getScalarType(ptr.getElementType()).getIntOrFloatBitWidth() / 8;
     int64_t step = 16 / esize, perRow = copy.getCols() / step;
     int64_t pieces = copy.getRows() * perRow, perThread = (pieces + threads - 1) / threads;
+    // When the threads copy whole rows, a thread's piece j is its piece 0
+    // moved j * rowsApart rows (tid >= 0), and pieces a whole number of
+    // swizzle periods apart are swizzled alike: built so, most pieces'
+    // index math is an add, not divisions the rules would have to prove
+    // away for each piece.
+    bool wholeRows = threads % perRow == 0;
+    int64_t rowsApart = threads / perRow, apart = rowsApart * copy.getDstPitch();
+    int64_t period = swizzlePeriod(dstView.getSrc());
+    int64_t repeat = period / std::gcd(period, apart); // pieces after which the swizzle repeats
+    auto at = [&](Value origin, Value row, Value col, int64_t pitch) {
+      return build.add(build.add(origin, build.mul(row, pitch)), col);
+    };
     Value done;
-    SmallVector<Value> deps(copy.getDeps());
+    SmallVector<Value> deps(copy.getDeps()), places;
     for (int64_t j = 0; j < perThread; ++j) {
-      Value p = build.add(tid, j * threads);
-      Value row = build.idiv(p, perRow), col = build.mul(build.mod(p, perRow), step);
-      Value s = build.add(build.add(src, build.mul(row, (int64_t)copy.getSrcPitch())), col);
-      Value d = build.add(build.add(dst, build.mul(row, (int64_t)copy.getDstPitch())), col);
-      d = swizzled(b, loc, dstView.getSrc(), d, made);
+      Value p = build.add(tid, j * threads); // the piece's number
+      Value row, col;
+      if (wholeRows) {
+        row = build.add(build.idiv(tid, perRow), j * rowsApart);
+        col = build.mul(build.mod(tid, perRow), step);
+      } else {
+        row = build.idiv(p, perRow);
+        col = build.mul(build.mod(p, perRow), step);
+      }
+      Value s = at(src, row, col, copy.getSrcPitch());
+      Value d = wholeRows && j >= repeat
+                    ? build.add(places[j % repeat], (j - j % repeat) * apart)
+                    : swizzled(b, loc, dstView.getSrc(), at(dst, row, col, copy.getDstPitch()), made);
+      places.push_back(d);
       Value gate = srcValid;
       if ((j + 1) * threads > pieces) // the last round, where fewer pieces than threads are left
         gate = ix.both(gate, build.lt(p, pieces));
