@@ -19,6 +19,15 @@
 using namespace mlir;
 using namespace mlir::uop;
 
+/// uop-canonicalize on a kernel, whose body is one block without nested
+/// regions: region simplification would find nothing there and cost a
+/// liveness analysis per iteration (a tenth of the pass on the matmul).
+static UOpCanonicalizeOptions inKernel() {
+  UOpCanonicalizeOptions options;
+  options.regionSimplifyLevel = GreedySimplifyRegionLevel::Disabled;
+  return options;
+}
+
 void mlir::uop::buildKernelCodegenStage(OpPassManager &pm, const KernelCodegenOptions &options,
                                         std::shared_ptr<CanonicalPatternCache> canonical) {
   if (!canonical)
@@ -36,14 +45,14 @@ void mlir::uop::buildKernelCodegenStage(OpPassManager &pm, const KernelCodegenOp
   // them with it: an index the rules simplify over a range is then
   // simplified once, not in each copy (conv3x3: expand, CSE and canonicalize
   // 15.1 -> 5.9 ms; the same PTX on every kernel of both corpora).
-  kernel.addPass(createUOpCanonicalize(canonical));
+  kernel.addPass(createUOpCanonicalize(canonical, inKernel()));
   kernel.addPass(createUOpExpand());
   // CSE merges what the expander copied alike, first so that canonicalize
   // (tinygrad's symbolic rules) sees each expression once, then what
   // canonicalize made alike (a load two copies share becomes one, before a
   // gate puts each behind its own branch).
   kernel.addPass(createCSEPass());
-  kernel.addPass(createUOpCanonicalize(canonical));
+  kernel.addPass(createUOpCanonicalize(canonical, inKernel()));
   kernel.addPass(createCSEPass());
   kernel.addPass(createUOpDevectorize());
 }
@@ -96,7 +105,7 @@ void mlir::uop::buildGPUMappingStage(OpPassManager &pm,
   kernel.addPass(createUOpGPUDims());
   addTargetRewrites(kernel, /*host=*/false);
   kernel.addPass(createUOpTargetLegalize());
-  kernel.addPass(createUOpCanonicalize(canonical));
+  kernel.addPass(createUOpCanonicalize(canonical, inKernel()));
   pm.addPass(createConvertUOpToGPU());
   pm.addPass(createUOpCanonicalize(canonical));
   pm.addPass(createCSEPass());

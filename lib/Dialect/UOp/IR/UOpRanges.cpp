@@ -290,24 +290,67 @@ private:
 } // namespace
 
 std::optional<ConstantIntRanges> mlir::uop::getIntRange(Value v) {
-  if (activeMemo)
-    return RangeWalker(activeMemo->ranges).get(v);
   DenseMap<Value, ConstantIntRanges> once;
-  return RangeWalker(once).get(v);
+  std::optional<ConstantIntRanges> fresh;
+  if (!activeMemo || activeMemo->checkAgainstFreshWalks)
+    fresh = RangeWalker(once).get(v);
+  if (!activeMemo)
+    return fresh;
+  std::optional<ConstantIntRanges> remembered = RangeWalker(activeMemo->ranges).get(v);
+  if (activeMemo->checkAgainstFreshWalks && !(remembered == fresh))
+    activeMemo->stale.push_back(v.getLoc());
+  return remembered;
 }
 
 RangeMemo::RangeMemo() : outer(activeMemo) { activeMemo = this; }
 
 RangeMemo::~RangeMemo() { activeMemo = outer; }
 
-void RangeMemo::forget(Operation *op) {
-  SmallVector<Value> work(op->getResults());
+void RangeMemo::forgetFrom(ValueRange values) {
+  SmallVector<Value> work(values);
   while (!work.empty()) {
     Value v = work.pop_back_val();
     if (!ranges.erase(v))
       continue; // nothing computed from v is remembered either
     for (Operation *user : v.getUsers())
       llvm::append_range(work, user->getResults());
+  }
+}
+
+void RangeMemo::forgetUsersIfChanged(Value v, const ConstantIntRanges &before,
+                                     std::optional<ConstantIntRanges> now) {
+  if (now && *now == before)
+    return;
+  for (Operation *user : v.getUsers())
+    forgetFrom(user->getResults());
+}
+
+// Folding rewrites most ops in place (a commuted operand, a constant
+// folded in) or replaces them by an equal value whose range is the same;
+// forgetting everything computed from them made the walks redo the whole
+// index math above each rewrite.
+void RangeMemo::notifyOperationModified(Operation *op) {
+  for (Value v : op->getResults()) {
+    auto it = ranges.find(v);
+    if (it == ranges.end())
+      continue; // nothing computed from v is remembered either
+    ConstantIntRanges before = it->second;
+    ranges.erase(it);
+    forgetUsersIfChanged(v, before, RangeWalker(ranges).get(v));
+  }
+}
+
+void RangeMemo::notifyOperationReplaced(Operation *op, ValueRange replacement) {
+  for (auto [v, with] : llvm::zip_equal(op->getResults(), replacement)) {
+    auto it = ranges.find(v);
+    if (it == ranges.end())
+      continue;
+    ConstantIntRanges before = it->second;
+    ranges.erase(it);
+    // The users will read `with`; a null replacement (the result had no
+    // uses) leaves nothing to keep.
+    forgetUsersIfChanged(v, before,
+                         with ? RangeWalker(ranges).get(with) : std::nullopt);
   }
 }
 

@@ -26,8 +26,11 @@ namespace {
 
 struct UOpCanonicalize : public uop::impl::UOpCanonicalizeBase<UOpCanonicalize> {
   UOpCanonicalize(
-      std::shared_ptr<CanonicalPatternCache> cache = std::make_shared<CanonicalPatternCache>())
-      : cache(std::move(cache)) {}
+      std::shared_ptr<CanonicalPatternCache> cache = std::make_shared<CanonicalPatternCache>(),
+      UOpCanonicalizeOptions options = {})
+      : UOpCanonicalizeBase(std::move(options)), cache(std::move(cache)) {}
+  UOpCanonicalize(UOpCanonicalizeOptions options)
+      : UOpCanonicalize(std::make_shared<CanonicalPatternCache>(), std::move(options)) {}
 
   /// The patterns upstream's canonicalize collects: every loaded dialect's
   /// and every registered op's.
@@ -55,10 +58,13 @@ struct UOpCanonicalize : public uop::impl::UOpCanonicalizeBase<UOpCanonicalize> 
   void runOnOperation() override {
     // Upstream canonicalize's defaults.
     GreedyRewriteConfig config;
-    config.setUseTopDownTraversal(true).setRegionSimplificationLevel(
-        GreedySimplifyRegionLevel::Normal);
+    config.setUseTopDownTraversal(true).setRegionSimplificationLevel(regionSimplifyLevel);
     // Like canonicalize, not converging within the iterations is no error.
-    (void)applyPatternsWithRanges(getOperation(), *patterns, config);
+    unsigned stale = 0;
+    (void)applyPatternsWithRanges(getOperation(), *patterns, config,
+                                  testRanges ? &stale : nullptr);
+    if (stale)
+      signalPassFailure();
   }
 
   std::shared_ptr<CanonicalPatternCache> cache;
@@ -68,6 +74,7 @@ struct UOpCanonicalize : public uop::impl::UOpCanonicalizeBase<UOpCanonicalize> 
 } // namespace
 
 std::unique_ptr<Pass>
-mlir::uop::createUOpCanonicalize(std::shared_ptr<CanonicalPatternCache> cache) {
-  return std::make_unique<UOpCanonicalize>(std::move(cache));
+mlir::uop::createUOpCanonicalize(std::shared_ptr<CanonicalPatternCache> cache,
+                                 UOpCanonicalizeOptions options) {
+  return std::make_unique<UOpCanonicalize>(std::move(cache), std::move(options));
 }

@@ -19,12 +19,23 @@ namespace mlir::uop {
 /// applyPatternsGreedily with a RangeMemo as the driver's listener, so that
 /// the run's range queries share their walks and a rewrite forgets what it
 /// invalidates.
+/// With `staleRanges` (tests), every range query is also answered by a
+/// fresh walk; each that the memo answered otherwise is an error at its
+/// value, and their number is stored there.
 inline LogicalResult applyPatternsWithRanges(Operation *op, const FrozenRewritePatternSet &patterns,
-                                             GreedyRewriteConfig config) {
+                                             GreedyRewriteConfig config,
+                                             unsigned *staleRanges = nullptr) {
   assert(!config.getListener() && "the RangeMemo is the driver's listener");
   RangeMemo memo;
+  memo.checkAgainstFreshWalks = staleRanges;
   config.setListener(&memo);
-  return applyPatternsGreedily(op, patterns, config);
+  LogicalResult converged = applyPatternsGreedily(op, patterns, config);
+  if (staleRanges) {
+    for (Location loc : memo.stale)
+      emitError(loc) << "the range remembered for this value differs from a fresh walk's";
+    *staleRanges = memo.stale.size();
+  }
+  return converged;
 }
 
 } // namespace mlir::uop

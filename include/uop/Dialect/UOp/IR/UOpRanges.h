@@ -27,10 +27,12 @@ std::optional<ConstantIntRanges> getIntRange(Value v);
 /// finds, across queries. Without it each query walks its value's operands
 /// afresh; in canonicalize, where every integer op's folder asks for its own
 /// range (tinygrad's min == max rule), that is the same index math again
-/// for each op. As the rewrite driver's listener it forgets a value, and
-/// every value computed from it, when its op is modified, replaced or
-/// erased, so a query answers what a fresh walk would. Patterns must change
-/// the IR through the rewriter, as the greedy driver requires.
+/// for each op. As the rewrite driver's listener it keeps the ranges a
+/// fresh walk would find: when an op is modified or replaced, the values
+/// computed from it are forgotten unless its range stayed the same (a
+/// range is a function of the operands' ranges only, so theirs did too);
+/// an erased op's values are forgotten. Patterns must change the IR through
+/// the rewriter, as the greedy driver requires.
 class RangeMemo final : public RewriterBase::Listener {
 public:
   RangeMemo();
@@ -38,16 +40,27 @@ public:
   RangeMemo(const RangeMemo &) = delete;
   RangeMemo &operator=(const RangeMemo &) = delete;
 
-  void notifyOperationModified(Operation *op) override { forget(op); }
-  void notifyOperationReplaced(Operation *op, ValueRange) override { forget(op); }
-  void notifyOperationErased(Operation *op) override { forget(op); }
+  void notifyOperationModified(Operation *op) override;
+  void notifyOperationReplaced(Operation *op, ValueRange replacement) override;
+  void notifyOperationErased(Operation *op) override { forgetFrom(op->getResults()); }
 
   /// The ranges found so far. A value is here only with every operand the
   /// walk reached (so forgetting can stop at a value that is not here).
   llvm::DenseMap<Value, ConstantIntRanges> ranges;
 
+  /// For tests: when set, every query also walks afresh, and where the two
+  /// answers differ the value's location is kept in `stale`
+  /// (uop-canonicalize{test-ranges}).
+  bool checkAgainstFreshWalks = false;
+  llvm::SmallVector<Location> stale;
+
 private:
-  void forget(Operation *op);
+  /// Forgets `values` and every remembered value computed from them.
+  void forgetFrom(ValueRange values);
+  /// Forgets what was computed from `v` if `now` differs from the range
+  /// remembered for it (`before`).
+  void forgetUsersIfChanged(Value v, const ConstantIntRanges &before,
+                            std::optional<ConstantIntRanges> now);
   RangeMemo *outer; // the one this replaced on the thread, if any
 };
 

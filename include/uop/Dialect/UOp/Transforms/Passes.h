@@ -5,6 +5,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 
 #include <memory>
@@ -32,7 +33,8 @@ struct CanonicalPatternCache {
   unsigned builds = 0; // how often `patterns` was built
 };
 /// uop-canonicalize sharing `cache` with the other passes made with it.
-std::unique_ptr<Pass> createUOpCanonicalize(std::shared_ptr<CanonicalPatternCache> cache);
+std::unique_ptr<Pass> createUOpCanonicalize(std::shared_ptr<CanonicalPatternCache> cache,
+                                            UOpCanonicalizeOptions options = {});
 
 } // namespace mlir::uop
 

@@ -149,20 +149,38 @@ def UOpCanonicalize : Pass<"uop-canonicalize"> {
   let summary = "canonicalize, with value ranges remembered across folds";
   let description = [{
     Upstream's `canonicalize` (every loaded dialect's and registered op's
-    canonicalization patterns and folders, top-down, normal region
-    simplification, at most 10 iterations), except that tinygrad's range
-    queries (`getIntRange`: the min == max rule every integer op's folder
-    asks for, and the rules that need a bound) share one memo for the run
-    instead of walking their value's operands afresh. The memo forgets a
-    value, and every value computed from it, whenever the rewriter changes
-    its op, so the result is `canonicalize`'s, op for op. The pipelines run
-    it on kernels where tinygrad's symbolic rules apply (after `uop-lower`,
-    after `uop-expand`, after `uop-target-legalize`) and, in place of
-    `canonicalize`, on the module after the conversions out of the uop
-    dialect. The instances a
-    pipeline builder makes share one frozen pattern set
-    (`createUOpCanonicalize(cache)`), which upstream's would each build.
+    canonicalization patterns and folders, top-down, region simplification
+    as its `region-simplify` option says, at most 10 iterations), except
+    that tinygrad's range queries (`getIntRange`: the min == max rule every
+    integer op's folder asks for, and the rules that need a bound) share one
+    memo for the run instead of walking their value's operands afresh. When
+    the rewriter changes or replaces an op, the memo forgets what was
+    computed from it unless its range stayed the same, so the result is
+    `canonicalize`'s, op for op. The pipelines run it on kernels where
+    tinygrad's symbolic rules apply (after `uop-lower`, after `uop-expand`,
+    after `uop-target-legalize`), there with `region-simplify=disabled` (a
+    kernel's body is one block without nested regions, where region
+    simplification finds nothing the rewrite does not, at a tenth of the
+    pass's time), and, in place of `canonicalize`, on the module after the
+    conversions out of the uop dialect. The instances a pipeline builder
+    makes share one frozen pattern set (`createUOpCanonicalize(cache)`),
+    which upstream's would each build.
   }];
+  let options = [
+    Option<"regionSimplifyLevel", "region-simplify", "mlir::GreedySimplifyRegionLevel",
+           /*default=*/"mlir::GreedySimplifyRegionLevel::Normal",
+           "Control-flow simplification of the region tree, as canonicalize's option",
+           [{::llvm::cl::values(
+             clEnumValN(mlir::GreedySimplifyRegionLevel::Disabled, "disabled",
+                        "No control-flow simplification"),
+             clEnumValN(mlir::GreedySimplifyRegionLevel::Normal, "normal",
+                        "Simple control-flow simplifications (e.g. dead argument elimination)"),
+             clEnumValN(mlir::GreedySimplifyRegionLevel::Aggressive, "aggressive",
+                        "Also merge blocks"))}]>,
+    Option<"testRanges", "test-ranges", "bool", /*default=*/"false",
+           "For tests, as canonicalize's test-convergence: answer every range query by a "
+           "fresh walk too; a remembered range that differs is an error at its value">
+  ];
 }
 
 def UOpDevectorize : Pass<"uop-devectorize", "::mlir::uop::KernelOp"> {
