@@ -435,10 +435,17 @@ private:
       return {};
     SmallVector<Substitution> substs = constantsFor(ups, axes ? axes : AxisSizesAttr());
     SmallVector<Value> copies;
+    size_t mapped = 0;
     for (Substitution &subst : substs) {
       for (auto [from, to] : barriers)
         replace(subst, from, to);
+      // The copies map about as many values each: sized so once, not grown
+      // step by step, and freed after use, so the next copy's map reuses
+      // the memory (each copy's kept would be megabytes on the matmul).
+      subst.map.reserve(mapped);
       copies.push_back(substitute(store.getResult(), subst));
+      mapped = subst.map.size();
+      subst.map = DenseMap<Value, Value>();
     }
     return copies;
   }
