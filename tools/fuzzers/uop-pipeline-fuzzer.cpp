@@ -23,10 +23,6 @@
 using namespace mlir;
 
 namespace {
-/// At most this many kernels of one input are compiled (each runner takes
-/// one kernel per compile).
-constexpr size_t kMaxKernels = 4;
-
 OwningOpRef<ModuleOp> load(StringRef text, MLIRContext *ctx) {
   if (text.ltrim().starts_with("{")) {
     OwningOpRef<ModuleOp> module = ModuleOp::create(FileLineColLoc::get(ctx, "input.json", 1, 1));
@@ -56,8 +52,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     SmallVector<std::string> kernels;
     for (auto k : module->getOps<uop::KernelOp>())
-      if (kernels.size() < kMaxKernels)
-        kernels.push_back(k.getSymName().str());
+      kernels.push_back(k.getSymName().str());
     uop::fuzz::compileEach(ctx.get(), "cpu", *module, kernels);
     uop::fuzz::compileEach(ctx.get(), "sim", *module, kernels, uop::fuzz::runSmall);
   });

@@ -22,11 +22,6 @@
 
 using namespace mlir;
 
-namespace {
-/// At most this many kernels of one input are compiled.
-constexpr size_t kMaxKernels = 4;
-} // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // The importer reads lines up to the buffer's end: a copy that ends in a
   // NUL, as a file's buffer does.
@@ -42,8 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     SmallVector<std::string> kernels;
     for (auto m : module->getOps<gpu::GPUModuleOp>())
-      if (kernels.size() < kMaxKernels)
-        kernels.push_back(m.getSymName().str());
+      kernels.push_back(m.getSymName().str());
     uop::fuzz::compileEach(ctx.get(), "sim", *module, kernels, uop::fuzz::runSmall);
   });
 }
