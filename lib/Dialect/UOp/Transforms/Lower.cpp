@@ -135,10 +135,6 @@ private:
   Type i32;
 };
 
-/// Where element `idx` of `buf` is stored: its place under the buffer's
-/// #uop.swizzle (a define_local of a staged operand), computed on the byte
-/// offset with divisions and remainders by powers of two (shifts and masks
-/// once canonicalized), else `idx`.
 /// `buf`'s #uop.swizzle with its base counted in elements, if it has one.
 static std::optional<std::pair<SwizzleAttr, int64_t>> swizzleOf(Value buf) {
   auto local = buf.getDefiningOp<DefineLocalOp>();
@@ -160,6 +156,10 @@ static int64_t swizzlePeriod(Value buf) {
   return attr.getPeriod() >> (attr.getBase() - base); // bytes to elements
 }
 
+/// Where element `idx` of `buf` is stored: its place under the buffer's
+/// #uop.swizzle (a define_local of a staged operand), computed on the byte
+/// offset with divisions and remainders by powers of two (shifts and masks
+/// once canonicalized), else `idx`.
 Value swizzled(OpBuilder &b, Location loc, Value buf, Value idx, sym::Build::Made *made) {
   auto swizzle = swizzleOf(buf);
   if (!swizzle)
@@ -400,14 +400,14 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
     Value done;
     SmallVector<Value> deps(copy.getDeps()), places;
     for (int64_t j = 0; j < perThread; ++j) {
-      Value p = build.add(tid, j * threads); // the piece's number
+      auto piece = [&] { return build.add(tid, j * threads); }; // its number in the tile
       Value row, col;
       if (wholeRows) {
         row = build.add(build.idiv(tid, perRow), j * rowsApart);
         col = build.mul(build.mod(tid, perRow), step);
       } else {
-        row = build.idiv(p, perRow);
-        col = build.mul(build.mod(p, perRow), step);
+        row = build.idiv(piece(), perRow);
+        col = build.mul(build.mod(piece(), perRow), step);
       }
       Value s = at(src, row, col, copy.getSrcPitch());
       Value d = wholeRows && j >= repeat
@@ -416,7 +416,7 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
       places.push_back(d);
       Value gate = srcValid;
       if ((j + 1) * threads > pieces) // the last round, where fewer pieces than threads are left
-        gate = ix.both(gate, build.lt(p, pieces));
+        gate = ix.both(gate, build.lt(piece(), pieces));
       Value srcIndex = IndexOp::create(b, loc, srcView.getSrc(), s, gate);
       Value dstIndex = IndexOp::create(b, loc, dstView.getSrc(), d, Value());
       done =
