@@ -317,41 +317,33 @@ void RangeMemo::forgetFrom(ValueRange values) {
   }
 }
 
-void RangeMemo::forgetUsersIfChanged(Value v, const ConstantIntRanges &before,
-                                     std::optional<ConstantIntRanges> now) {
-  if (now && *now == before)
+// Folding rewrites most ops in place (a commuted operand, a constant
+// folded in) or replaces them by an equal value whose range is the same;
+// forgetting everything computed from them made the walks redo the whole
+// index math above each rewrite.
+void RangeMemo::refresh(Value v, Value now) {
+  auto it = ranges.find(v);
+  if (it == ranges.end())
+    return; // nothing computed from v is remembered either
+  ConstantIntRanges before = it->second;
+  ranges.erase(it);
+  std::optional<ConstantIntRanges> after = now ? RangeWalker(ranges).get(now) : std::nullopt;
+  if (after && *after == before)
     return;
   for (Operation *user : v.getUsers())
     forgetFrom(user->getResults());
 }
 
-// Folding rewrites most ops in place (a commuted operand, a constant
-// folded in) or replaces them by an equal value whose range is the same;
-// forgetting everything computed from them made the walks redo the whole
-// index math above each rewrite.
 void RangeMemo::notifyOperationModified(Operation *op) {
-  for (Value v : op->getResults()) {
-    auto it = ranges.find(v);
-    if (it == ranges.end())
-      continue; // nothing computed from v is remembered either
-    ConstantIntRanges before = it->second;
-    ranges.erase(it);
-    forgetUsersIfChanged(v, before, RangeWalker(ranges).get(v));
-  }
+  for (Value v : op->getResults())
+    refresh(v, v);
 }
 
 void RangeMemo::notifyOperationReplaced(Operation *op, ValueRange replacement) {
-  for (auto [v, with] : llvm::zip_equal(op->getResults(), replacement)) {
-    auto it = ranges.find(v);
-    if (it == ranges.end())
-      continue;
-    ConstantIntRanges before = it->second;
-    ranges.erase(it);
-    // The users will read `with`; a null replacement (the result had no
-    // uses) leaves nothing to keep.
-    forgetUsersIfChanged(v, before,
-                         with ? RangeWalker(ranges).get(with) : std::nullopt);
-  }
+  // The users will read the replacement; a null one (the result had no
+  // uses) leaves nothing to keep.
+  for (auto [v, with] : llvm::zip_equal(op->getResults(), replacement))
+    refresh(v, with);
 }
 
 std::optional<VRange> mlir::uop::getVRange(Value v) {

@@ -57,10 +57,9 @@ public:
 private:
   /// Forgets `values` and every remembered value computed from them.
   void forgetFrom(ValueRange values);
-  /// Forgets what was computed from `v` if `now` differs from the range
-  /// remembered for it (`before`).
-  void forgetUsersIfChanged(Value v, const ConstantIntRanges &before,
-                            std::optional<ConstantIntRanges> now);
+  /// Forgets `v`'s range, and what was computed from `v` unless `now` (`v`
+  /// after a modification, or what replaces it) has the same range.
+  void refresh(Value v, Value now);
   RangeMemo *outer; // the one this replaced on the thread, if any
 };
 
