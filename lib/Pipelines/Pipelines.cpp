@@ -39,7 +39,7 @@ void mlir::uop::buildUOpToPTXPipeline(OpPassManager &pm, const UOpToPTXOptions &
 }
 
 void mlir::uop::registerUOpPTXConversions(DialectRegistry &registry) {
-  // convert-gpu-to-nvvm converts the other dialects through their
+  // uop-gpu-to-nvvm converts the other dialects through their
   // ConvertToLLVMPatternInterface.
   arith::registerConvertArithToLLVMInterface(registry);
   cf::registerConvertControlFlowToLLVMInterface(registry);

@@ -127,13 +127,8 @@ void mlir::uop::buildGPUToNVVMStage(OpPassManager &pm, StringRef chip, unsigned 
   nvvm.chip = chip.str();
   nvvm.optLevel = optLevel;
   pm.addPass(createUOpAttachNVVMTarget(nvvm));
-  ConvertGpuOpsToNVVMOpsOptions toNVVM;
-  toNVVM.indexBitwidth = 64;
-  // Every pattern this conversion runs on our kernels succeeds once it
-  // starts rewriting, so the driver need not keep the IR to roll back:
-  // the same IR, a fifth less time (the matmul: 7.8 -> 6.5 ms).
-  toNVVM.allowPatternRollback = false;
-  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(toNVVM));
+  // convert-gpu-to-nvvm's patterns, built once for all the modules.
+  pm.addNestedPass<gpu::GPUModuleOp>(createUOpGPUToNVVM());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 

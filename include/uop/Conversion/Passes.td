@@ -193,6 +193,43 @@ def UOpAttachNVVMTarget : Pass<"uop-attach-nvvm-target", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
+def UOpGPUToNVVM : Pass<"uop-gpu-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Upstream's convert-gpu-to-nvvm, its patterns built once per pass manager";
+  let description = [{
+    Upstream's `convert-gpu-to-nvvm` with the same patterns (GPU to NVVM,
+    libdevice calls for math ops, WMMA, and every loaded dialect's
+    ConvertToLLVMPatternInterface but math's), run so that a module of many
+    small kernels pays for them once:
+
+    - The type converter, conversion target and frozen patterns are built
+      once, when the pass manager initializes the pass, and shared by every
+      `gpu.module` it runs on. Upstream builds them for each module (a fifth
+      of its time on the corpus, a kernel per module). A `gpu.module` under
+      a data layout spec (its own or an enclosing op's) gets its own, as
+      upstream's would.
+    - Upstream first runs a greedy rewrite over the module for the GPU ops
+      that lower in two steps (`gpu.all_reduce`, `gpu.shuffle`,
+      `gpu.global_id`, N-D `vector.from_elements`), which also folds and
+      merges constants. So does this pass, without region simplification
+      (a third of that rewrite; on both corpora the IR is the same).
+    - No pattern rollback (a fifth of the conversion's time on the f16
+      matmul): the driver keeps no undo state. In that mode a pattern that
+      fails after it has changed the IR is a fatal error, not a rollback;
+      none of upstream's does so on either corpus, the differential suite
+      or the fuzzers' inputs.
+
+    An op the conversion cannot legalize is an error at the op, as
+    upstream's.
+  }];
+  let options = [
+    Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"64",
+           "Bitwidth of the index type (0: the data layout's)">
+  ];
+  // Upstream's: the pre-rewrite builds cf and memref ops.
+  let dependentDialects = ["::mlir::cf::ControlFlowDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"];
+}
+
 def UOpUnrollLoops : Pass<"uop-unroll-loops"> {
   let summary = "Unroll short straight-line scf.for loops, for the direct PTX printer";
   let description = [{

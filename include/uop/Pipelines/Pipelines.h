@@ -101,7 +101,7 @@ void buildDirectPrinterLoopStage(OpPassManager &pm);
 /// gpu.modules to the NVVM and LLVM dialects, the IR the PTX is made from
 /// (and the simulator runs): scf-to-cf, uop-attach-nvvm-target (`chip`, its
 /// PTX version, LLVM level `optLevel`, where a module has no target),
-/// convert-gpu-to-nvvm (64-bit indices), reconcile-unrealized-casts.
+/// uop-gpu-to-nvvm (convert-gpu-to-nvvm; 64-bit indices), reconcile-unrealized-casts.
 void buildGPUToNVVMStage(OpPassManager &pm, StringRef chip, unsigned optLevel = 3);
 
 /// convert-nvvm-to-llvm in each gpu.module, then uop-serialize-to-ptx: each
@@ -244,7 +244,7 @@ compileToPTX(ModuleOp module, const UOpToPTXOptions &options = {},
              function_ref<LogicalResult(PassManager &)> configure = nullptr);
 
 /// Registers what buildUOpToPTXPipeline needs beyond the dialects it loads:
-/// the ConvertToLLVM interfaces convert-gpu-to-nvvm uses (arith, cf, func,
+/// the ConvertToLLVM interfaces uop-gpu-to-nvvm uses (arith, cf, func,
 /// index, math, nvvm, ub), the NVVM target attribute's serialization, the
 /// translations of the builtin, gpu, llvm and nvvm dialects to LLVM IR, and
 /// LLVM's NVPTX back end for uop-serialize-to-ptx (registerLLVMPTXBackend).
