@@ -61,8 +61,7 @@ struct UOpCanonicalize : public uop::impl::UOpCanonicalizeBase<UOpCanonicalize> 
     config.setUseTopDownTraversal(true).setRegionSimplificationLevel(regionSimplifyLevel);
     // Like canonicalize, not converging within the iterations is no error.
     unsigned stale = 0;
-    (void)applyPatternsWithRanges(getOperation(), *patterns, config,
-                                  testRanges ? &stale : nullptr);
+    (void)applyPatternsWithRanges(getOperation(), *patterns, config, testRanges ? &stale : nullptr);
     if (stale)
       signalPassFailure();
   }
@@ -73,8 +72,7 @@ struct UOpCanonicalize : public uop::impl::UOpCanonicalizeBase<UOpCanonicalize> 
 
 } // namespace
 
-std::unique_ptr<Pass>
-mlir::uop::createUOpCanonicalize(std::shared_ptr<CanonicalPatternCache> cache,
-                                 UOpCanonicalizeOptions options) {
+std::unique_ptr<Pass> mlir::uop::createUOpCanonicalize(std::shared_ptr<CanonicalPatternCache> cache,
+                                                       UOpCanonicalizeOptions options) {
   return std::make_unique<UOpCanonicalize>(std::move(cache), std::move(options));
 }

@@ -54,9 +54,7 @@ struct CopyKey {
 
 struct CopyKeyInfo {
   static CopyKey getEmptyKey() { return {DenseMapInfo<Operation *>::getEmptyKey(), {}}; }
-  static CopyKey getTombstoneKey() {
-    return {DenseMapInfo<Operation *>::getTombstoneKey(), {}};
-  }
+  static CopyKey getTombstoneKey() { return {DenseMapInfo<Operation *>::getTombstoneKey(), {}}; }
   static unsigned getHashValue(const CopyKey &k) {
     return llvm::hash_combine(k.original,
                               llvm::hash_combine_range(k.operands.begin(), k.operands.end()));
@@ -296,8 +294,8 @@ private:
       if (Value a = range(axes.getAxis(i)); a && llvm::is_contained(r.getRanges(), a))
         return;
     b.setInsertionPoint(r);
-    Value acc =
-        ReduceOp::create(b, r.getLoc(), u.getSrc().getType(), r.getKind(), u.getSrc(), r.getRanges());
+    Value acc = ReduceOp::create(b, r.getLoc(), u.getSrc().getType(), r.getKind(), u.getSrc(),
+                                 r.getRanges());
     r.getResult().replaceAllUsesWith(UnrollOp::create(b, r.getLoc(), acc, axes));
     r.erase();
   }
@@ -579,7 +577,7 @@ private:
   DenseMap<Operation *, SmallVector<Value>> copiesOf;
   // Each BARRIER expandBarrier has seen -> the one that replaces it.
   DenseMap<Value, Value> barrierFor;
-  DenseMap<Value, uint64_t> dependences; // (dependence's memo, for one batch)
+  DenseMap<Value, uint64_t> dependences;                  // (dependence's memo, for one batch)
   DenseMap<CopyKey, Operation *, CopyKeyInfo> pureCopies; // (copyOf's, for one batch)
   // Each REDUCE made side by side: the axes of its copies, and the copies.
   DenseMap<Value, std::pair<AxisSizesAttr, SmallVector<Value>>> sideBySideOf;

@@ -135,25 +135,29 @@ private:
   Type i32;
 };
 
-/// `buf`'s #uop.swizzle with its base counted in elements, if it has one.
-static std::optional<std::pair<SwizzleAttr, int64_t>> swizzleOf(Value buf) {
+/// `buf`'s #uop.swizzle, where it has one, and log2 of its element's bytes:
+/// the swizzle is defined on byte offsets, the index counts elements.
+struct ElementSwizzle {
+  SwizzleAttr attr;
+  int64_t elementShift;
+  /// The swizzle's base counted in elements.
+  int64_t base() const { return attr.getBase() - elementShift; }
+};
+static std::optional<ElementSwizzle> swizzleOf(Value buf) {
   auto local = buf.getDefiningOp<DefineLocalOp>();
   std::optional<SwizzleAttr> swizzle = local ? local.getSwizzle() : std::nullopt;
   if (!swizzle)
     return std::nullopt;
   auto ptr = cast<PtrType>(buf.getType());
-  int64_t shift = llvm::Log2_64(getScalarType(ptr.getElementType()).getIntOrFloatBitWidth() / 8);
-  return std::make_pair(*swizzle, swizzle->getBase() - shift);
+  int64_t bytes = getScalarType(ptr.getElementType()).getIntOrFloatBitWidth() / 8;
+  return ElementSwizzle{*swizzle, llvm::Log2_64(bytes)};
 }
 
 /// The number of elements after which `buf`'s swizzle repeats: adding a
 /// multiple of it to a non-negative index adds the same to its place.
 static int64_t swizzlePeriod(Value buf) {
-  auto swizzle = swizzleOf(buf);
-  if (!swizzle)
-    return 1;
-  auto [attr, base] = *swizzle;
-  return attr.getPeriod() >> (attr.getBase() - base); // bytes to elements
+  std::optional<ElementSwizzle> swizzle = swizzleOf(buf);
+  return swizzle ? swizzle->attr.getPeriod() >> swizzle->elementShift : 1;
 }
 
 /// Where element `idx` of `buf` is stored: its place under the buffer's
@@ -161,10 +165,11 @@ static int64_t swizzlePeriod(Value buf) {
 /// offset with divisions and remainders by powers of two (shifts and masks
 /// once canonicalized), else `idx`.
 Value swizzled(OpBuilder &b, Location loc, Value buf, Value idx, sym::Build::Made *made) {
-  auto swizzle = swizzleOf(buf);
+  std::optional<ElementSwizzle> swizzle = swizzleOf(buf);
   if (!swizzle)
     return idx;
-  auto [attr, base] = *swizzle;
+  SwizzleAttr attr = swizzle->attr;
+  int64_t base = swizzle->base();
   int64_t mask = (int64_t(1) << attr.getBits()) - 1;
   sym::Build build(b, loc, made);
   // idx + ((lo ^ hi) - lo) << base, lo and hi the XORed bit fields.
@@ -415,9 +420,9 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
         col = build.mul(build.mod(piece(), perRow), step);
       }
       Value s = at(src, row, col, copy.getSrcPitch());
-      Value d = wholeRows && j >= repeat
-                    ? build.add(places[j % repeat], (j - j % repeat) * apart)
-                    : swizzled(b, loc, dstView.getSrc(), at(dst, row, col, copy.getDstPitch()), made);
+      Value d = wholeRows && j >= repeat ? build.add(places[j % repeat], (j - j % repeat) * apart)
+                                         : swizzled(b, loc, dstView.getSrc(),
+                                                    at(dst, row, col, copy.getDstPitch()), made);
       places.push_back(d);
       Value gate = srcValid;
       if ((j + 1) * threads > pieces) // the last round, where fewer pieces than threads are left
