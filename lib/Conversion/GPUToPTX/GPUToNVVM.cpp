@@ -67,8 +67,7 @@ struct Lowering {
   }
 };
 
-/// Whether a data layout spec on `op` or an enclosing op applies to it: then
-/// its lowering is built for it, as upstream builds every module's.
+/// Whether a data layout spec on `op` or an enclosing op applies to it.
 bool hasOwnDataLayout(Operation *op) {
   for (; op; op = op->getParentOp())
     if (auto iface = dyn_cast<DataLayoutOpInterface>(op); iface && iface.getDataLayoutSpec())
@@ -86,6 +85,7 @@ struct GPUToNVVMPass : public uop::impl::UOpGPUToNVVMBase<GPUToNVVMPass> {
 
   LogicalResult initialize(MLIRContext *ctx) override {
     shared = Lowering::build(ctx, DataLayout(), indexBitwidth);
+    dialectsAtInit = ctx->getLoadedDialects().size();
     RewritePatternSet rewrites(ctx);
     populateGpuRewritePatterns(rewrites);
     vector::populateVectorFromElementsUnrollPatterns(rewrites);
@@ -108,14 +108,20 @@ struct GPUToNVVMPass : public uop::impl::UOpGPUToNVVMBase<GPUToNVVMPass> {
     if (failed(applyPatternsGreedily(module, *gpuRewrites, greedy)))
       return signalPassFailure();
 
+    // The shared patterns, unless this module needs others: a data layout
+    // of its own, or a dialect loaded since they were built (a pass manager
+    // run again on a new input), whose lowering they would lack.
+    bool ownPatterns =
+        hasOwnDataLayout(module) || getContext().getLoadedDialects().size() != dialectsAtInit;
     Lowering lowering =
-        hasOwnDataLayout(module)
+        ownPatterns
             ? Lowering::build(&getContext(),
                               DataLayout(cast<DataLayoutOpInterface>(module.getOperation())),
                               indexBitwidth)
             : shared;
-    // Each pattern fails before it rewrites or rewrites for good: the
-    // driver need keep no undo state (a fifth of the pass on the matmul).
+    // Without rollback the driver keeps no undo state (a fifth of the pass
+    // on the matmul); a pattern that failed after rewriting would then be a
+    // fatal error, and none of upstream's does on our inputs (Passes.td).
     ConversionConfig config;
     config.allowPatternRollback = false;
     if (failed(applyPartialConversion(module, *lowering.target, *lowering.patterns, config)))
@@ -123,6 +129,7 @@ struct GPUToNVVMPass : public uop::impl::UOpGPUToNVVMBase<GPUToNVVMPass> {
   }
 
   Lowering shared;
+  size_t dialectsAtInit = 0;
   std::shared_ptr<const FrozenRewritePatternSet> gpuRewrites;
 };
 
