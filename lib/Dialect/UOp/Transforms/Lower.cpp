@@ -402,23 +402,19 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
     auto at = [&](Value origin, Value row, Value col, int64_t pitch) {
       return build.add(build.add(origin, build.mul(row, pitch)), col);
     };
-    Value row0, col0; // the thread's first piece's
-    if (wholeRows) {
-      row0 = build.idiv(tid, perRow);
-      col0 = build.mul(build.mod(tid, perRow), step);
-    }
+    // A piece's row and column in the tile, from its number.
+    auto rowCol = [&](Value piece) {
+      return std::pair{build.idiv(piece, perRow), build.mul(build.mod(piece, perRow), step)};
+    };
+    std::pair<Value, Value> first; // the thread's first piece's
+    if (wholeRows)
+      first = rowCol(tid);
     Value done;
     SmallVector<Value> deps(copy.getDeps()), places;
     for (int64_t j = 0; j < perThread; ++j) {
       auto piece = [&] { return build.add(tid, j * threads); }; // its number in the tile
-      Value row, col;
-      if (wholeRows) {
-        row = build.add(row0, j * rowsApart);
-        col = col0;
-      } else {
-        row = build.idiv(piece(), perRow);
-        col = build.mul(build.mod(piece(), perRow), step);
-      }
+      auto [row, col] = wholeRows ? std::pair{build.add(first.first, j * rowsApart), first.second}
+                                  : rowCol(piece());
       Value s = at(src, row, col, copy.getSrcPitch());
       Value d = wholeRows && j >= repeat ? build.add(places[j % repeat], (j - j % repeat) * apart)
                                          : swizzled(b, loc, dstView.getSrc(),
