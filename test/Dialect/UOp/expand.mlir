@@ -123,8 +123,9 @@ uop.kernel @unroll_in_a_loop {
 
 // Copies are hash-consed within a STORE's copies, as tinygrad's UOps are:
 // the copies for u1 = 0 and u1 = 1 share the math that depends on u0 only
-// (one MUL and one INDEX of `in` per value of u0, not per copy). LOADs, which
-// read memory, stay one per copy (uop-devectorize merges them).
+// (one MUL and one INDEX of `in` per value of u0, not per copy). A LOAD is
+// shared only while no op that may write memory came between, CSE's rule:
+// here each copy's STORE does, so the LOAD of in[u0] is made once per copy.
 // CHECK-LABEL: uop.kernel @shared_copies
 // CHECK-DAG: %[[C0:.*]] = uop.const 0 : si32
 // CHECK-DAG: %[[C1:.*]] = uop.const 1 : si32
@@ -163,5 +164,45 @@ uop.kernel @shared_copies {
   %i = uop.add %row, %u1 : si32
   %q = uop.index %out[%i] : !uop.ptr<f32, 8>, si32
   %st = uop.store %q, %x : !uop.ptr<f32, 8>
+  uop.sink %st
+}
+
+// Within one batch of copies with no write between them, a LOAD is shared
+// like pure math: the four lanes of the unrolled REDUCE read in[u0] and
+// w[u1], two loads of each, not four.
+// CHECK-LABEL: uop.kernel @shared_loads
+// CHECK-DAG: %[[C0:.*]] = uop.const 0 : si32
+// CHECK-DAG: %[[C1:.*]] = uop.const 1 : si32
+// CHECK: %[[I0:.*]] = uop.index %[[IN:.*]][%[[C0]]]
+// CHECK: %[[X0:.*]] = uop.load %[[I0]]
+// CHECK: %[[W0:.*]] = uop.index %[[W:.*]][%[[C0]]]
+// CHECK: %[[Y0:.*]] = uop.load %[[W0]]
+// CHECK: %[[M00:.*]] = uop.mul %[[X0]], %[[Y0]]
+// CHECK: %[[W1:.*]] = uop.index %[[W]][%[[C1]]]
+// CHECK: %[[Y1:.*]] = uop.load %[[W1]]
+// CHECK: %[[M01:.*]] = uop.mul %[[X0]], %[[Y1]]
+// CHECK: %[[I1:.*]] = uop.index %[[IN]][%[[C1]]]
+// CHECK: %[[X1:.*]] = uop.load %[[I1]]
+// CHECK: %[[M10:.*]] = uop.mul %[[X1]], %[[Y0]]
+// CHECK-NOT: uop.load
+// CHECK: %[[M11:.*]] = uop.mul %[[X1]], %[[Y1]]
+// CHECK-NOT: uop.load
+// CHECK: uop.store
+uop.kernel @shared_loads {
+  %c2 = uop.const 2 : si32
+  %u0 = uop.range %c2 axis 0 unroll : si32
+  %u1 = uop.range %c2 axis 1 unroll : si32
+  %out = uop.define_global 0 : !uop.ptr<f32, 1>
+  %in = uop.define_global 1 : !uop.ptr<f32, 2>
+  %w = uop.define_global 2 : !uop.ptr<f32, 2>
+  %p = uop.index %in[%u0] : !uop.ptr<f32, 2>, si32
+  %x = uop.load %p : !uop.ptr<f32, 2>
+  %q = uop.index %w[%u1] : !uop.ptr<f32, 2>, si32
+  %y = uop.load %q : !uop.ptr<f32, 2>
+  %m = uop.mul %x, %y : f32
+  %s = uop.reduce add %m [%u0, %u1 : si32, si32] : f32
+  %c0 = uop.const 0 : si32
+  %o = uop.index %out[%c0] : !uop.ptr<f32, 1>, si32
+  %st = uop.store %o, %s : !uop.ptr<f32, 1>
   uop.sink %st
 }

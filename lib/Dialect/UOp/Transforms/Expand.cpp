@@ -64,6 +64,27 @@ struct CopyKeyInfo {
   }
 };
 
+/// A copy made for a CopyKey, and how many ops that may write memory the
+/// builder had inserted when it was made.
+struct Copy {
+  Operation *op;
+  unsigned writes;
+};
+
+/// Counts the ops a builder inserts that may write memory, by CSE's test
+/// (effects unknown, or a write among them): a load copied before one of
+/// them is not the load copied after it.
+struct WriteCounter : OpBuilder::Listener {
+  unsigned writes = 0;
+  void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
+    std::optional<SmallVector<MemoryEffects::EffectInstance>> effects = getEffectsRecursively(op);
+    if (!effects || llvm::any_of(*effects, [](const MemoryEffects::EffectInstance &e) {
+          return isa<MemoryEffects::Write>(e.getEffect());
+        }))
+      ++writes;
+  }
+};
+
 /// Values to put in place of others (ranges -> constants, BARRIERs -> the
 /// ones that wait for the copies), with the memo of what was made of each
 /// value, and `keys`: what the replaced values are, as dependence bits
@@ -76,7 +97,8 @@ struct Substitution {
 class Expander {
 public:
   explicit Expander(KernelOp kernel)
-      : body(kernel.getBodyBlock()), b(kernel.getContext()), top(OpBuilder::atBlockBegin(&body)) {
+      : body(kernel.getBodyBlock()), b(kernel.getContext(), &inserted),
+        top(OpBuilder::atBlockBegin(&body)) {
     for (RangeOp r : body.getOps<RangeOp>())
       ranges[r.getAxis()] = r;
   }
@@ -139,7 +161,7 @@ private:
   /// anew.
   SmallVector<Substitution> constantsFor(ArrayRef<Value> ranges, AxisSizesAttr axes) {
     dependences.clear();
-    pureCopies.clear();
+    copies.clear();
     SmallVector<Substitution> out;
     for (const SmallVector<int64_t> &values : combinations(axes)) {
       Substitution &subst = out.emplace_back();
@@ -229,17 +251,26 @@ private:
   /// depends only on some of its axes (corpus-perf's f16 matmul: 2625 ops
   /// out of the expander instead of 4085, each of those 1460 a copy that CSE
   /// erased). A batch's copies all go in at one insertion point, so an
-  /// earlier one dominates the later ones.
+  /// earlier one dominates the later ones. A LOAD is shared too while
+  /// nothing that may write memory went in after it, the rule by which CSE
+  /// merges loads; CSE checks it by walking every op between the two,
+  /// for each copy (attention k0: 144 of its 192 loads, a third of the
+  /// expander's output, and the most of CSE's time after it).
   Operation *copyOf(Operation *op, ArrayRef<Value> operands) {
     bool pure = op->getNumRegions() == 0 && isPure(op);
-    if (pure)
-      if (Operation *known = pureCopies.lookup(CopyKey{op, operands}))
-        return known;
+    auto reads = dyn_cast<MemoryEffectOpInterface>(op);
+    bool shared = pure || (op->getNumRegions() == 0 && reads &&
+                           reads.onlyHasEffect<MemoryEffects::Read>());
+    if (shared) {
+      auto known = copies.find(CopyKey{op, operands});
+      if (known != copies.end() && (pure || known->second.writes == inserted.writes))
+        return known->second.op;
+    }
     IRMapping map;
     map.map(op->getOperands(), operands);
     Operation *copy = b.clone(*op, map);
-    if (pure) // (the key's operands are the copy's, which outlive the batch's table)
-      pureCopies[CopyKey{op, copy->getOperands()}] = copy;
+    if (shared) // (the key's operands are the copy's, which outlive the batch's table)
+      copies[CopyKey{op, copy->getOperands()}] = Copy{copy, inserted.writes};
     return copy;
   }
 
@@ -569,6 +600,7 @@ private:
   }
 
   Block &body;
+  WriteCounter inserted; // (b's listener)
   OpBuilder b;
   OpBuilder top; // at the top of the body, for the shared constants and new ranges
   DenseMap<int64_t, RangeOp> ranges;
@@ -578,7 +610,7 @@ private:
   // Each BARRIER expandBarrier has seen -> the one that replaces it.
   DenseMap<Value, Value> barrierFor;
   DenseMap<Value, uint64_t> dependences;                  // (dependence's memo, for one batch)
-  DenseMap<CopyKey, Operation *, CopyKeyInfo> pureCopies; // (copyOf's, for one batch)
+  DenseMap<CopyKey, Copy, CopyKeyInfo> copies;           // (copyOf's, for one batch)
   // Each REDUCE made side by side: the axes of its copies, and the copies.
   DenseMap<Value, std::pair<AxisSizesAttr, SmallVector<Value>>> sideBySideOf;
 };
