@@ -58,13 +58,16 @@ void mlir::uop::buildKernelCodegenStage(OpPassManager &pm, const KernelCodegenOp
 }
 
 /// tinygrad's final rewrite for the module's target: the decompositions of
-/// what it lacks, then MULACC where it fuses (CSE first: a product's uses
-/// decide on the host, and tinygrad's graph has each expression once).
+/// what it lacks, then MULACC where it fuses. On the host CSE first: there a
+/// product's uses decide, and tinygrad's graph has each expression once.
+/// (A GPU's rule looks at no uses; the CSE after convert-uop-to-gpu merges
+/// what the decompositions made twice: the same PTX on every kernel.)
 static void addTargetRewrites(OpPassManager &kernel, bool host) {
   kernel.addPass(createUOpDecomposeMath());
-  kernel.addPass(createCSEPass());
-  if (host)
+  if (host) {
+    kernel.addPass(createCSEPass());
     kernel.addPass(createUOpCExpressions());
+  }
   kernel.addPass(createUOpFuseMulAcc());
 }
 
