@@ -50,11 +50,11 @@ void mlir::uop::buildKernelCodegenStage(OpPassManager &pm, const KernelCodegenOp
   // 15.1 -> 5.9 ms; the same PTX on every kernel of both corpora).
   kernel.addPass(createUOpCanonicalize(canonical, noCFG()));
   kernel.addPass(createUOpExpand());
-  // CSE merges what the expander copied alike, first so that canonicalize
-  // (tinygrad's symbolic rules) sees each expression once, then what
-  // canonicalize made alike (a load two copies share becomes one, before a
-  // gate puts each behind its own branch).
-  kernel.addPass(createCSEPass());
+  // The expander hash-conses its copies, loads too, so canonicalize sees
+  // nearly every expression once without a CSE first (one cost more than it
+  // saved: the same PTX on every kernel). CSE then merges what canonicalize
+  // made alike (a load two copies share becomes one, before a gate puts
+  // each behind its own branch).
   kernel.addPass(createUOpCanonicalize(canonical, noCFG()));
   kernel.addPass(createCSEPass());
   kernel.addPass(createUOpDevectorize());
