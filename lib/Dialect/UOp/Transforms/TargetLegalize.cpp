@@ -172,7 +172,12 @@ struct UOpTargetLegalizePass : mlir::uop::impl::UOpTargetLegalizeBase<UOpTargetL
                  UnsignedShiftAmount<ShlOp>, UnsignedShiftAmount<ShrOp>, ExactHalfProduct>(ctx);
     patterns.add<HalfInF32, HalfUnitMulAcc>(ctx, target);
     // The driver folds every op, and the uop folders ask for integer ranges.
-    if (failed(applyPatternsWithRanges(getOperation(), std::move(patterns), {}))) {
+    // A kernel's body is one block without nested regions: nothing for
+    // region simplification but its liveness analysis (the pass 0.7 ->
+    // 0.4 ms on attention k0).
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    if (failed(applyPatternsWithRanges(getOperation(), std::move(patterns), config))) {
       // Silent failure would leave the kernel half rewritten with no word why.
       getOperation()->emitError() << "uop-target-legalize: the rewrites did not converge";
       return signalPassFailure();
