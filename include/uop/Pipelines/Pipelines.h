@@ -66,7 +66,7 @@ struct KernelCodegenOptions {
 };
 
 /// On every uop.kernel: uop-optimize, uop-lower, uop-canonicalize,
-/// uop-expand, CSE, uop-canonicalize, CSE, uop-devectorize. Kernels at any
+/// uop-expand, uop-canonicalize, CSE, uop-devectorize. Kernels at any
 /// level go in; lowered, expanded and devectorized kernels come out.
 /// `canonical`: the pattern set its uop-canonicalize shares with the other
 /// stages' (a stage without one shares within itself).
