@@ -179,18 +179,16 @@ module attributes {uop.target = #uop.target<"sm_80">} {
 
 // -----
 
-// A half MULACC by +1 or -1 (tinygrad's z + x, z - x) is half ADD (of x, or
-// of x * -1): the f32 MULACC rounds z +- x to f32 and then to f16, which is
-// f16's own rounding of it (24 >= 2 * 11 + 2). Either multiplicand may be
-// the constant. Kept in f32: other multipliers, a multiplicand or addend
-// that is a half product (the f32 MULACC takes it unrounded), and a target
+// A half MULACC by +1 or -1 (tinygrad's z + x, z - x) is half ADD or SUB:
+// the f32 MULACC rounds z +- x to f32 and then to f16, which is f16's own
+// rounding of it (24 >= 2 * 11 + 2). Either multiplicand may be the
+// constant. Kept in f32: other multipliers, a multiplicand or addend that
+// is a half product (the f32 MULACC takes it unrounded), and a target
 // without half ADD.
 // CHECK-LABEL: uop.kernel @half_unit_mulacc
-// CHECK-DAG: %[[M1:.*]] = uop.const -1.000000e+00 : f16
 // CHECK-DAG: %[[X:.*]] = uop.load %{{.*}} : !uop.ptr<f16, 4>
 // CHECK-DAG: %[[Z:.*]] = uop.load %{{.*}} : !uop.ptr<f16, 4>
-// CHECK: %[[NX:.*]] = uop.mul %[[X]], %[[M1]] : f16
-// CHECK: %[[SUB:.*]] = uop.add %[[Z]], %[[NX]] : f16
+// CHECK: %[[SUB:.*]] = uop.sub %[[Z]], %[[X]] : f16
 // CHECK: %[[ADD:.*]] = uop.add %[[Z]], %[[X]] : f16
 // CHECK: uop.mulacc %{{.*}}, %{{.*}}, %{{.*}} : f32
 // CHECK: uop.mulacc %{{.*}}, %{{.*}}, %{{.*}} : f32
@@ -220,6 +218,27 @@ module attributes {uop.target = #uop.target<"sm_80">} {
     %s3 = uop.store %p0, %exact : !uop.ptr<f16, 4>
     %s4 = uop.store %p0, %exactz : !uop.ptr<f16, 4>
     uop.sink %s0, %s1, %s2, %s3, %s4
+  }
+}
+
+// -----
+
+// Half ADD is all SUB needs (PTX's sub.f16 beside add.f16): the SUB stays
+// half on a target without half MUL.
+// CHECK-LABEL: uop.kernel @unit_mulacc_no_half_mul
+// CHECK: %[[X:.*]] = uop.load %{{.*}} : !uop.ptr<f16, 1>
+// CHECK: uop.sub %[[X]], %[[X]] : f16
+// CHECK-NOT: uop.cast
+module attributes {uop.target = #uop.target<"sm_80", half_ops = ["add"]>} {
+  uop.kernel @unit_mulacc_no_half_mul {
+    %z0 = uop.const 0 : si32
+    %a = uop.define_global 0 : !uop.ptr<f16, 1>
+    %p = uop.index %a[%z0] : !uop.ptr<f16, 1>, si32
+    %x = uop.load %p : !uop.ptr<f16, 1>
+    %m1 = uop.const -1.0 : f16
+    %sub = uop.mulacc %x, %m1, %x : f16
+    %s = uop.store %p, %sub : !uop.ptr<f16, 1>
+    uop.sink %s
   }
 }
 

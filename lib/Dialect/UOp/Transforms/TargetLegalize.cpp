@@ -71,8 +71,11 @@ struct HalfInF32 : RewritePattern {
     if (!(s.isF16() || s.isBF16()))
       return failure();
     // f16: what the target lists; bf16: PTX has no bf16 arithmetic before
-    // sm_90, so everything but the select.
-    if (s.isF16() ? target.isHalfOp(op->getName().stripDialect()) : isa<WhereOp>(op))
+    // sm_90, so everything but the select. A half SUB (HalfUnitMulAcc's;
+    // tinygrad's PTX has no SUB) goes where ADD goes: sub.f16 stands beside
+    // add.f16, and rounds as the f32 one cast back does (see below).
+    StringRef name = isa<SubOp>(op) ? "add" : op->getName().stripDialect();
+    if (s.isF16() ? target.isHalfOp(name) : isa<WhereOp>(op))
       return failure();
     Location loc = op->getLoc();
     Type f32 = withScalarType(t, b.getF32Type());
@@ -92,27 +95,29 @@ struct HalfInF32 : RewritePattern {
 };
 
 /// MULACC<f16>(x, +-1, z), tinygrad's z + x or z - x, as ADD<f16>(z, x) or
-/// ADD<f16>(z, MUL<f16>(x, -1)) where the target has half ADD and MUL. A
-/// half MULACC is computed in f32 (below), which rounds the exact z +- x
-/// once to f32 and again to f16; f32's 24 bits are at least 2 * 11 + 2, so
-/// that is f16's own rounded sum (double rounding is innocuous there), and
-/// -x is exact: the same bits, without the conversions. Not where x or z is
-/// a half MUL, which the f32 MULACC takes unrounded (ExactHalfProduct).
+/// SUB<f16>(z, x) where the target has half ADD. A half MULACC is
+/// computed in f32 (above), which rounds the exact z +- x once to f32 and
+/// again to f16; f32's 24 bits are at least 2 * 11 + 2, so that is f16's
+/// own rounded sum (double rounding is innocuous there): the same bits,
+/// without the conversions. SUB rather than ADD(z, MUL(x, -1)), the same
+/// value (-x is exact), is one instruction where LLVM's instcombine would
+/// otherwise have to find it (the direct printer has none). Not where x or
+/// z is a half MUL, which the f32 MULACC takes unrounded (ExactHalfProduct).
 struct HalfUnitMulAcc : OpRewritePattern<MulAccOp> {
   HalfUnitMulAcc(MLIRContext *ctx, TargetAttr target)
       : OpRewritePattern(ctx, /*benefit=*/2), target(target) {}
 
   LogicalResult matchAndRewrite(MulAccOp op, PatternRewriter &b) const override {
-    if (!op.getType().isF16() || !target.isHalfOp("add") || !target.isHalfOp("mul") ||
-        op.getC().getDefiningOp<MulOp>())
+    if (!op.getType().isF16() || !target.isHalfOp("add") || op.getC().getDefiningOp<MulOp>())
       return failure();
     for (auto [x, c] : {std::pair{op.getA(), op.getB()}, std::pair{op.getB(), op.getA()}}) {
       std::optional<double> one = sym::floatConst(c);
       if (!one || std::abs(*one) != 1.0 || x.getDefiningOp<MulOp>())
         continue;
-      Location loc = op.getLoc();
-      Value term = *one > 0 ? x : MulOp::create(b, loc, op.getType(), x, c).getResult();
-      b.replaceOpWithNewOp<AddOp>(op, op.getType(), op.getC(), term);
+      if (*one > 0)
+        b.replaceOpWithNewOp<AddOp>(op, op.getType(), op.getC(), x);
+      else
+        b.replaceOpWithNewOp<SubOp>(op, op.getType(), op.getC(), x);
       return success();
     }
     return failure();
