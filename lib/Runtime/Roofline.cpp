@@ -69,19 +69,31 @@ RooflineEstimate mlir::uop::estimateRoofline(const GPUModel &gpu, const SimCount
   e.waves = double(blocks) / (double(gpu.sms) * e.blocksPerSM);
   // The busiest SM runs ceil(blocks / SMs) of the blocks: its share of the
   // per-SM work.
-  double share = std::ceil(double(blocks) / gpu.sms) / double(blocks);
+  int64_t blocksHere = (blocks + gpu.sms - 1) / gpu.sms;
+  double share = double(blocksHere) / double(blocks);
   double hz = gpu.clockGHz * 1e9;
   auto perSMTerm = [&](double work, double perClock) { return share * work / perClock / hz; };
   // An SM's 4 sub-partitions each have a scheduler and a tensor core, and a
-  // warp stays on one: fewer resident warps than that leave some idle.
-  int64_t residentWarps = int64_t(e.blocksPerSM) * ((threads + 31) / 32);
-  double busy = std::min<double>(residentWarps, kSubPartitions) / kSubPartitions;
+  // warp stays on the one its slot deals it to (round robin). The busiest
+  // SM's warps, as many at once as are resident, share the sub-partitions
+  // in use, and the busiest of these runs ceil(warps / in use) of them, each
+  // a warp's share of the work: an SM with fewer than 4 warps leaves
+  // sub-partitions idle, whether the grid or residency leaves it so (256
+  // one-warp blocks on 108 SMs: 3 warps on the busiest, a quarter of its
+  // tensor cores idle).
+  int64_t warpsPerBlock = (threads + 31) / 32, warpsHere = blocksHere * warpsPerBlock;
+  int64_t resident = std::min<int64_t>(blocksHere, e.blocksPerSM) * warpsPerBlock;
+  int64_t inUse = std::min<int64_t>(resident, kSubPartitions);
+  double warpShare = std::ceil(double(warpsHere) / double(inUse)) / double(blocks * warpsPerBlock);
+  auto perSubPartitionTerm = [&](double work, double perClock) {
+    return warpShare * work / (perClock / kSubPartitions) / hz;
+  };
   const SimCounters::Global &ld = c.globalLoads, &st = c.globalStores;
-  double tensor = perSMTerm(double(c.mmaFlops), gpu.mmaSyncFlopsPerClock * busy) +
-                  perSMTerm(double(c.wgmmaFlops), gpu.peakFlopsPerClock * busy);
+  double tensor = perSubPartitionTerm(double(c.mmaFlops), gpu.mmaSyncFlopsPerClock) +
+                  perSubPartitionTerm(double(c.wgmmaFlops), gpu.peakFlopsPerClock);
   e.terms = {
       {"tensor cores", tensor},
-      {"issue", perSMTerm(double(c.totalInstructions()), gpu.issuePerClock * busy)},
+      {"issue", perSubPartitionTerm(double(c.totalInstructions()), gpu.issuePerClock)},
       {"shared memory", perSMTerm(double(c.sharedLoads.wavefronts + c.sharedStores.wavefronts),
                                   gpu.sharedWavefrontsPerClock)},
       {"L1", perSMTerm(double(ld.sectors + st.sectors), gpu.l1SectorsPerClock)},
