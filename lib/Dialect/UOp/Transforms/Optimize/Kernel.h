@@ -179,7 +179,8 @@ llvm::Expected<SmallVector<Opt>> handCodedOptimizations(const OptKernel &k);
 /// the hand-coded opts that go with it, or nothing when no tensor core fits.
 std::optional<SmallVector<Opt>> tensorCoreOptimizations(const OptKernel &k);
 /// The tensor-core opts for staged operands (StagedTensorCores.cpp): wider
-/// warp tiles than tinygrad's where the shape allows, else tinygrad's
+/// warp tiles than tinygrad's where the shape allows and the busiest tensor
+/// core gets no more work from them, else tinygrad's
 /// `tcOpts`, then UNROLL for k-steps of 32 where it fits and STAGE; or why
 /// they cannot be staged.
 llvm::Expected<SmallVector<Opt>> stagedTensorCoreOptimizations(const OptKernel &k,

@@ -528,13 +528,43 @@ static std::optional<SmallVector<Opt>> widerWarpTiles(const OptKernel &original)
   return k.appliedOpts;
 }
 
+/// The share of the kernel's work the busiest tensor core of a 108-SM GPU
+/// does with `opts` applied, as the roofline model counts it
+/// (docs/simulator.md): the busiest SM's ceil(blocks / SMs) blocks' warps
+/// share its 4 sub-partitions (a warp stays on one), the busiest running
+/// ceil(warps / min(warps, 4)) of them, each 1 / (blocks * warps per block)
+/// of the work. Nothing where the opts do not apply.
+static std::optional<double> busiestTensorCoreShare(const OptKernel &original, ArrayRef<Opt> opts) {
+  constexpr int64_t kSMs = 108, kSubPartitions = 4;
+  OptKernel k = original;
+  for (const Opt &o : opts)
+    if (llvm::Error e = k.applyOpt(o)) {
+      llvm::consumeError(std::move(e));
+      return std::nullopt;
+    }
+  int64_t blocks = gridBlocks(k);
+  int64_t threads = prod(k.fullShape().slice(k.globalDims(), k.localDims));
+  int64_t warpsPerBlock = llvm::divideCeil(threads, 32);
+  int64_t warpsHere = llvm::divideCeil(blocks, kSMs) * warpsPerBlock;
+  int64_t busiest = llvm::divideCeil(warpsHere, std::min(warpsHere, kSubPartitions));
+  return double(busiest) / double(blocks * warpsPerBlock);
+}
+
 llvm::Expected<SmallVector<Opt>> mlir::uop::stagedTensorCoreOptimizations(const OptKernel &original,
                                                                           ArrayRef<Opt> tcOpts) {
+  // Wider warp tiles only where they leave the busiest tensor core no more
+  // work than tinygrad's tiling: a grid too small for every SM to get 4
+  // warps of the wider tiles (attention's 16 or 32 blocks) runs faster on
+  // tinygrad's narrower ones, staged.
   if (std::optional<SmallVector<Opt>> wide = widerWarpTiles(original)) {
-    llvm::Expected<SmallVector<Opt>> opts = staged(original, *wide);
-    if (opts)
-      return opts;
-    llvm::consumeError(opts.takeError());
+    std::optional<double> wideShare = busiestTensorCoreShare(original, *wide),
+                          tinygradShare = busiestTensorCoreShare(original, tcOpts);
+    if (wideShare && (!tinygradShare || *wideShare <= *tinygradShare)) {
+      llvm::Expected<SmallVector<Opt>> opts = staged(original, *wide);
+      if (opts)
+        return opts;
+      llvm::consumeError(opts.takeError());
+    }
   }
   return staged(original, tcOpts);
 }
