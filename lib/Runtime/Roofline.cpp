@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "uop/Runtime/Roofline.h"
+#include "uop/Support/SubPartitions.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -18,7 +19,6 @@ using namespace mlir;
 using namespace mlir::uop;
 
 namespace {
-constexpr int kSubPartitions = 4;
 
 // A100 SXM4 80 GB: whitepaper (108 SMs, 1410 MHz, 312 TFLOP/s dense f16 =
 // 2048 FLOP/clk/SM, L2 5120 B/clk), datasheet (2039 GB/s), CUDA
@@ -81,10 +81,10 @@ RooflineEstimate mlir::uop::estimateRoofline(const GPUModel &gpu, const SimCount
   // sub-partitions idle, whether the grid or residency leaves it so (256
   // one-warp blocks on 108 SMs: 3 warps on the busiest, a quarter of its
   // tensor cores idle).
-  int64_t warpsPerBlock = (threads + 31) / 32, warpsHere = blocksHere * warpsPerBlock;
+  int64_t warpsPerBlock = (threads + 31) / 32;
   int64_t resident = std::min<int64_t>(blocksHere, e.blocksPerSM) * warpsPerBlock;
-  int64_t inUse = std::min<int64_t>(resident, kSubPartitions);
-  double warpShare = std::ceil(double(warpsHere) / double(inUse)) / double(blocks * warpsPerBlock);
+  double warpShare = double(busiestSubPartitionWarps(blocksHere * warpsPerBlock, resident)) /
+                     double(blocks * warpsPerBlock);
   auto perSubPartitionTerm = [&](double work, double perClock) {
     return warpShare * work / (perClock / kSubPartitions) / hz;
   };

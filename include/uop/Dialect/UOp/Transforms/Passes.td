@@ -361,11 +361,11 @@ def UOpTargetLegalize : Pass<"uop-target-legalize", "::mlir::uop::KernelOp"> {
       it to half first; the corpus's expected values are the exact ones);
     - a half `mulacc` by +1 or -1 (tinygrad's `z + x`, `z - x`) is a half
       `add` or `sub` of `z` and `x` where the target has half `add` (PTX's
-      `sub.f16` stands beside `add.f16`): the f32 `mulacc`
-      rounds `z +- x` to f32 and then to f16, which is f16's own rounding of
-      it (f32's 24 bits >= 2 * 11 + 2), so the bits are the same without
-      the conversions. Not where `x` or `z` is a half product, which the
-      f32 `mulacc` takes unrounded (the rule above).
+      `sub.f16` stands beside `add.f16`): the f32 `mulacc` rounds `z +- x`
+      to f32 and then to f16, which is f16's own rounding of it (f32's 24
+      bits >= 2 * 11 + 2), so the bits are the same without the
+      conversions. Not where `x` or `z` is a half product, which the f32
+      `mulacc` takes unrounded (the rule above).
     Bool buffers are bytes (`u8`) in memory and transcendentals use PTX's
     approximate instructions: those two adaptations happen in
     `convert-uop-to-gpu`, which reads the same target.

@@ -25,6 +25,8 @@
 
 #include "Kernel.h"
 
+#include "uop/Support/SubPartitions.h"
+
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -531,11 +533,11 @@ static std::optional<SmallVector<Opt>> widerWarpTiles(const OptKernel &original)
 /// The share of the kernel's work the busiest tensor core of a 108-SM GPU
 /// does with `opts` applied, as the roofline model counts it
 /// (docs/simulator.md): the busiest SM's ceil(blocks / SMs) blocks' warps
-/// share its 4 sub-partitions (a warp stays on one), the busiest running
-/// ceil(warps / min(warps, 4)) of them, each 1 / (blocks * warps per block)
-/// of the work. Nothing where the opts do not apply.
+/// share its sub-partitions, each 1 / (blocks * warps per block) of the
+/// work (all resident: residency is not known here). Nothing where the opts
+/// do not apply.
 static std::optional<double> busiestTensorCoreShare(const OptKernel &original, ArrayRef<Opt> opts) {
-  constexpr int64_t kSMs = 108, kSubPartitions = 4;
+  constexpr int64_t kSMs = 108;
   OptKernel k = original;
   for (const Opt &o : opts)
     if (llvm::Error e = k.applyOpt(o)) {
@@ -546,8 +548,7 @@ static std::optional<double> busiestTensorCoreShare(const OptKernel &original, A
   int64_t threads = prod(k.fullShape().slice(k.globalDims(), k.localDims));
   int64_t warpsPerBlock = llvm::divideCeil(threads, 32);
   int64_t warpsHere = llvm::divideCeil(blocks, kSMs) * warpsPerBlock;
-  int64_t busiest = llvm::divideCeil(warpsHere, std::min(warpsHere, kSubPartitions));
-  return double(busiest) / double(blocks * warpsPerBlock);
+  return double(busiestSubPartitionWarps(warpsHere, warpsHere)) / double(blocks * warpsPerBlock);
 }
 
 llvm::Expected<SmallVector<Opt>> mlir::uop::stagedTensorCoreOptimizations(const OptKernel &original,
