@@ -11,8 +11,8 @@ only, estimated on the H100 only, or the reason it does not apply), this reports
     kernel on the CPU): warp instructions per mma.sync and per k16 step of a warp, global
     sectors against the fewest possible, shared-memory bank conflicts, barriers;
   - the roofline estimate on an A100 and an H100 (uop-run --estimate, with ptxas's
-    registers for the occupancy): time, the bound, TFLOP/s and the fraction of the tensor
-    peak. These are estimates from a model (docs/simulator.md, "Estimates"), not timings.
+    registers for the occupancy): time, the bound and the fraction of the tensor peak that
+    time gives the kernel's own flops (padding, which the tensor cores also run, not counted). These are estimates from a model (docs/simulator.md, "Estimates"), not timings.
 With --target=cuda (a GPU), it also runs each kernel on the GPU and reports the measured
 time and TFLOP/s.
 
@@ -45,6 +45,14 @@ def run(cmd, **kw):
 
 def ptxas_path():
     return shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+
+
+def useful_percent(est, flops):
+    """The fraction of the tensor peak an estimate's time gives the kernel's own flops: uop-run's
+    TFLOP/s counts the flops the tensor cores execute, a padded schedule's (PADTO) included."""
+    us, tflops, percent = float(est.group(1)), float(est.group(3)), float(est.group(4))
+    peak = tflops / (percent / 100)
+    return flops / (us * 1e-6) / 1e12 / peak * 100
 
 
 def matmul_shape(nodes):
@@ -177,7 +185,8 @@ def main():
             per_step = f"{total / (warps * k / 16):.0f}" if warps else "n/a"
             regs = (f"{regs80 if on80 else '-'} / {spill80 if on80 else '-'}, {regs90} / {spill90}"
                     if regs90 is not None else "n/a (no ptxas)")
-            cell = lambda e: f"{e.group(1)} us, {e.group(4)}% ({e.group(2)})" if e else "n/a"
+            cell = lambda e: (f"{e.group(1)} us, {useful_percent(e, flops):.1f}% ({e.group(2)})"
+                              if e else "n/a")
             row = (f"| {rel} | {schedule} | `{opts}` | {dims[0]} / {dims[1]} | {regs} | {per_mma} | "
                    f"{per_step} | {ld.group(1)} / {ld.group(2)} | {conflicts} | {barriers} | "
                    f"{cell(est['A100'])} | {cell(est['H100'])} |")

@@ -134,9 +134,11 @@ uop.kernel @unaligned attributes {uop.opts = "TC:0:-1,0,1,STAGE:0:3"} {
 
 // -----
 
-// B masked (half its K read): a masked view is not copied whole.
+// B masked by the kernel itself (half its K read, as a pad of the tensor
+// graph makes it): those elements must read as 0, which a copied tile
+// does not make them.
 module attributes {uop.target = #uop.target<"sm_80">} {
-// expected-error @+1 {{cannot stage B: its view is masked or not a single view}}
+// expected-error @+1 {{cannot stage B: its view is masked in the kernel (a pad: those elements read as 0)}}
 uop.kernel @masked attributes {uop.opts = "TC:0:-1,0,1,STAGE:0:3"} {
   %out = uop.define_global 0 : !uop.ptr<f32, 128>
   %out_v = uop.view %out [#uop.view<shape = [16, 8, 1], strides = [8, 1, 0]>] : !uop.ptr<f32, 128>
@@ -150,6 +152,52 @@ uop.kernel @masked attributes {uop.opts = "TC:0:-1,0,1,STAGE:0:3"} {
   %f = uop.cast %m : f16 -> f32
   %sum = uop.reduce_axis add %f [2] : f32
   %st = uop.store %out_v, %sum : !uop.ptr<f32, 128>
+  uop.sink %st
+}
+}
+
+// -----
+
+// K = 40 padded to 48 by TC's level 2: the padded K must read as 0 (a
+// padded M or N only feeds outputs the store masks off: staged.test).
+module attributes {uop.target = #uop.target<"sm_80">} {
+// expected-error @+1 {{cannot stage A: PADTO padded a reduce axis, whose padding must read as 0}}
+uop.kernel @padded_k attributes {uop.opts = "TC:0:-1,2,1,STAGE:0:3"} {
+  %out = uop.define_global 0 : !uop.ptr<f32, 128>
+  %out_v = uop.view %out [#uop.view<shape = [16, 8, 1], strides = [8, 1, 0]>] : !uop.ptr<f32, 128>
+  %a = uop.define_global 1 : !uop.ptr<f16, 640>
+  %a_v = uop.view %a [#uop.view<shape = [16, 8, 40], strides = [40, 0, 1]>] : !uop.ptr<f16, 640>
+  %b = uop.define_global 2 : !uop.ptr<f16, 320>
+  %b_v = uop.view %b [#uop.view<shape = [16, 8, 40], strides = [0, 1, 8]>] : !uop.ptr<f16, 320>
+  %x = uop.load %a_v : !uop.ptr<f16, 640>
+  %y = uop.load %b_v : !uop.ptr<f16, 320>
+  %m = uop.mul %x, %y : f16
+  %f = uop.cast %m : f16 -> f32
+  %sum = uop.reduce_axis add %f [2] : f32
+  %st = uop.store %out_v, %sum : !uop.ptr<f32, 128>
+  uop.sink %st
+}
+}
+
+// -----
+
+// M = 24 padded to 32 by TC's level 2, A of unknown size: the copies of its
+// last tile could not be kept inside the buffer.
+module attributes {uop.target = #uop.target<"sm_80">} {
+// expected-error @+1 {{cannot stage A: its view is padded and its buffer's size is unknown (copies past the end)}}
+uop.kernel @padded_unknown_size attributes {uop.opts = "TC:0:-1,2,1,STAGE:0:3"} {
+  %out = uop.define_global 0 : !uop.ptr<f32, 192>
+  %out_v = uop.view %out [#uop.view<shape = [24, 8, 1], strides = [8, 1, 0]>] : !uop.ptr<f32, 192>
+  %a = uop.define_global 1 : !uop.ptr<f16, ?>
+  %a_v = uop.view %a [#uop.view<shape = [24, 8, 32], strides = [32, 0, 1]>] : !uop.ptr<f16, ?>
+  %b = uop.define_global 2 : !uop.ptr<f16, 256>
+  %b_v = uop.view %b [#uop.view<shape = [24, 8, 32], strides = [0, 1, 8]>] : !uop.ptr<f16, 256>
+  %x = uop.load %a_v : !uop.ptr<f16, ?>
+  %y = uop.load %b_v : !uop.ptr<f16, 256>
+  %m = uop.mul %x, %y : f16
+  %f = uop.cast %m : f16 -> f32
+  %sum = uop.reduce_axis add %f [2] : f32
+  %st = uop.store %out_v, %sum : !uop.ptr<f32, 192>
   uop.sink %st
 }
 }

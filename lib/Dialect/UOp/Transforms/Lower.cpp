@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "uop/Dialect/UOp/IR/ShapeTracker.h"
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 #include "uop/Dialect/UOp/Transforms/Passes.h"
 #include "uop/Dialect/UOp/Utils/Symbolic.h"
@@ -395,6 +396,12 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
     // swizzle periods apart are swizzled alike: built so, most pieces'
     // index math is an add, not divisions the rules would have to prove
     // away for each piece.
+    // Pieces past the end of the source buffer are not copied (a padded
+    // operand's tile, STAGE): gated where the tile may reach that far.
+    int64_t srcSize = ptr.getSize();
+    int64_t reach = shape::ShapeTracker::fromAttr(srcView.getSt()).realSize() +
+                    (copy.getRows() - 1) * copy.getSrcPitch() + copy.getCols() - 1; // elements
+    bool bounded = srcSize != PtrType::kUnknownSize && reach > srcSize;
     bool wholeRows = threads % perRow == 0;
     int64_t rowsApart = threads / perRow, apart = rowsApart * copy.getDstPitch();
     int64_t period = swizzlePeriod(dstView.getSrc());
@@ -423,6 +430,8 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
       Value gate = srcValid;
       if ((j + 1) * threads > pieces) // the last round, where fewer pieces than threads are left
         gate = ix.both(gate, build.lt(piece(), pieces));
+      if (bounded)
+        gate = ix.both(gate, build.lt(s, srcSize - step + 1));
       Value srcIndex = IndexOp::create(b, loc, srcView.getSrc(), s, gate);
       Value dstIndex = IndexOp::create(b, loc, dstView.getSrc(), d, Value());
       done =

@@ -988,7 +988,10 @@ def UOp_CopyTileOp : Op<UOp_Dialect, "copy_tile", [MemoryEffects<[MemRead, MemWr
     (a VIEW of a global buffer: the tile's first element) to the rows
     `dst_pitch` elements apart from `dst` (a VIEW of a `define_local`), in
     16-byte pieces (`cp.async.cg`), so a row is a whole number of 16 bytes.
-    Where the source view is masked off the thread copies nothing. The
+    Where the source view is masked off the thread copies nothing, and a
+    piece that would read past the end of the source buffer (a padded
+    operand's last tile) is not copied: its bytes in `dst` keep what they
+    held. The
     copies join the thread's current group of asynchronous copies
     (`async_commit`); they are complete after the `async_wait` that retires
     it. `uop-lower` distributes the pieces over the threads of the block:

@@ -68,8 +68,11 @@ std::optional<OptKernel> OptKernel::create(KernelOp kernel, const OptTarget &tar
     kernel.emitOpError() << "has no STORE through a VIEW: uop-optimize takes a kernel AST";
     return std::nullopt;
   }
-  for (ViewOp v : k.bufViews)
+  for (ViewOp v : k.bufViews) {
     k.sts.push_back(ShapeTracker::fromAttr(v.getSt()));
+    k.maskedBeforeOpts.push_back(llvm::any_of(
+        k.sts.back().views, [](const shape::View &view) { return view.mask.has_value(); }));
+  }
   FailureOr<AstShapes> shapes = AstShapes::infer(body);
   if (failed(shapes))
     return std::nullopt;
@@ -375,7 +378,9 @@ static bool canPad(ReduceAxisOp r) {
 
 llvm::Error OptKernel::applyPadTo(int64_t axis, int64_t amt) {
   CHECK(axis < firstUpcast(), "cannot pad upcasted");
-  if (ReduceAxisOp r = reduceop(); r && firstReduce() <= axis)
+  ReduceAxisOp r = reduceop();
+  bool reduceAxis = r && firstReduce() <= axis;
+  if (reduceAxis)
     CHECK(r.getKind() == ReduceKind::add && canPad(r),
           "cannot pad a reduce that is not a sum of ops that keep 0 as 0");
   bool padded = false;
@@ -393,6 +398,7 @@ llvm::Error OptKernel::applyPadTo(int64_t axis, int64_t amt) {
     }
   }
   CHECK(padded, "nothing was padded");
+  paddedReduce |= reduceAxis;
   return llvm::Error::success();
 }
 

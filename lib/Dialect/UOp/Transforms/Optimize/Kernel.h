@@ -50,6 +50,7 @@ struct StagedOperand {
   bool trans = false;                // ldmatrix .trans: the tile is contiguous along M or N
   int64_t mnStride = 0, kStride = 0; // in the buffer: between consecutive M (N) and K
   std::optional<std::array<int64_t, 3>> swizzle; // #uop.swizzle's bits, base, shift
+  bool conflictFree = false; // ldmatrix rows on distinct banks: swizzled, or of 16 bytes
   // WGMMA: an N-major B wider than 64 columns is staged as panels of 64
   // columns (128-byte rows), each rows x 64, one after the other.
   int64_t panels = 1;
@@ -118,6 +119,11 @@ public:
   shape::VarRanges varRanges;
   int64_t localDims = 0, upcasted = 0, groupForReduces = 0;
   bool dontUseLocals = false;
+  // Per st: whether the kernel as written masks it (a pad of the tensor
+  // graph), as against masks PADTO adds; and whether PADTO padded a reduce
+  // axis (its padding must read as 0). STAGE tells them apart.
+  SmallVector<bool> maskedBeforeOpts;
+  bool paddedReduce = false;
   SmallVector<Opt> appliedOpts;
   // The TC opt: the tensor core chosen, 1 (WMMA) or 2 (its shapes only),
   // and where its axes are.
@@ -178,11 +184,10 @@ llvm::Expected<SmallVector<Opt>> handCodedOptimizations(const OptKernel &k);
 /// tinygrad's Kernel.apply_tensor_cores(1) on a copy of `k`: the TC opt and
 /// the hand-coded opts that go with it, or nothing when no tensor core fits.
 std::optional<SmallVector<Opt>> tensorCoreOptimizations(const OptKernel &k);
-/// The tensor-core opts for staged operands (StagedTensorCores.cpp): wider
-/// warp tiles than tinygrad's where the shape allows and the busiest tensor
-/// core gets no more work from them, else tinygrad's
-/// `tcOpts`, then UNROLL for k-steps of 32 where it fits and STAGE; or why
-/// they cannot be staged.
+/// The tensor-core opts for staged operands (StagedTensorCores.cpp): of
+/// tinygrad's tiling (`tcOpts`) and wider or padded warp tiles, the one
+/// that leaves the busiest tensor core the least work, then UNROLL for
+/// k-steps of 32 where it fits and STAGE; or why they cannot be staged.
 llvm::Expected<SmallVector<Opt>> stagedTensorCoreOptimizations(const OptKernel &k,
                                                                ArrayRef<Opt> tcOpts);
 /// The tensor-core opts for Hopper's wgmma (sm_90a): TC, a warpgroup per

@@ -82,6 +82,54 @@ std::optional<std::array<int64_t, 3>> swizzleFor(int64_t rowBytes) {
   return std::array<int64_t, 3>{3, 4, (int64_t)llvm::Log2_64(rowBytes) - 4};
 }
 
+bool isMasked(const ShapeTracker &st) {
+  return llvm::any_of(st.views, [](const View &v) { return v.mask.has_value(); });
+}
+
+/// `st` without the masks PADTO put on the kernel's output axes, as one
+/// view. The elements they hide only enter products that land in outputs
+/// the store masks off (PADTO pads the output alike), so a staged tile may
+/// hold anything there: the copies read what the unmasked view reaches,
+/// except past the end of the buffer (`ptr`), which copy_tile does not
+/// copy. Fails where a mask is the kernel's own (a pad of the tensor graph,
+/// whose elements must read as 0) or may hide reduced elements.
+llvm::Expected<ShapeTracker> withoutPadding(const ShapeTracker &st, bool maskedBeforeOpts,
+                                            bool paddedReduce, const ShapeTracker &output,
+                                            PtrType ptr) {
+  CHECK(!maskedBeforeOpts, "its view is masked in the kernel (a pad: those elements read as 0)");
+  CHECK(!paddedReduce, "PADTO padded a reduce axis, whose padding must read as 0");
+  CHECK(isMasked(output), "its view is masked where the output's is not");
+  CHECK(ptr.getSize() != PtrType::kUnknownSize,
+        "its view is padded and its buffer's size is unknown (copies past the end)");
+  // The views without their masks, merged from the innermost. A padded
+  // outer view reaches past the end of the one below it (a pad of a
+  // reshaped axis): that one's outermost dimension is extended (its stride
+  // kept) to cover it; only padding lands there.
+  auto unmasked = [](const View &v) { return View::create(v.shape, v.strides, v.offset); };
+  View merged = unmasked(st.views[0]);
+  for (const View &next : ArrayRef(st.views).drop_front()) {
+    View outer = unmasked(next);
+    CHECK(outer.offset >= 0 && llvm::all_of(outer.strides, [](int64_t s) { return s >= 0; }),
+          "its padded view runs backwards");
+    int64_t reach = outer.offset + 1;
+    for (auto [size, stride] : llvm::zip(outer.shape, outer.strides))
+      reach += (size - 1) * stride;
+    if (reach > merged.size()) {
+      CHECK(!merged.shape.empty() && merged.shape[0] > 1,
+            "its padded view reaches past an inner view of unknown stride");
+      shape::Shape extended = merged.shape;
+      extended[0] = llvm::divideCeil(reach, merged.size() / extended[0]);
+      merged = View::create(extended, merged.strides, merged.offset);
+    }
+    std::optional<View> composed = merged.compose(outer);
+    CHECK(composed, "its padded view is not a single view without the padding");
+    merged = *composed;
+  }
+  CHECK(merged.offset >= 0 && llvm::all_of(merged.strides, [](int64_t s) { return s >= 0; }),
+        "its padded view runs backwards");
+  return ShapeTracker{{merged}};
+}
+
 } // namespace
 
 /// The buffer op (LOAD) operand `i` (0: A, 1: B) of the TC's product reads.
@@ -133,8 +181,16 @@ llvm::Expected<StagePlan> OptKernel::planStaging(int64_t axis, int64_t stages, b
       return refuse("its buffer holds " + std::to_string(elem.getIntOrFloatBitWidth()) +
                     "-bit elements, not the tensor core's");
     ShapeTracker st = sts[op.buf].permute(tcSwizzle(i));
-    if (st.views.size() != 1 || st.views[0].mask)
-      return refuse("its view is masked or not a single view");
+    if (isMasked(st)) {
+      llvm::Expected<ShapeTracker> unpadded =
+          withoutPadding(st, maskedBeforeOpts[op.buf], paddedReduce, sts[0],
+                         cast<PtrType>(ViewOp(bufViews[op.buf]).getType()));
+      if (!unpadded)
+        return refuse(llvm::toString(unpadded.takeError()));
+      st = *unpadded;
+    }
+    if (st.views.size() != 1)
+      return refuse("its view is not a single view");
     op.frag = st.views[0];
     ArrayRef<int64_t> shape = op.frag.shape, strides = op.frag.strides;
 
@@ -223,6 +279,7 @@ llvm::Expected<StagePlan> OptKernel::planStaging(int64_t axis, int64_t stages, b
     if (op.swizzle &&
         tileBytes % (int64_t(1) << ((*op.swizzle)[0] + (*op.swizzle)[1] + (*op.swizzle)[2])) != 0)
       op.swizzle.reset();
+    op.conflictFree = op.swizzle || rowStep * esize <= 16;
     smemBytes += stages * tileBytes;
   }
   if (wgmma)
@@ -455,8 +512,10 @@ std::pair<Value, Value> OptKernel::writeStagedOperands(OpBuilder &b, Location lo
 /// (one more UNROLL) where 4 or more are left (a loop of 2 is unrolled
 /// whole by LLVM, which then keeps both steps' fragments live: spills on the
 /// 64-deep corpus matmuls), as many buffers as shared memory holds, at
-/// least 3 (a tile in flight). The opts, or why they cannot be.
-static llvm::Expected<SmallVector<Opt>> staged(const OptKernel &original, ArrayRef<Opt> opts) {
+/// least 3 (a tile in flight); with `conflictFree`, only where ldmatrix
+/// reads both tiles without bank conflicts. The opts, or why they cannot be.
+static llvm::Expected<SmallVector<Opt>> staged(const OptKernel &original, ArrayRef<Opt> opts,
+                                               bool conflictFree = false) {
   OptKernel base = original;
   for (const Opt &o : opts)
     if (llvm::Error e = base.applyOpt(o))
@@ -479,8 +538,17 @@ static llvm::Expected<SmallVector<Opt>> staged(const OptKernel &original, ArrayR
           applied = false;
           break;
         }
-      if (applied)
-        return k.appliedOpts;
+      if (!applied)
+        continue;
+      if (conflictFree) {
+        llvm::Expected<StagePlan> plan = k.planStaging(0, buffers);
+        if (!plan || !plan->operands[0].conflictFree || !plan->operands[1].conflictFree) {
+          if (!plan)
+            llvm::consumeError(plan.takeError());
+          return llvm::createStringError("its tiles' rows are no power of two: bank conflicts");
+        }
+      }
+      return k.appliedOpts;
     }
   return llvm::createStringError(llvm::Twine(why));
 }
@@ -488,6 +556,31 @@ static llvm::Expected<SmallVector<Opt>> staged(const OptKernel &original, ArrayR
 /// The blocks of the kernel's grid.
 static int64_t gridBlocks(const OptKernel &k) {
   return prod(k.fullShape().take_front(k.globalDims()));
+}
+
+/// The work of the busiest tensor core of a 108-SM GPU, in elements of the
+/// (padded) iteration space, for a grid of `blocks` blocks of
+/// `warpsPerBlock` warps over `elements`, as the roofline model counts it
+/// (docs/simulator.md): the busiest SM's ceil(blocks / SMs) blocks' warps
+/// share its sub-partitions, each 1 / (blocks * warps per block) of the
+/// work (all resident: residency is not known here).
+static int64_t busiestTensorCoreWork(int64_t blocks, int64_t warpsPerBlock, int64_t elements) {
+  constexpr int64_t kSMs = 108;
+  int64_t warpsHere = llvm::divideCeil(blocks, kSMs) * warpsPerBlock;
+  return busiestSubPartitionWarps(warpsHere, warpsHere) * (elements / (blocks * warpsPerBlock));
+}
+
+/// busiestTensorCoreWork of `original` with `opts` applied; nothing where
+/// they do not apply.
+static std::optional<int64_t> busiestTensorCoreWork(const OptKernel &original, ArrayRef<Opt> opts) {
+  OptKernel k = original;
+  for (const Opt &o : opts)
+    if (llvm::Error e = k.applyOpt(o)) {
+      llvm::consumeError(std::move(e));
+      return std::nullopt;
+    }
+  int64_t threads = prod(k.fullShape().slice(k.globalDims(), k.localDims));
+  return busiestTensorCoreWork(gridBlocks(k), llvm::divideCeil(threads, 32), prod(k.fullShape()));
 }
 
 /// Staged operands are read from shared memory once per warp: the larger a
@@ -530,42 +623,99 @@ static std::optional<SmallVector<Opt>> widerWarpTiles(const OptKernel &original)
   return k.appliedOpts;
 }
 
-/// The share of the kernel's work the busiest tensor core of a 108-SM GPU
-/// does with `opts` applied, as the roofline model counts it
-/// (docs/simulator.md): the busiest SM's ceil(blocks / SMs) blocks' warps
-/// share its sub-partitions, each 1 / (blocks * warps per block) of the
-/// work (all resident: residency is not known here). Nothing where the opts
-/// do not apply.
-static std::optional<double> busiestTensorCoreShare(const OptKernel &original, ArrayRef<Opt> opts) {
-  constexpr int64_t kSMs = 108;
-  OptKernel k = original;
+namespace {
+/// A warp tile of upcast[1] x 16 rows by upcast[0] x 8 columns, warps[1] x
+/// warps[0] of them per block, M and N padded (PADTO) to whole blocks.
+struct Tiling {
+  int64_t upcast[2], warps[2]; // per TC axis: N, M
+};
+} // namespace
+
+/// Warp tiles of 64 or 48 rows by 64 or 48 columns, 2x2, 2x1, 1x2 or one
+/// warp per block: a grid of 64x64 tiles can fall unevenly on the GPU's
+/// sub-partitions (the 1024^3 matmul's 256 on an A100's 432 leave the
+/// busiest a whole tile; 48x64 tiles, M padded to 1056, leave it 3/4 of
+/// one). Largest warp tiles first (fewest shared bytes per mma), then
+/// largest blocks (fewest L2 bytes per flop): the order ties are broken in.
+static SmallVector<Tiling> tilingGrid() {
+  SmallVector<Tiling> grid;
+  for (int64_t mUp : {4, 3})
+    for (int64_t nUp : {8, 6})
+      for (auto [mWarps, nWarps] : {std::pair<int64_t, int64_t>{2, 2}, {2, 1}, {1, 2}, {1, 1}})
+        grid.push_back(Tiling{{nUp, mUp}, {nWarps, mWarps}});
+  return grid;
+}
+
+/// busiestTensorCoreWork of `t` on `tc` (TC applied, M and N global axes),
+/// from the shape alone: it is the cost that ranks the grid, so it must not
+/// take applying every tiling's opts.
+static int64_t busiestTensorCoreWork(const OptKernel &tc, Tiling t) {
+  ArrayRef<int64_t> full = tc.fullShape();
+  int64_t blocks = gridBlocks(tc), elements = prod(full);
+  for (int d = 0; d < 2; ++d) {
+    int64_t size = full[tc.tcOpts->axes[d]], block = t.upcast[d] * t.warps[d];
+    int64_t padded = llvm::divideCeil(size, block) * block;
+    blocks = blocks / size * (padded / block);
+    elements = elements / size * padded;
+  }
+  int64_t threads = prod(full.slice(tc.globalDims(), tc.localDims)) * t.warps[0] * t.warps[1];
+  return busiestTensorCoreWork(blocks, llvm::divideCeil(threads, 32), elements);
+}
+
+/// The opts of `t` after `tc`'s: PADTO where M or N do not divide into
+/// whole blocks, UPCAST, LOCAL; nothing where one is illegal.
+static std::optional<SmallVector<Opt>> tilingOpts(const OptKernel &tc, Tiling t) {
+  OptKernel k = tc;
+  SmallVector<Opt> opts;
+  for (int d = 0; d < 2; ++d)
+    if (int64_t block = t.upcast[d] * t.warps[d]; k.fullShape()[k.tcOpts->axes[d]] % block != 0)
+      opts.push_back(Opt{OptOp::PADTO, k.tcOpts->axes[d], block, {}});
+  for (int d = 0; d < 2; ++d)
+    opts.push_back(Opt{OptOp::UPCAST, k.tcOpts->axes[d], t.upcast[d], {}});
+  for (int d = 0; d < 2; ++d)
+    if (t.warps[d] > 1)
+      opts.push_back(Opt{OptOp::LOCAL, k.tcOpts->axes[d], t.warps[d], {}});
   for (const Opt &o : opts)
     if (llvm::Error e = k.applyOpt(o)) {
       llvm::consumeError(std::move(e));
       return std::nullopt;
     }
-  int64_t blocks = gridBlocks(k);
-  int64_t threads = prod(k.fullShape().slice(k.globalDims(), k.localDims));
-  int64_t warpsPerBlock = llvm::divideCeil(threads, 32);
-  int64_t warpsHere = llvm::divideCeil(blocks, kSMs) * warpsPerBlock;
-  return double(busiestSubPartitionWarps(warpsHere, warpsHere)) / double(blocks * warpsPerBlock);
+  return k.appliedOpts;
 }
 
 llvm::Expected<SmallVector<Opt>> mlir::uop::stagedTensorCoreOptimizations(const OptKernel &original,
                                                                           ArrayRef<Opt> tcOpts) {
-  // Wider warp tiles only where they leave the busiest tensor core no more
-  // work than tinygrad's tiling: a grid too small for every SM to get 4
-  // warps of the wider tiles (attention's 16 or 32 blocks) runs faster on
-  // tinygrad's narrower ones, staged.
-  if (std::optional<SmallVector<Opt>> wide = widerWarpTiles(original)) {
-    std::optional<double> wideShare = busiestTensorCoreShare(original, *wide),
-                          tinygradShare = busiestTensorCoreShare(original, tcOpts);
-    if (wideShare && (!tinygradShare || *wideShare <= *tinygradShare)) {
-      llvm::Expected<SmallVector<Opt>> opts = staged(original, *wide);
-      if (opts)
-        return opts;
-      llvm::consumeError(opts.takeError());
-    }
+  // The tiling that leaves the busiest tensor core the least work, staged
+  // without bank conflicts; on a tie the first of: wider warp tiles (fewer
+  // shared bytes per mma), tinygrad's, the grid's in its order. A grid too
+  // small for every SM to get 4 warps of the wider tiles (attention's 16 or
+  // 32 blocks) runs faster on tinygrad's narrower ones.
+  struct Candidate {
+    int64_t work;
+    std::optional<SmallVector<Opt>> opts; // the grid's: made when tried
+    Tiling tiling;
+  };
+  SmallVector<Candidate> candidates;
+  for (std::optional<SmallVector<Opt>> opts :
+       {widerWarpTiles(original), std::optional<SmallVector<Opt>>(tcOpts)})
+    if (opts)
+      if (std::optional<int64_t> work = busiestTensorCoreWork(original, *opts))
+        candidates.push_back({*work, opts, {}});
+  OptKernel tc = original;
+  if (llvm::Error e = tc.applyOpt(Opt{OptOp::TC, 0, std::nullopt, {-1, 0, 1}}))
+    llvm::consumeError(std::move(e));
+  else if (tc.tcOpts && tc.tcOpts->axesExist[0] && tc.tcOpts->axesExist[1] &&
+           tc.tcOpts->axes[0] < tc.globalDims() && tc.tcOpts->axes[1] < tc.globalDims())
+    for (Tiling t : tilingGrid())
+      candidates.push_back({busiestTensorCoreWork(tc, t), std::nullopt, t});
+  llvm::stable_sort(candidates, [](auto &x, auto &y) { return x.work < y.work; });
+  for (Candidate &c : candidates) {
+    if (!c.opts && !(c.opts = tilingOpts(tc, c.tiling)))
+      continue;
+    llvm::Expected<SmallVector<Opt>> opts = staged(original, *c.opts, /*conflictFree=*/true);
+    if (opts)
+      return opts;
+    llvm::consumeError(opts.takeError());
   }
   return staged(original, tcOpts);
 }
