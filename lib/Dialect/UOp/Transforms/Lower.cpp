@@ -391,17 +391,17 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
     int64_t esize = getScalarType(ptr.getElementType()).getIntOrFloatBitWidth() / 8;
     int64_t step = 16 / esize, perRow = copy.getCols() / step;
     int64_t pieces = copy.getRows() * perRow, perThread = (pieces + threads - 1) / threads;
-    // When the threads copy whole rows, a thread's piece j is its piece 0
-    // moved j * rowsApart rows (tid >= 0), and pieces a whole number of
-    // swizzle periods apart are swizzled alike: built so, most pieces'
-    // index math is an add, not divisions the rules would have to prove
-    // away for each piece.
     // Pieces past the end of the source buffer are not copied (a padded
     // operand's tile, STAGE): gated where the tile may reach that far.
     int64_t srcSize = ptr.getSize();
     int64_t reach = shape::ShapeTracker::fromAttr(srcView.getSt()).realSize() +
                     (copy.getRows() - 1) * copy.getSrcPitch() + copy.getCols() - 1; // elements
     bool bounded = srcSize != PtrType::kUnknownSize && reach > srcSize;
+    // When the threads copy whole rows, a thread's piece j is its piece 0
+    // moved j * rowsApart rows (tid >= 0), and pieces a whole number of
+    // swizzle periods apart are swizzled alike: built so, most pieces'
+    // index math is an add, not divisions the rules would have to prove
+    // away for each piece.
     bool wholeRows = threads % perRow == 0;
     int64_t rowsApart = threads / perRow, apart = rowsApart * copy.getDstPitch();
     int64_t period = swizzlePeriod(dstView.getSrc());

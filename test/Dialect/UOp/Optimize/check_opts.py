@@ -19,8 +19,8 @@ computed here from the renderer's tensor-core table in the oracle. Prints
 one line per mismatch and a summary per renderer; exits 1 on any mismatch.
 
 staged: the same kernels with the default tc-schedule (auto) for sm_80: tinygrad's opts,
-and where they use tensor cores the TC opt with the staged schedule's upcasts and locals,
-then STAGE (and UNROLL:0:2 for k-steps of 32).
+and where they use tensor cores the TC opt with the staged schedule's upcasts, locals and
+padding, then STAGE (and UNROLL:0:2 for k-steps of 32).
 
 apply: ORACLE (Inputs/tinygrad-apply-opt.json) has explicit opt sequences,
 legal and illegal, for every OptOp. A legal one must give tinygrad's views;
@@ -151,15 +151,15 @@ def check_apply(bin_dir, corpus, oracle):
 
 def check_staged(bin_dir, corpus, oracle):
     """The default heuristic (tc-schedule=auto) on sm_80: tinygrad's opts, and where tinygrad
-    uses tensor cores the TC opt with the staged schedule's upcasts and locals (wider warp tiles,
-    StagedTensorCores.cpp), then STAGE (after an UNROLL:0:2 for k-steps of 32)."""
+    uses tensor cores the TC opt with the staged schedule's upcasts, locals and padding (its warp
+    tiles, StagedTensorCores.cpp), then STAGE (after an UNROLL:0:2 for k-steps of 32)."""
     entries = oracle["kernels"]["ptx_sm80"]
     ok, staged = 0, 0
     for entry in entries:
         ours, error = our_state(bin_dir, kernel_path(corpus, entry), "ptx_sm80", schedule="auto")
         want = entry["opts"]
         got = error or ours["opts"]
-        tc = r"TC:0:-1,0,1(,(UPCAST|LOCAL):\d+:\d+)*(,UNROLL:0:2)?,STAGE:0:[34]"
+        tc = r"TC:0:-1,0,1(,(PADTO|UPCAST|LOCAL):\d+:\d+)*(,UNROLL:0:2)?,STAGE:0:[34]"
         if want.startswith("TC:0:-1,0,1") and re.fullmatch(tc, got or ""):
             ok, staged = ok + 1, staged + 1
         elif got == want and not want.startswith("TC:"):

@@ -545,7 +545,7 @@ static llvm::Expected<SmallVector<Opt>> staged(const OptKernel &original, ArrayR
         if (!plan || !plan->operands[0].conflictFree || !plan->operands[1].conflictFree) {
           if (!plan)
             llvm::consumeError(plan.takeError());
-          return llvm::createStringError("its tiles' rows are no power of two: bank conflicts");
+          return llvm::createStringError("no swizzle keeps its tiles' ldmatrix rows free of bank conflicts");
         }
       }
       return k.appliedOpts;
