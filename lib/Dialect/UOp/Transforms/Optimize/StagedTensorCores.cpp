@@ -631,18 +631,19 @@ struct Tiling {
 };
 } // namespace
 
-/// Warp tiles of 64 or 48 rows by 64 or 48 columns, 2x2, 2x1, 1x2 or one
-/// warp per block: a grid of 64x64 tiles can fall unevenly on the GPU's
-/// sub-partitions (the 1024^3 matmul's 256 on an A100's 432 leave the
-/// busiest a whole tile; 48x64 tiles, M padded to 1056, leave it 3/4 of
-/// one). Largest warp tiles first (fewest shared bytes per mma), then
-/// largest blocks (fewest L2 bytes per flop): the order ties are broken in.
+/// Warp tiles of 64 or 48 rows by 64 or 48 columns, or tinygrad's 64x32, in
+/// blocks of 2x2, 2x1, 1x2 or one warp: a grid of 64x64 tiles can fall
+/// unevenly on the GPU's sub-partitions (the 1024^3 matmul's 256 on an
+/// A100's 432 leave the busiest a whole tile; 48x64 tiles, M padded to
+/// 1056, leave it 3/4 of one), and a grid too small for 4 warps per SM
+/// wants smaller ones. Largest warp tiles first (fewest shared bytes per
+/// mma), then largest blocks (fewest L2 bytes per flop): the order ties are
+/// broken in.
 static SmallVector<Tiling> tilingGrid() {
   SmallVector<Tiling> grid;
-  for (int64_t mUp : {4, 3})
-    for (int64_t nUp : {8, 6})
-      for (auto [mWarps, nWarps] : {std::pair<int64_t, int64_t>{2, 2}, {2, 1}, {1, 2}, {1, 1}})
-        grid.push_back(Tiling{{nUp, mUp}, {nWarps, mWarps}});
+  for (auto [mUp, nUp] : {std::pair<int64_t, int64_t>{4, 8}, {4, 6}, {3, 8}, {3, 6}, {4, 4}})
+    for (auto [mWarps, nWarps] : {std::pair<int64_t, int64_t>{2, 2}, {2, 1}, {1, 2}, {1, 1}})
+      grid.push_back(Tiling{{nUp, mUp}, {nWarps, mWarps}});
   return grid;
 }
 
