@@ -693,6 +693,7 @@ llvm::Expected<SmallVector<Opt>> mlir::uop::stagedTensorCoreOptimizations(const 
   // 32 blocks) runs faster on tinygrad's narrower ones.
   struct Candidate {
     int64_t work;
+    size_t order;                         // ties: the first
     std::optional<SmallVector<Opt>> opts; // the grid's: made when tried
     Tiling tiling;
   };
@@ -701,15 +702,17 @@ llvm::Expected<SmallVector<Opt>> mlir::uop::stagedTensorCoreOptimizations(const 
        {widerWarpTiles(original), std::optional<SmallVector<Opt>>(tcOpts)})
     if (opts)
       if (std::optional<int64_t> work = busiestTensorCoreWork(original, *opts))
-        candidates.push_back({*work, opts, {}});
+        candidates.push_back({*work, candidates.size(), opts, {}});
   OptKernel tc = original;
   if (llvm::Error e = tc.applyOpt(Opt{OptOp::TC, 0, std::nullopt, {-1, 0, 1}}))
     llvm::consumeError(std::move(e));
   else if (tc.tcOpts && tc.tcOpts->axesExist[0] && tc.tcOpts->axesExist[1] &&
            tc.tcOpts->axes[0] < tc.globalDims() && tc.tcOpts->axes[1] < tc.globalDims())
     for (Tiling t : tilingGrid())
-      candidates.push_back({busiestTensorCoreWork(tc, t), std::nullopt, t});
-  llvm::stable_sort(candidates, [](auto &x, auto &y) { return x.work < y.work; });
+      candidates.push_back({busiestTensorCoreWork(tc, t), candidates.size(), std::nullopt, t});
+  llvm::sort(candidates, [](auto &x, auto &y) {
+    return std::tie(x.work, x.order) < std::tie(y.work, y.order);
+  });
   for (Candidate &c : candidates) {
     if (!c.opts && !(c.opts = tilingOpts(tc, c.tiling)))
       continue;
