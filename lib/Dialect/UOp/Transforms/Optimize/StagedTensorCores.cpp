@@ -508,18 +508,13 @@ std::pair<Value, Value> OptKernel::writeStagedOperands(OpBuilder &b, Location lo
   return {frags[0], frags[1]};
 }
 
-/// `k` with `opts` applied and then its operands staged: k-steps of 32
+/// `base` (its tiling opts applied) with its operands staged: k-steps of 32
 /// (one more UNROLL) where 4 or more are left (a loop of 2 is unrolled
 /// whole by LLVM, which then keeps both steps' fragments live: spills on the
 /// 64-deep corpus matmuls), as many buffers as shared memory holds, at
 /// least 3 (a tile in flight); with `conflictFree`, only where ldmatrix
 /// reads both tiles without bank conflicts. The opts, or why they cannot be.
-static llvm::Expected<SmallVector<Opt>> staged(const OptKernel &original, ArrayRef<Opt> opts,
-                                               bool conflictFree = false) {
-  OptKernel base = original;
-  for (const Opt &o : opts)
-    if (llvm::Error e = base.applyOpt(o))
-      return llvm::createStringError(o.str() + ": " + llvm::toString(std::move(e)));
+static llvm::Expected<SmallVector<Opt>> staged(const OptKernel &base, bool conflictFree) {
   int64_t steps = base.fullShape()[base.firstReduce()];
   std::string why;
   for (bool unroll : {true, false})
@@ -545,12 +540,22 @@ static llvm::Expected<SmallVector<Opt>> staged(const OptKernel &original, ArrayR
         if (!plan || !plan->operands[0].conflictFree || !plan->operands[1].conflictFree) {
           if (!plan)
             llvm::consumeError(plan.takeError());
-          return llvm::createStringError("no swizzle keeps its tiles' ldmatrix rows free of bank conflicts");
+          return llvm::createStringError(
+              "no swizzle keeps its tiles' ldmatrix rows free of bank conflicts");
         }
       }
       return k.appliedOpts;
     }
   return llvm::createStringError(llvm::Twine(why));
+}
+
+/// `original` with `opts` applied, or why they do not apply.
+static llvm::Expected<OptKernel> applied(const OptKernel &original, ArrayRef<Opt> opts) {
+  OptKernel k = original;
+  for (const Opt &o : opts)
+    if (llvm::Error e = k.applyOpt(o))
+      return llvm::createStringError(o.str() + ": " + llvm::toString(std::move(e)));
+  return k;
 }
 
 /// The blocks of the kernel's grid.
@@ -570,15 +575,8 @@ static int64_t busiestTensorCoreWork(int64_t blocks, int64_t warpsPerBlock, int6
   return busiestSubPartitionWarps(warpsHere, warpsHere) * (elements / (blocks * warpsPerBlock));
 }
 
-/// busiestTensorCoreWork of `original` with `opts` applied; nothing where
-/// they do not apply.
-static std::optional<int64_t> busiestTensorCoreWork(const OptKernel &original, ArrayRef<Opt> opts) {
-  OptKernel k = original;
-  for (const Opt &o : opts)
-    if (llvm::Error e = k.applyOpt(o)) {
-      llvm::consumeError(std::move(e));
-      return std::nullopt;
-    }
+/// busiestTensorCoreWork of `k`'s grid.
+static int64_t busiestTensorCoreWork(const OptKernel &k) {
   int64_t threads = prod(k.fullShape().slice(k.globalDims(), k.localDims));
   return busiestTensorCoreWork(gridBlocks(k), llvm::divideCeil(threads, 32), prod(k.fullShape()));
 }
@@ -663,9 +661,9 @@ static int64_t busiestTensorCoreWork(const OptKernel &tc, Tiling t) {
   return busiestTensorCoreWork(blocks, llvm::divideCeil(threads, 32), elements);
 }
 
-/// The opts of `t` after `tc`'s: PADTO where M or N do not divide into
-/// whole blocks, UPCAST, LOCAL; nothing where one is illegal.
-static std::optional<SmallVector<Opt>> tilingOpts(const OptKernel &tc, Tiling t) {
+/// `tc` with the opts of `t`: PADTO where M or N do not divide into whole
+/// blocks, UPCAST, LOCAL; nothing where one is illegal.
+static std::optional<OptKernel> withTiling(const OptKernel &tc, Tiling t) {
   OptKernel k = tc;
   SmallVector<Opt> opts;
   for (int d = 0; d < 2; ++d)
@@ -681,7 +679,7 @@ static std::optional<SmallVector<Opt>> tilingOpts(const OptKernel &tc, Tiling t)
       llvm::consumeError(std::move(e));
       return std::nullopt;
     }
-  return k.appliedOpts;
+  return k;
 }
 
 llvm::Expected<SmallVector<Opt>> mlir::uop::stagedTensorCoreOptimizations(const OptKernel &original,
@@ -693,16 +691,22 @@ llvm::Expected<SmallVector<Opt>> mlir::uop::stagedTensorCoreOptimizations(const 
   // 32 blocks) runs faster on tinygrad's narrower ones.
   struct Candidate {
     int64_t work;
-    size_t order;                         // ties: the first
-    std::optional<SmallVector<Opt>> opts; // the grid's: made when tried
+    size_t order;                    // ties: the first
+    std::optional<OptKernel> kernel; // its opts applied (the grid's: when tried)
     Tiling tiling;
   };
-  SmallVector<Candidate> candidates;
+  std::vector<Candidate> candidates; // (each holds a whole OptKernel)
   for (std::optional<SmallVector<Opt>> opts :
-       {widerWarpTiles(original), std::optional<SmallVector<Opt>>(tcOpts)})
-    if (opts)
-      if (std::optional<int64_t> work = busiestTensorCoreWork(original, *opts))
-        candidates.push_back({*work, candidates.size(), opts, {}});
+       {widerWarpTiles(original), std::optional<SmallVector<Opt>>(tcOpts)}) {
+    if (!opts)
+      continue;
+    llvm::Expected<OptKernel> k = applied(original, *opts);
+    if (!k) {
+      llvm::consumeError(k.takeError());
+      continue;
+    }
+    candidates.push_back({busiestTensorCoreWork(*k), candidates.size(), std::move(*k), {}});
+  }
   OptKernel tc = original;
   if (llvm::Error e = tc.applyOpt(Opt{OptOp::TC, 0, std::nullopt, {-1, 0, 1}}))
     llvm::consumeError(std::move(e));
@@ -714,14 +718,17 @@ llvm::Expected<SmallVector<Opt>> mlir::uop::stagedTensorCoreOptimizations(const 
     return std::tie(x.work, x.order) < std::tie(y.work, y.order);
   });
   for (Candidate &c : candidates) {
-    if (!c.opts && !(c.opts = tilingOpts(tc, c.tiling)))
+    if (!c.kernel && !(c.kernel = withTiling(tc, c.tiling)))
       continue;
-    llvm::Expected<SmallVector<Opt>> opts = staged(original, *c.opts, /*conflictFree=*/true);
+    llvm::Expected<SmallVector<Opt>> opts = staged(*c.kernel, /*conflictFree=*/true);
     if (opts)
       return opts;
     llvm::consumeError(opts.takeError());
   }
-  return staged(original, tcOpts);
+  llvm::Expected<OptKernel> k = applied(original, tcOpts);
+  if (!k)
+    return k.takeError();
+  return staged(*k, /*conflictFree=*/false);
 }
 
 llvm::Expected<SmallVector<Opt>>
