@@ -125,9 +125,10 @@ public:
   SmallVector<bool> maskedBeforeOpts;
   bool paddedReduce = false;
   SmallVector<Opt> appliedOpts;
-  // The TC opt: the tensor core chosen, 1 (WMMA) or 2 (its shapes only),
-  // and where its axes are.
-  const TensorCoreDesc *tensorCore = nullptr;
+  // The TC opt: the tensor core chosen (a copy, not a pointer into
+  // target.tensorCores, so that copies and moves of the kernel stay valid),
+  // 1 (WMMA) or 2 (its shapes only), and where its axes are.
+  std::optional<TensorCoreDesc> tensorCore;
   int64_t useTensorCores = 0;
   std::optional<TCOptions> tcOpts;
   // STAGE and WGMMA: the number of shared-memory buffers of the staged

@@ -145,7 +145,7 @@ llvm::Error OptKernel::applyTC(const Opt &opt) {
                 Opt{s.kind == 'u' ? OptOp::UPCAST : OptOp::LOCAL, tcOpts->axes[s.dim], 2, {}},
                 /*appendOpt=*/false))
           return e;
-      tensorCore = &tc;
+      tensorCore = tc;
       useTensorCores = use;
       appliedOpts.push_back(opt);
       return llvm::Error::success();
