@@ -33,8 +33,7 @@ struct Grouper {
 
   void realizeBeforeView(const Node *view, const Node *tr) {
     const ShapeTracker &st = view->viewArg();
-    bool masked = llvm::any_of(st.views, [](const shape::View &v) { return v.mask.has_value(); });
-    if (masked && !canPad(tr))
+    if (st.hasMask() && !canPad(tr))
       return realize(tr);
     int64_t trSize = shape::prod(tr->shape());
     if (st.views.size() == 1 && st.views.back().mask) {

@@ -173,7 +173,7 @@ namespace {
 const Node *simplifyStride0Reduce(Graph &g, const Node *reduce) {
   const Node *x = reduce->src[0];
   const ShapeTracker &st = *x->st();
-  if (llvm::any_of(st.views, [](const shape::View &v) { return v.mask.has_value(); }))
+  if (st.hasMask())
     return nullptr;
   const ReduceArg &ra = reduce->reduce();
   for (int64_t a : ra.axes)
@@ -640,7 +640,7 @@ PatternMatcher kernelize::buildMergeViews() {
     if ((x->op != Op::CONST && x->op != Op::DEFINE_VAR) || x->src.empty())
       return nullptr;
     ShapeTracker st = x->st()->compose(view->viewArg());
-    if (llvm::any_of(st.views, [](const shape::View &v) { return v.mask.has_value(); }))
+    if (st.hasMask())
       return nullptr;
     return g.replace(x, {g.withArg(x->src[0], g.intern(st))});
   });

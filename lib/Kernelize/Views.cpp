@@ -16,10 +16,6 @@ using shape::View;
 
 namespace {
 
-bool hasMask(const ShapeTracker &st) {
-  return llvm::any_of(st.views, [](const View &v) { return v.mask.has_value(); });
-}
-
 /// Sizes other than 1, with their positions (tinygrad compares these).
 llvm::SmallVector<std::pair<int64_t, int64_t>> nonOnes(llvm::ArrayRef<int64_t> shape,
                                                        bool withIndex) {
@@ -283,7 +279,7 @@ PatternMatcher buildPmFuse() {
     Graph &g = ctx.g; // unsafe pad: realize
     const Node *view = f->src[0];
     if (view->op != Op::VIEW || view->src.size() != 1 || !isUnsafePad(view->src[0]->op) ||
-        !hasMask(view->viewArg()))
+        !view->viewArg().hasMask())
       return nullptr;
     return g.view(g.contiguous(view->src[0]), view->viewArg());
   });

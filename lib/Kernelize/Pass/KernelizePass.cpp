@@ -220,9 +220,7 @@ LogicalResult KernelizePass::kernelizeFunc(ModuleOp module, func::FuncOp f) {
            builder.getNamedAttr("st", p.st.toAttr(ctx))}));
       continue;
     }
-    if (llvm::any_of(p.st.views, [](const shape::View &v) { return v.mask.has_value(); }) ||
-        llvm::any_of(p.constant->src[0]->viewArg().views,
-                     [](const shape::View &v) { return v.mask.has_value(); }))
+    if (p.st.hasMask() || p.constant->src[0]->viewArg().hasMask())
       return f.emitError() << "kernelize: a masked constant result is not supported";
     auto type = RankedTensorType::get(p.st.shape(), kz::typeOf(ctx, p.constant->dtype.scalar));
     const kz::ConstValue &v = p.constant->as<kz::ConstValue>();

@@ -13,6 +13,7 @@
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 
 #include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
 #include <utility>
@@ -97,6 +98,10 @@ struct ShapeTracker {
   /// ShapeTracker.invert into `outShape`, or std::nullopt.
   std::optional<ShapeTracker> invert(llvm::ArrayRef<int64_t> outShape) const;
   bool contiguous() const { return views.size() == 1 && views[0].contiguous; }
+  /// Whether any view has a mask (some elements read as 0).
+  bool hasMask() const {
+    return llvm::any_of(views, [](const View &v) { return v.mask.has_value(); });
+  }
   /// The flat index into the base buffer of the element at `idx` (one
   /// index per dimension of the shape), or std::nullopt where a mask hides
   /// it (the element is then 0).

@@ -70,8 +70,7 @@ std::optional<OptKernel> OptKernel::create(KernelOp kernel, const OptTarget &tar
   }
   for (ViewOp v : k.bufViews) {
     k.sts.push_back(ShapeTracker::fromAttr(v.getSt()));
-    k.maskedBeforeOpts.push_back(llvm::any_of(
-        k.sts.back().views, [](const shape::View &view) { return view.mask.has_value(); }));
+    k.maskedBeforeOpts.push_back(k.sts.back().hasMask());
   }
   FailureOr<AstShapes> shapes = AstShapes::infer(body);
   if (failed(shapes))

@@ -82,10 +82,6 @@ std::optional<std::array<int64_t, 3>> swizzleFor(int64_t rowBytes) {
   return std::array<int64_t, 3>{3, 4, (int64_t)llvm::Log2_64(rowBytes) - 4};
 }
 
-bool isMasked(const ShapeTracker &st) {
-  return llvm::any_of(st.views, [](const View &v) { return v.mask.has_value(); });
-}
-
 /// `st` without the masks PADTO put on the kernel's output axes, as one
 /// view. The elements they hide only enter products that land in outputs
 /// the store masks off (PADTO pads the output alike), so a staged tile may
@@ -98,7 +94,7 @@ llvm::Expected<ShapeTracker> withoutPadding(const ShapeTracker &st, bool maskedB
                                             PtrType ptr) {
   CHECK(!maskedBeforeOpts, "its view is masked in the kernel (a pad: those elements read as 0)");
   CHECK(!paddedReduce, "PADTO padded a reduce axis, whose padding must read as 0");
-  CHECK(isMasked(output), "its view is masked where the output's is not");
+  CHECK(output.hasMask(), "its view is masked where the output's is not");
   CHECK(ptr.getSize() != PtrType::kUnknownSize,
         "its view is padded and its buffer's size is unknown (copies past the end)");
   // The views without their masks, merged from the innermost. A padded
@@ -111,9 +107,7 @@ llvm::Expected<ShapeTracker> withoutPadding(const ShapeTracker &st, bool maskedB
     View outer = unmasked(next);
     CHECK(outer.offset >= 0 && llvm::all_of(outer.strides, [](int64_t s) { return s >= 0; }),
           "its padded view runs backwards");
-    int64_t reach = outer.offset + 1;
-    for (auto [size, stride] : llvm::zip(outer.shape, outer.strides))
-      reach += (size - 1) * stride;
+    int64_t reach = ShapeTracker{{outer}}.realSize();
     if (reach > merged.size()) {
       CHECK(!merged.shape.empty() && merged.shape[0] > 1,
             "its padded view reaches past an inner view of unknown stride");
@@ -181,7 +175,7 @@ llvm::Expected<StagePlan> OptKernel::planStaging(int64_t axis, int64_t stages, b
       return refuse("its buffer holds " + std::to_string(elem.getIntOrFloatBitWidth()) +
                     "-bit elements, not the tensor core's");
     ShapeTracker st = sts[op.buf].permute(tcSwizzle(i));
-    if (isMasked(st)) {
+    if (st.hasMask()) {
       llvm::Expected<ShapeTracker> unpadded =
           withoutPadding(st, maskedBeforeOpts[op.buf], paddedReduce, sts[0],
                          cast<PtrType>(ViewOp(bufViews[op.buf]).getType()));
