@@ -34,6 +34,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -59,6 +60,15 @@ struct Ptr {
   int64_t off = 0;
   Space space = Space::Generic;
   int param = -1;
+};
+
+/// A getelementptr as the printer writes it: its constant terms (constant
+/// indices, and the constants added to a dynamic index where that cannot
+/// wrap) summed into `offset` bytes, and each dynamic index left, scaled by
+/// its stride in bytes.
+struct GEPPlan {
+  int64_t offset = 0;
+  SmallVector<std::pair<Value, int64_t>, 2> scaled;
 };
 
 /// An instruction operand: a register or literal text.
@@ -147,6 +157,7 @@ private:
   LogicalResult printSelect(LLVM::SelectOp op);
   LogicalResult printCast(Operation *op);
   LogicalResult printBitcast(LLVM::BitcastOp op);
+  FailureOr<GEPPlan> planGEP(LLVM::GEPOp op);
   LogicalResult printGEP(LLVM::GEPOp op);
   LogicalResult printLoad(LLVM::LoadOp op);
   LogicalResult printStore(LLVM::StoreOp op);
@@ -176,6 +187,12 @@ private:
   LogicalResult edgeCopies(Operation *op, Block *dest, ValueRange args);
 
   void findReadOnlyParams();
+  /// The ops whose values the printed code reads, in `needed`: every op
+  /// with an effect, and what it reads, transitively, where a
+  /// getelementptr reads the indices its plan scales (not the adds of
+  /// constants it folded into the address). A pure op outside prints
+  /// nothing.
+  LogicalResult findNeeded();
   int rootParam(Value ptr);
 
   LLVM::LLVMFuncOp func;
@@ -194,6 +211,7 @@ private:
   llvm::SmallPtrSet<Block *, 8> copiedHeaders;
   DenseMap<Block *, unsigned> position; // print order
   llvm::SmallPtrSet<Block *, 4> noUnrollHeads;
+  llvm::DenseSet<Operation *> needed;
 };
 
 } // namespace mlir::uop::ptx

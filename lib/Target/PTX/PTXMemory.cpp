@@ -17,8 +17,8 @@ using namespace mlir::uop::ptx;
 // Memory
 //===----------------------------------------------------------------------===//
 
-LogicalResult KernelPrinter::printGEP(LLVM::GEPOp op) {
-  Ptr p = ptrs.lookup(op.getBase());
+FailureOr<GEPPlan> KernelPrinter::planGEP(LLVM::GEPOp op) {
+  GEPPlan plan;
   Type type = op.getElemType();
   bool first = true;
   for (auto index : op.getIndices()) {
@@ -45,7 +45,7 @@ LogicalResult KernelPrinter::printGEP(LLVM::GEPOp op) {
         if (i < field)
           offset += layout.getTypeSize(f);
       }
-      p.off += offset;
+      plan.offset += offset;
       type = st.getBody()[field];
       first = false;
       continue;
@@ -55,14 +55,16 @@ LogicalResult KernelPrinter::printGEP(LLVM::GEPOp op) {
     first = false;
     type = nextType;
     if (auto c = dyn_cast<IntegerAttr>(index)) {
-      std::optional<int64_t> off = llvm::checkedMulAdd(c.getInt(), stride, p.off);
+      std::optional<int64_t> off = llvm::checkedMulAdd(c.getInt(), stride, plan.offset);
       if (!off)
         return fail(op, "a constant offset beyond 64 bits");
-      p.off = *off;
+      plan.offset = *off;
       continue;
     }
     Value v = cast<Value>(index);
     unsigned bits = bitsOf(v.getType());
+    if (bits != 32 && bits != 64)
+      return fail(op, "an index that is neither i32 nor i64");
     // The constant terms of the index go into the offset, so that the
     // accesses at x, x + 1, x + 2 share one address ([%rd+4], [%rd+8]).
     // sext(x + c) is sext(x) + c only where the add cannot wrap (nsw); a
@@ -78,19 +80,30 @@ LogicalResult KernelPrinter::printGEP(LLVM::GEPOp op) {
         rest = add.getRhs();
       else
         break;
-      std::optional<int64_t> off = llvm::checkedMulAdd(c.getSExtValue(), stride, p.off);
+      std::optional<int64_t> off = llvm::checkedMulAdd(c.getSExtValue(), stride, plan.offset);
       if (!off)
         break;
-      p.off = *off;
+      plan.offset = *off;
       v = rest;
     }
-    Reg idx = scalar(v), scaled = fresh(RC::B64);
-    if (bits == 32)
-      emit("mul.wide.s32", {scaled, idx, std::to_string(stride)});
-    else if (bits == 64)
-      emit("mul.lo.s64", {scaled, idx, std::to_string(stride)});
-    else
-      return fail(op, "an index that is neither i32 nor i64");
+    plan.scaled.push_back({v, stride});
+  }
+  return plan;
+}
+
+LogicalResult KernelPrinter::printGEP(LLVM::GEPOp op) {
+  FailureOr<GEPPlan> plan = planGEP(op);
+  if (failed(plan))
+    return failure();
+  Ptr p = ptrs.lookup(op.getBase());
+  std::optional<int64_t> off = llvm::checkedAdd(p.off, plan->offset);
+  if (!off)
+    return fail(op, "a constant offset beyond 64 bits");
+  p.off = *off;
+  for (auto [v, stride] : plan->scaled) {
+    Reg scaled = fresh(RC::B64);
+    emit(bitsOf(v.getType()) == 32 ? "mul.wide.s32" : "mul.lo.s64",
+         {scaled, scalar(v), std::to_string(stride)});
     Reg sum = fresh(RC::B64);
     emit("add.s64", {sum, p.reg, scaled});
     p.reg = sum;

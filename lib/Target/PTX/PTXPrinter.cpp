@@ -427,9 +427,38 @@ LogicalResult KernelPrinter::printBranch(Operation *op) {
 // Ops
 //===----------------------------------------------------------------------===//
 
+LogicalResult KernelPrinter::findNeeded() {
+  SmallVector<Operation *> work;
+  auto need = [&](Operation *op) {
+    if (op && needed.insert(op).second)
+      work.push_back(op);
+  };
+  func.walk([&](Operation *op) {
+    if (op != func && (!isPure(op) || op->getNumResults() == 0))
+      need(op);
+  });
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (auto gep = dyn_cast<LLVM::GEPOp>(op)) {
+      FailureOr<GEPPlan> plan = planGEP(gep);
+      if (failed(plan))
+        return failure();
+      need(gep.getBase().getDefiningOp());
+      for (auto [v, stride] : plan->scaled)
+        need(v.getDefiningOp());
+      continue;
+    }
+    for (Value v : op->getOperands())
+      need(v.getDefiningOp());
+  }
+  return success();
+}
+
 LogicalResult KernelPrinter::printOp(Operation *op) {
-  // Unused pure values print nothing (convert-gpu-to-nvvm leaves some).
-  if (op->getNumResults() == 1 && op->use_empty() && isPure(op))
+  // Pure values the printed code never reads print nothing: unused ones
+  // (convert-gpu-to-nvvm leaves some) and the adds of constants an
+  // address took into its offset.
+  if (isPure(op) && op->getNumResults() > 0 && !needed.contains(op))
     return success();
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](LLVM::ConstantOp o) { return printConstant(o); })
@@ -720,6 +749,8 @@ LogicalResult KernelPrinter::print(llvm::raw_ostream &os) {
     return func.emitOpError()
            << "has no PTX template: a device function (only kernels are printed)";
   findReadOnlyParams();
+  if (failed(findNeeded()))
+    return failure();
   StringRef name = func.getSymName();
   Block &entry = func.getBody().front();
 

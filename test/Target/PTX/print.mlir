@@ -66,9 +66,11 @@ module attributes {gpu.container_module} {
     // elements, so x + 1 and x + 2 share x's address: always for an i64
     // index (the address wraps as the index does), for an i32 one only
     // when the add is nsw (sign extension does not distribute over a
-    // wrapping add).
+    // wrapping add). An add so folded is not printed when nothing else
+    // reads it.
     // CHECK-LABEL: .visible .entry indexed(
     // CHECK: mov.u32 %[[TID:r[0-9]+]], %tid.x;
+    // CHECK-NOT: add.s32
     // CHECK: mul.wide.s32 %[[OFF:rd[0-9]+]], %[[TID]], 4;
     // CHECK-NEXT: add.s64 %[[P:rd[0-9]+]], %[[IN:rd[0-9]+]], %[[OFF]];
     // CHECK-NEXT: ld.global.nc.b32 %{{r[0-9]+}}, [%[[P]]+8];
@@ -76,6 +78,7 @@ module attributes {gpu.container_module} {
     // CHECK-NEXT: mul.wide.s32 %[[OFF1:rd[0-9]+]], %[[WRAP]], 4;
     // CHECK-NEXT: add.s64 %[[P1:rd[0-9]+]], %[[IN]], %[[OFF1]];
     // CHECK-NEXT: ld.global.nc.b32 %{{r[0-9]+}}, [%[[P1]]];
+    // CHECK-NOT: add.s64
     // CHECK: mul.lo.s64 %[[OFF64:rd[0-9]+]], %[[WIDE:rd[0-9]+]], 4;
     // CHECK-NEXT: add.s64 %[[P2:rd[0-9]+]], %[[IN]], %[[OFF64]];
     // CHECK-NEXT: ld.global.nc.b32 %{{r[0-9]+}}, [%[[P2]]+-12];
