@@ -41,7 +41,11 @@ NVPTX backend (uop-translate --ptx-printer, docs/compile-speed.md); --tool=uop-t
 
 usage: bench_ptx.py [--build DIR] [--shared DIR] [--chip sm_80] [--repeat 5] [--output FILE]
                     [--ptx-printer llvm|direct] [--tool uop-translate|uop-translate-direct]
-                    [--startup-of DIR]... [--tinygrad-figures live|anchors]
+                    [--startup-of DIR]... [--tinygrad-figures live|anchors] [--cpu N]
+
+--cpu N pins it all to one CPU: this project's 2-CPU virtual machines have run one CPU
+1.2-1.5x slower than the other for hours (docs/benchmarks.md), which alone decides whether a
+large kernel's process is under 15 ms.
 """
 import argparse
 import datetime
@@ -276,7 +280,9 @@ def machine_facts(tool, chip, ptxas):
         out = subprocess.run([ptxas, "--version"], capture_output=True, text=True).stdout
         version = next((l for l in out.splitlines() if "release" in l), out.strip())
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    return [f"- nproc: {os.cpu_count()}; load average at start: {load}",
+    cpus = sorted(os.sched_getaffinity(0))
+    pinned = f"; run on CPU {cpus[0]} only (--cpu)" if len(cpus) == 1 else ""
+    return [f"- nproc: {os.cpu_count()}{pinned}; load average at start: {load}",
             f"- date: {datetime.datetime.now().astimezone().isoformat(timespec='seconds')}",
             f"- chip: {chip}", f"- tool: {tool}", f"- ptxas: {version}"]
 
@@ -300,9 +306,19 @@ def main():
     ap.add_argument("--tinygrad-figures", choices=["live", "anchors"], default="live",
                     help="tinygrad's compile times: measured now (../shared/tinygrad) or the "
                          "anchors' recorded figures")
+    ap.add_argument("--cpu", type=int, metavar="N",
+                    help="run the benchmark, and so every process it starts (ours and "
+                         "tinygrad's), on CPU N only: on a virtual machine whose CPUs run at "
+                         "different speeds, figures from one CPU compare (CPU times count "
+                         "every thread either way; wall times lose the parallel compile)")
     args = ap.parse_args()
     if args.repeat < 1:
         die("--repeat must be at least 1")
+    if args.cpu is not None:
+        try:
+            os.sched_setaffinity(0, {args.cpu})
+        except (OSError, ValueError) as e:
+            die(f"--cpu {args.cpu}: {e}")
 
     if args.tool == "uop-translate-direct" and args.ptx_printer != "direct":
         die("uop-translate-direct has only the direct printer: pass --ptx-printer=direct")
