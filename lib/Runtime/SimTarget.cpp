@@ -130,7 +130,8 @@ FailureOr<std::unique_ptr<CompiledKernel>> SimRunner::compile(ModuleOp module, S
     k->shared.push_back({shared[i], shared[i + 1]});
   k->usesWgmma = host->lookupSymbol(sim::kWgmmaFn);
   k->needsFibers = host->lookupSymbol(sim::kBarrierFn) || host->lookupSymbol(sim::kMmaFn) ||
-                   host->lookupSymbol(sim::kLdMatrixFn) || k->usesWgmma;
+                   host->lookupSymbol(sim::kLdMatrixFn) || k->usesWgmma ||
+                   host->lookupSymbol(sim::kMbarrierInitFn);
   SmallVector<std::pair<std::string, int64_t>> globals;
   DataLayout layout(*host);
   for (auto g : host->getOps<LLVM::GlobalOp>())

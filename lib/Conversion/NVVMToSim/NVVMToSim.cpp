@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "uop/Conversion/NVVMToSim/MBarrierToSim.h"
 #include "uop/Conversion/NVVMToSim/SimABI.h"
 #include "uop/Conversion/NVVMToSim/WgmmaToSim.h"
 #include "uop/Conversion/Passes.h"
@@ -69,6 +70,12 @@ StringRef hostIntrinsic(StringRef nvvmIntrinsic) {
       .Default("");
 }
 
+/// Whether `name` is a simulator function as the device IR calls it,
+/// before the site is added (SimABI.h, kPreSuffix).
+bool isPreCall(StringRef name) {
+  return name.starts_with("__uopsim_") && name.ends_with(sim::kPreSuffix);
+}
+
 /// Whether `addr` is in a stack array that holds a wgmma's registers
 /// (rewriteWgmmaForSim's): its loads and stores are register moves. LLVM
 /// may reach the array through address-space casts (NVPTX's local space).
@@ -104,6 +111,14 @@ std::optional<sim::InstrClass> instrClass(Operation *op) {
           LLVM::BitcastOp, LLVM::ExtractValueOp, LLVM::InsertValueOp, LLVM::ExtractElementOp,
           LLVM::InsertElementOp, LLVM::ShuffleVectorOp, LLVM::FreezeOp, LLVM::AllocaOp>(op))
     return std::nullopt;
+  // The casts rewriteMBarriersForSim puts in front of its calls (the PTX
+  // instructions take the shared address itself).
+  if (isa<LLVM::AddrSpaceCastOp>(op) && !op->use_empty() &&
+      llvm::all_of(op->getUsers(), [](Operation *user) {
+        auto c = dyn_cast<LLVM::CallOp>(user);
+        return c && c.getCallee() && isPreCall(*c.getCallee());
+      }))
+    return std::nullopt;
   if (auto gep = dyn_cast<LLVM::GEPOp>(op)) // constant offsets fold into ld/st
     return gep.getDynamicIndices().empty() ? std::nullopt : std::optional<C>(C::Int);
   if (isa<LLVM::BrOp, LLVM::CondBrOp, LLVM::SwitchOp, LLVM::ReturnOp>(op))
@@ -115,10 +130,13 @@ std::optional<sim::InstrClass> instrClass(Operation *op) {
   if (isa<LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp>(op))
     return C::Store;
   if (auto c = dyn_cast<LLVM::CallOp>(op); c && c.getCallee()) {
-    if (*c.getCallee() == sim::kWgmmaPreFn)
+    StringRef callee = *c.getCallee();
+    if (callee == sim::kWgmmaPreFn)
       return C::Wgmma;
-    if (*c.getCallee() == sim::kWgmmaUsePreFn)
+    if (callee == sim::kWgmmaUsePreFn)
       return std::nullopt;
+    if (callee.consume_back(sim::kPreSuffix)) // an mbarrier op, a bulk copy
+      return callee == sim::kBulkCopyFn ? C::AsyncCopy : C::Other;
   }
   if (isa<NVVM::WgmmaMmaAsyncOp>(op))
     return C::Wgmma;
@@ -182,6 +200,7 @@ public:
         if (!f.isExternal())
           funcs.push_back(f);
     sim::rewriteWgmmaForSim(table); // (done already in device IR)
+    sim::rewriteMBarriersForSim(table);
     collectShared();
     for (LLVM::LLVMFuncOp f : funcs)
       countBlocks(f);
@@ -205,9 +224,7 @@ public:
     // imported back declares the ones it calls).
     for (Region &r : table->getRegions())
       for (auto f : llvm::make_early_inc_range(r.getOps<LLVM::LLVMFuncOp>()))
-        if (f.isExternal() &&
-            (f.getName().starts_with("llvm.nvvm.") || f.getName() == sim::kWgmmaPreFn ||
-             f.getName() == sim::kWgmmaUsePreFn) &&
+        if (f.isExternal() && (f.getName().starts_with("llvm.nvvm.") || isPreCall(f.getName())) &&
             SymbolTable::symbolKnownUseEmpty(f, table))
           f.erase();
     UOpDialect::SitesAttrHelper(b.getContext()).setAttr(table, sites.toAttr(b));
@@ -603,12 +620,16 @@ private:
       auto fn = SymbolTable::lookupSymbolIn(table, *callee);
       if (fn && !cast<LLVM::LLVMFuncOp>(fn).isExternal())
         return;
-      if (*callee == sim::kWgmmaPreFn || *callee == sim::kWgmmaUsePreFn) {
+      if (isPreCall(*callee)) {
         // Now with the site, from the call's location.
         SmallVector<Value> args{site(op)};
         llvm::append_range(args, c.getArgOperands());
-        return replaceWithCall(op, *callee == sim::kWgmmaPreFn ? sim::kWgmmaFn : sim::kWgmmaUseFn,
-                               args, /*withSite=*/false);
+        Type result = c.getNumResults() ? c.getResult().getType() : voidTy;
+        LLVM::CallOp now = call(loc, callee->drop_back(strlen(sim::kPreSuffix)), result, args);
+        if (c.getNumResults())
+          c.getResult().replaceAllUsesWith(now.getResult());
+        op->erase();
+        return;
       }
       if (callee->starts_with("__uopsim_"))
         return;

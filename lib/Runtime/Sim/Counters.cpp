@@ -67,6 +67,15 @@ void Counters::shared(int32_t linear, int32_t site, uint32_t occurrence, bool st
                                               offset});
 }
 
+void Counters::sharedBulkStore(int64_t bytes) {
+  if (!withMemory)
+    return;
+  ++out.sharedStores.requests;
+  int64_t phases = (bytes + kPhaseBytes - 1) / kPhaseBytes;
+  out.sharedStores.wavefronts += phases;
+  out.sharedStores.idealWavefronts += phases;
+}
+
 /// The wavefronts one 128-byte phase of shared accesses needs: the most
 /// distinct 4-byte words any bank holds of them (one word is broadcast).
 static int64_t wavefronts(llvm::ArrayRef<std::pair<uint64_t, int32_t>> accesses) {

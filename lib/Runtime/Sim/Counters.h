@@ -54,6 +54,10 @@ public:
   /// memory (a warp's ldmatrix, one operand of a warpgroup's wgmma): the
   /// shared offsets of their 16-byte rows, eight per matrix, one phase each.
   void matrixRows(llvm::ArrayRef<uint64_t> rows);
+  /// A cp.async.bulk wrote `bytes` contiguous bytes of shared memory: one
+  /// request, a wavefront per 128 bytes (its global side is a load of one
+  /// lane, kind AsyncLoad).
+  void sharedBulkStore(int64_t bytes);
   /// A warp's mma.sync did `flops` operations.
   void mmaFlops(int64_t flops) { out.mmaFlops += flops; }
   /// A warpgroup's wgmma.mma_async did `flops` operations.

@@ -3,6 +3,7 @@
 #include "DeviceIR.h"
 
 #include "uop/Conversion/GPUToPTX/NVPTXMachine.h"
+#include "uop/Conversion/NVVMToSim/MBarrierToSim.h"
 #include "uop/Conversion/NVVMToSim/WgmmaToSim.h"
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 
@@ -136,8 +137,9 @@ mlir::uop::sim::optimizeDeviceIR(Operation *gpuModule, StringRef chip, unsigned 
   b.setInsertionPointToStart(device->getBody());
   for (Operation &op : gpuModule->getRegion(0).front())
     b.clone(op);
-  // LLVM has no intrinsic for it: a call the simulator implements.
+  // LLVM has no intrinsic for these: calls the simulator implements.
   rewriteWgmmaForSim(*device);
+  rewriteMBarriersForSim(*device);
   if (failed(checkDefinedUses(*device)))
     return failure();
 

@@ -3,15 +3,17 @@
 // Blocks run one after another. A kernel without barriers or warp-collective
 // ops runs each thread to completion as a plain call (a fault longjmps back
 // here). A kernel with them gives each thread of the block a fiber (its own
-// stack, ucontext): a thread runs until it waits at a barrier or mma.sync,
-// exits or faults; when no thread can run, the executor completes the warps
-// whose 32 lanes all wait at one mma.sync, else releases the barrier if every
-// thread of the block waits at it, else reports the deadlock.
+// stack, ucontext): a thread runs until it waits at a barrier, mma.sync or
+// an mbarrier, exits or faults; when no thread can run, the executor
+// completes the warps whose 32 lanes all wait at one mma.sync, and resumes
+// the threads whose mbarrier phase has completed, else releases the barrier
+// if every thread of the block waits at it, else reports the deadlock.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Executor.h"
 #include "Counters.h"
+#include "MBarrier.h"
 #include "Mma.h"
 #include "Wgmma.h"
 
@@ -23,6 +25,7 @@
 #include <csetjmp>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <memory>
 #include <sys/mman.h>
 #include <ucontext.h>
@@ -39,7 +42,7 @@ constexpr int32_t kWarpgroupSize = 128;
 constexpr size_t kFiberStack = 256 << 10;   // virtual; pages are touched on use
 constexpr int64_t kPrivateBytes = 64 << 10; // per thread, for llvm.alloca
 
-enum class State { Ready, AtBarrier, AtWarp, Done, Faulted };
+enum class State { Ready, AtBarrier, AtWarp, AtMbarrier, Done, Faulted };
 
 /// The warp-collective ops: all 32 lanes of a warp must reach one (all 128
 /// threads of a warpgroup for wgmma).
@@ -59,6 +62,24 @@ struct AsyncCopy {
   uintptr_t dst = 0;
   int32_t bytes = 0;
   std::array<uint8_t, 16> data{};
+};
+
+/// A cp.async.bulk in flight: its bytes land when the phase of the mbarrier
+/// it completes on completes.
+struct BulkCopy {
+  int64_t mbarrier = 0; // the mbarrier's shared offset
+  uintptr_t dst = 0;
+  std::vector<uint8_t> data;
+};
+
+/// Bytes a cp.async.bulk landed with the completion of phase `phase` of the
+/// mbarrier at `mbarrier`: a thread reads them once it has seen that phase
+/// complete (a wait on the mbarrier), or after a barrier that a thread
+/// which had seen it reached.
+struct BulkLanding {
+  int64_t mbarrier = 0;
+  uint32_t phase = 0;
+  bool seenByAny = false, published = false;
 };
 
 /// One simulated GPU thread.
@@ -92,6 +113,14 @@ struct Thread {
   // oldest first.
   std::vector<AsyncCopy> openGroup;
   std::deque<std::vector<AsyncCopy>> groups;
+  // mbarriers: the phases it has seen complete, per mbarrier (shared
+  // offset); in AtMbarrier, the mbarrier it waits at and the count of
+  // completed phases that ends the wait, and whether it is a test_wait
+  // (which may also end unsatisfied: polling).
+  llvm::DenseMap<int64_t, uint32_t> seenPhases;
+  int64_t mbarrierWait = -1;
+  uint32_t waitUntil = 0;
+  bool polling = false;
   // Counters: its visits per basic block, its executions per site; all its
   // block visits.
   std::vector<uint32_t> visits, siteRuns;
@@ -107,8 +136,10 @@ std::string str(Dim3 d) { return llvm::formatv("({0}, {1}, {2})", d.x, d.y, d.z)
 
 /// What a shared byte holds besides its value: the target of a cp.async in
 /// flight, or landed (after the issuing thread's wait) but not yet published
-/// to the other threads by a barrier; with the issuing thread's index.
-constexpr uint32_t kPending = 1u << 31, kLanded = 1u << 30, kOwnerMask = kLanded - 1;
+/// to the other threads by a barrier, or the target of a cp.async.bulk in
+/// flight; with the issuing thread's index.
+constexpr uint32_t kPending = 1u << 31, kLanded = 1u << 30, kBulk = 1u << 29,
+                   kOwnerMask = kBulk - 1;
 
 struct Executor {
   const LaunchSpec &spec;
@@ -125,6 +156,17 @@ struct Executor {
   // the async proxy (-1: none).
   std::vector<uint16_t> wgmmaReaders;
   std::vector<int32_t> unfencedBy;
+  // The block's mbarriers by shared offset (initialized, not invalidated),
+  // the bulk copies in flight, what they landed, and per shared byte the
+  // landing (index) that wrote it last, or -1.
+  std::map<int64_t, MBarrierState> mbarriers;
+  std::vector<BulkCopy> bulkInFlight;
+  std::vector<BulkLanding> landings;
+  std::vector<int32_t> bulkLanding;
+  // What could let a polling test_wait see something new: mbarrier
+  // changes, barriers released, threads done; and its value when the
+  // pollers were last resumed unsatisfied.
+  uint64_t events = 0, eventsAtPoll = ~uint64_t(0);
   std::vector<Thread> threads;
   Thread *current = nullptr;
   bool fibers = false;
@@ -193,6 +235,12 @@ struct Executor {
     unfencedBy.assign(spec.usesWgmma ? offset : 0, -1);
     sharedBytes = offset;
     landed.clear();
+    mbarriers.clear();
+    bulkInFlight.clear();
+    events = 0;
+    eventsAtPoll = ~uint64_t(0);
+    landings.clear();
+    bulkLanding.assign(offset, -1);
     for (auto [i, s] : llvm::enumerate(spec.shared))
       sharedRegions.push_back(
           {sharedBase + offsets[i], s.first, llvm::formatv("shared variable {0}", i).str()});
@@ -210,6 +258,9 @@ struct Executor {
     t.wgGroups.clear();
     t.wgLast.clear();
     t.unfenced.clear();
+    t.seenPhases.clear();
+    t.mbarrierWait = -1;
+    t.polling = false;
     t.visits.assign(counters.numBasicBlocks(), 0);
     t.blocksEntered = 0;
     t.siteRuns.assign(spec.sites.size(), 0);
@@ -243,7 +294,9 @@ struct Executor {
   /// not passed a barrier since.
   /// (`what` names the access, built only for the error: this runs on
   /// every shared access.)
-  void checkShared(uintptr_t p, int64_t bytes, int32_t reader, function_ref<std::string()> what) {
+  void checkShared(uintptr_t p, int64_t bytes, int32_t reader, function_ref<std::string()> what,
+                   int32_t site) {
+    auto at = [&] { return " ('" + this->site(site) + "')"; };
     if (p < sharedBase || p - sharedBase + bytes > sharedState.size())
       return;
     for (int64_t i = 0; i < bytes; ++i) {
@@ -253,13 +306,54 @@ struct Executor {
         fault(llvm::formatv("{0} {1}, the target of a cp.async of thread {2} that no "
                             "cp.async.wait_group has completed ({3})",
                             what(), sharedByte(p + i), owner, "the data has not landed")
-                  .str());
+                  .str() +
+              at());
       if ((st & kLanded) && owner != reader)
         fault(llvm::formatv("{0} {1}, which a cp.async of thread {2} wrote; no barrier has "
                             "published it since that thread's cp.async.wait_group",
                             what(), sharedByte(p + i), owner)
-                  .str());
+                  .str() +
+              at());
+      if (st & kBulk)
+        fault(llvm::formatv("{0} {1}, the target of a cp.async.bulk of thread {2} whose "
+                            "mbarrier phase has not completed (the data has not landed)",
+                            what(), sharedByte(p + i), owner)
+                  .str() +
+              at());
+      if (int32_t l = bulkLanding[p - sharedBase + i]; l >= 0 && !bulkVisible(l, reader))
+        fault(llvm::formatv("{0} {1}, which a cp.async.bulk landed when phase {2} of the "
+                            "mbarrier at {3} completed; this thread has not waited for that "
+                            "phase, and no barrier has published it",
+                            what(), sharedByte(p + i), landings[l].phase,
+                            sharedByte(sharedBase + landings[l].mbarrier))
+                  .str() +
+              at());
     }
+  }
+
+  /// Whether thread `reader` (-1: a collective read) may read the bytes of
+  /// bulk landing `l`.
+  bool bulkVisible(int32_t l, int32_t reader) const {
+    const BulkLanding &landing = landings[l];
+    if (landing.published || (reader < 0 && landing.seenByAny))
+      return true;
+    if (reader < 0 || static_cast<size_t>(reader) >= threads.size())
+      return false;
+    auto it = threads[reader].seenPhases.find(landing.mbarrier);
+    return it != threads[reader].seenPhases.end() && it->second > landing.phase;
+  }
+
+  /// An ordinary access of shared bytes p..p+bytes: not of an mbarrier.
+  void checkNotMBarrier(uintptr_t p, int64_t bytes, int32_t site) {
+    if (mbarriers.empty())
+      return;
+    int64_t offset = static_cast<int64_t>(p - sharedBase);
+    auto it = mbarriers.lower_bound(offset - 7);
+    if (it != mbarriers.end() && it->first < offset + bytes)
+      fault(llvm::formatv("an ordinary access of {0} bytes at {1}, which holds an mbarrier "
+                          "(only mbarrier instructions may touch it until mbarrier.inval) ('{2}')",
+                          bytes, sharedByte(p), this->site(site))
+                .str());
   }
 
   bool inside(const MemRegion &r, uintptr_t p, int64_t bytes) const {
@@ -284,9 +378,12 @@ struct Executor {
               return std::string(access == Access::Read ? "reads " : "writes ") +
                      std::to_string(bytes) + " bytes at";
             };
-            checkShared(p, bytes, current->linear, what);
-            if (access != Access::Read)
+            checkShared(p, bytes, current->linear, what, site);
+            checkNotMBarrier(p, bytes, site);
+            if (access != Access::Read) {
               sharedWritten(p, bytes, what, site);
+              overwritten(p - sharedBase, bytes);
+            }
             counters.shared(current->linear, site, occurrence(site), access != Access::Read,
                             p - sharedBase, static_cast<int32_t>(bytes));
           } else if (list == &spec.globals) {
@@ -418,7 +515,7 @@ struct Executor {
                 .str());
     Thread &t = *current;
     auto what = [] { return std::string("cp.async writes"); };
-    checkShared(dst, bytes, t.linear, what);
+    checkShared(dst, bytes, t.linear, what, site);
     checkNoWgmmaReads(dst, bytes, what, site);
     uint32_t n = occurrence(site);
     if (srcBytes)
@@ -442,6 +539,7 @@ struct Executor {
         std::memcpy(reinterpret_cast<void *>(c.dst), c.data.data(), c.bytes);
         for (int64_t i = 0; i < c.bytes; ++i)
           sharedState[c.dst - sharedBase + i] = kLanded | static_cast<uint32_t>(t.linear);
+        overwritten(c.dst - sharedBase, c.bytes);
         landed.push_back({static_cast<int64_t>(c.dst - sharedBase), c.bytes});
       }
       t.groups.pop_front();
@@ -516,7 +614,22 @@ struct Executor {
     if ((st & kLanded) && owner != reader)
       return "written by a cp.async of thread " + std::to_string(owner) +
              " that no barrier has published";
+    if (st & kBulk)
+      return "the target of a cp.async.bulk of thread " + std::to_string(owner) +
+             " whose mbarrier phase has not completed";
+    if (int32_t l = bulkLanding[offset]; l >= 0 && !bulkVisible(l, reader))
+      return llvm::formatv("landed by a cp.async.bulk with phase {0} of the mbarrier at {1}, "
+                           "which {2} has waited for",
+                           landings[l].phase, sharedByte(sharedBase + landings[l].mbarrier),
+                           reader < 0 ? "no thread" : "this thread")
+          .str();
     return "";
+  }
+
+  /// Shared bytes offset..offset+bytes written by other means than a bulk
+  /// copy: no longer what one landed.
+  void overwritten(int64_t offset, int64_t bytes) {
+    std::fill_n(bulkLanding.begin() + offset, bytes, -1);
   }
 
   /// A barrier publishes what landed before it to every thread.
@@ -526,6 +639,215 @@ struct Executor {
         if (sharedState[offset + i] & kLanded)
           sharedState[offset + i] = 0;
     landed.clear();
+    // A thread that saw a bulk copy's phase complete reached the barrier:
+    // its bytes are ordered before every thread's next access.
+    for (BulkLanding &l : landings)
+      l.published |= l.seenByAny;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // mbarriers and bulk copies
+  //===--------------------------------------------------------------------===//
+
+  /// The shared offset of the mbarrier `op` names at `p`: 8 aligned bytes
+  /// of a shared variable.
+  int64_t mbarrierOffset(uintptr_t p, StringRef op, int32_t site) {
+    if (!regionOf(sharedRegions, p, 8))
+      fault(llvm::formatv("{0} of an mbarrier at {1:x}, not 8 bytes of a shared variable ('{2}')",
+                          op, p, this->site(site))
+                .str());
+    int64_t offset = static_cast<int64_t>(p - sharedBase);
+    if (offset % 8)
+      fault(llvm::formatv("{0} of an mbarrier at {1}: mbarriers are 8-byte aligned ('{2}')", op,
+                          sharedByte(p), this->site(site))
+                .str());
+    return offset;
+  }
+
+  /// The initialized mbarrier `op` names at `p`.
+  std::pair<int64_t, MBarrierState *> mbarrier(uintptr_t p, StringRef op, int32_t site) {
+    int64_t offset = mbarrierOffset(p, op, site);
+    auto it = mbarriers.find(offset);
+    if (it == mbarriers.end())
+      fault(llvm::formatv("{0} of an mbarrier at {1}, where no mbarrier.init has made one (or "
+                          "mbarrier.inval has ended it) ('{2}')",
+                          op, sharedByte(p), this->site(site))
+                .str());
+    return {offset, &it->second};
+  }
+
+  /// Faults with `why` (if any) about the op at `site`.
+  void require(const std::string &why, int32_t site) {
+    if (!why.empty())
+      fault(why + " ('" + this->site(site) + "')");
+  }
+
+  void mbarrierInit(int32_t site, uintptr_t p, int32_t count) {
+    int64_t offset = mbarrierOffset(p, "mbarrier.init", site);
+    for (const BulkCopy &c : bulkInFlight)
+      if (c.mbarrier == offset)
+        fault("mbarrier.init of an mbarrier that a cp.async.bulk in flight completes on ('" +
+              this->site(site) + "')");
+    MBarrierState state;
+    require(state.init(count), site);
+    ++events;
+    mbarriers[offset] = state;
+    // Its phases count from 0 again: what threads saw of the old ones, and
+    // what landed with them, is history (ordered before this init).
+    for (Thread &t : threads)
+      t.seenPhases.erase(offset);
+    for (BulkLanding &l : landings)
+      l.published |= l.mbarrier == offset;
+  }
+
+  int64_t mbarrierArrive(int32_t site, uintptr_t p, int32_t count, int32_t tx) {
+    auto [offset, mb] = mbarrier(p, tx ? "mbarrier.arrive.expect_tx" : "mbarrier.arrive", site);
+    if (tx)
+      require(mb->addTx(tx), site);
+    int64_t token = mb->phase;
+    require(mb->arrive(count), site);
+    ++events;
+    completePhase(offset, *mb);
+    return token;
+  }
+
+  void mbarrierTx(int32_t site, uintptr_t p, int32_t tx) {
+    auto [offset, mb] = mbarrier(p, tx > 0 ? "mbarrier.expect_tx" : "mbarrier.complete_tx", site);
+    require(mb->addTx(tx), site);
+    ++events;
+    completePhase(offset, *mb);
+  }
+
+  /// The current thread has seen the mbarrier at `offset` complete its
+  /// first `phases` phases (a wait that returned true).
+  void seePhases(int64_t offset, uint32_t phases) {
+    uint32_t &seen = current->seenPhases[offset];
+    seen = std::max(seen, phases);
+    for (BulkLanding &l : landings)
+      l.seenByAny |= l.mbarrier == offset && l.phase < phases;
+  }
+
+  /// The count of completed phases at which the phase that a token (the
+  /// phase count arrive returned) or a parity names has completed.
+  static uint32_t phaseEnd(const MBarrierState &mb, int64_t stateOrParity, bool parity) {
+    if (!parity)
+      return static_cast<uint32_t>(stateOrParity) + 1;
+    return mb.parityDone(stateOrParity) ? mb.phase : mb.phase + 1;
+  }
+
+  /// test_wait: whether the phase has completed. One that has not parks the
+  /// thread as a spinning loop of them would: it resumes when the phase
+  /// completes, or unsatisfied when nothing else can run (and something
+  /// changed since the last time), so a loop that does other work between
+  /// tests goes on.
+  int32_t mbarrierTest(int32_t site, uintptr_t p, int64_t stateOrParity, int32_t parity) {
+    auto [offset, mb] = mbarrier(p, "mbarrier.test_wait", site);
+    uint32_t end = phaseEnd(*mb, stateOrParity, parity);
+    if (mb->phase < end) {
+      current->mbarrierWait = offset;
+      current->waitUntil = end;
+      current->polling = true;
+      wait(State::AtMbarrier, site);
+      current->polling = false;
+      std::tie(offset, mb) = mbarrier(p, "mbarrier.test_wait", site);
+    }
+    if (mb->phase < end)
+      return 0;
+    seePhases(offset, end);
+    return 1;
+  }
+
+  /// try_wait.parity in MLIR's loop: until the phase completes.
+  void mbarrierWait(int32_t site, uintptr_t p, int32_t parity) {
+    while (true) {
+      auto [offset, mb] = mbarrier(p, "mbarrier.try_wait.parity", site);
+      uint32_t end = phaseEnd(*mb, parity, /*parity=*/true);
+      if (mb->phase >= end) {
+        seePhases(offset, end);
+        return;
+      }
+      current->mbarrierWait = offset;
+      current->waitUntil = end;
+      wait(State::AtMbarrier, site);
+    }
+  }
+
+  void mbarrierInval(int32_t site, uintptr_t p) {
+    auto [offset, mb] = mbarrier(p, "mbarrier.inval", site);
+    for (const BulkCopy &c : bulkInFlight)
+      if (c.mbarrier == offset)
+        fault("mbarrier.inval of an mbarrier that a cp.async.bulk in flight completes on ('" +
+              this->site(site) + "')");
+    mbarriers.erase(offset);
+    ++events;
+  }
+
+  /// If the mbarrier at `offset` has all it waits for, its phase completes
+  /// and the bulk copies that completed on it land.
+  void completePhase(int64_t offset, MBarrierState &mb) {
+    if (!mb.completeIfDone())
+      return;
+    auto lands = [&](const BulkCopy &c) { return c.mbarrier == offset; };
+    for (const BulkCopy &c : bulkInFlight) {
+      if (!lands(c))
+        continue;
+      std::memcpy(reinterpret_cast<void *>(c.dst), c.data.data(), c.data.size());
+      int64_t at = static_cast<int64_t>(c.dst - sharedBase);
+      std::fill_n(sharedState.begin() + at, c.data.size(), 0u);
+      std::fill_n(bulkLanding.begin() + at, c.data.size(), static_cast<int32_t>(landings.size()));
+      landings.push_back({offset, mb.phase - 1});
+    }
+    llvm::erase_if(bulkInFlight, lands);
+  }
+
+  void bulkCopy(int32_t site, uintptr_t dst, uintptr_t src, int32_t bytes, uintptr_t mbar) {
+    std::string at = " ('" + this->site(site) + "')";
+    if (bytes <= 0 || bytes % 16)
+      fault("cp.async.bulk copies a positive multiple of 16 bytes, not " + std::to_string(bytes) +
+            at);
+    const MemRegion *to = regionOf(sharedRegions, dst, bytes);
+    const MemRegion *from = regionOf(spec.globals, src, bytes);
+    if (!to)
+      fault(llvm::formatv("cp.async.bulk writes {0} bytes at {1:x}, outside every shared "
+                          "variable{2}",
+                          bytes, dst, at)
+                .str());
+    if (!from)
+      fault(llvm::formatv("cp.async.bulk reads {0} bytes at {1:x}, outside every buffer{2}", bytes,
+                          src, at)
+                .str());
+    if ((dst - sharedBase) % 16 || (src - from->begin) % 16)
+      fault(llvm::formatv("cp.async.bulk from byte {0} of {1} to {2}: both must be 16-byte "
+                          "aligned{3}",
+                          src - from->begin, from->name, sharedByte(dst), at)
+                .str());
+    auto [offset, mb] = mbarrier(mbar, "cp.async.bulk's complete_tx", site);
+    Thread &t = *current;
+    int64_t first = static_cast<int64_t>(dst - sharedBase);
+    for (int64_t i = 0; i < bytes; ++i)
+      if (sharedState[first + i] & (kPending | kBulk))
+        fault(llvm::formatv("cp.async.bulk writes {0}, the target of a {1} of thread {2} still "
+                            "in flight{3}",
+                            sharedByte(dst + i),
+                            sharedState[first + i] & kBulk ? "cp.async.bulk" : "cp.async",
+                            sharedState[first + i] & kOwnerMask, at)
+                  .str());
+    checkNotMBarrier(dst, bytes, site);
+    checkNoWgmmaReads(
+        dst, bytes, [] { return std::string("cp.async.bulk writes"); }, site);
+    uint32_t n = occurrence(site);
+    counters.global(t.linear, site, n, Counters::Kind::AsyncLoad, src, bytes,
+                    static_cast<int32_t>(from - spec.globals.data()));
+    counters.sharedBulkStore(bytes);
+    BulkCopy c;
+    c.mbarrier = offset;
+    c.dst = dst;
+    c.data.assign(reinterpret_cast<const uint8_t *>(src),
+                  reinterpret_cast<const uint8_t *>(src) + bytes);
+    std::fill_n(sharedState.begin() + first, bytes, kBulk | static_cast<uint32_t>(t.linear));
+    bulkInFlight.push_back(std::move(c));
+    require(mb->addTx(-int64_t(bytes)), site);
+    completePhase(offset, *mb);
   }
   std::string describeDeadlock() const;
 };
@@ -774,6 +1096,7 @@ std::string Executor::describeDeadlock() const {
       return "exited";
     case State::AtBarrier:
     case State::AtWarp:
+    case State::AtMbarrier:
       return "waits at '" + site(t.waitSite) + "'";
     default:
       return "is running";
@@ -812,6 +1135,18 @@ std::string Executor::describeDeadlock() const {
   if (auto why = incomplete(kWarpSize, "warp", "lane",
                             [](const Thread &t) { return t.state == State::AtWarp; }))
     return *why;
+  // An mbarrier phase that nothing left can complete.
+  for (const Thread &t : threads) {
+    if (t.state != State::AtMbarrier)
+      continue;
+    auto it = mbarriers.find(t.mbarrierWait);
+    std::string state = it == mbarriers.end() ? "gone" : it->second.describe();
+    return llvm::formatv("{0}: waits at '{1}' for phase {2} of the mbarrier at {3} to "
+                         "complete, and no thread can run to complete it ({4})",
+                         where(t), site(t.waitSite), t.waitUntil - 1,
+                         sharedByte(sharedBase + t.mbarrierWait), state)
+        .str();
+  }
   // A barrier some threads never reach.
   const Thread *waiting = nullptr;
   for (const Thread &t : threads)
@@ -844,6 +1179,7 @@ LogicalResult Executor::runBlockFibers() {
       swapcontext(&scheduler, &t.context);
       if (t.state == State::Faulted)
         return failure();
+      events += t.state == State::Done;
     }
     bool allDone = true, anyBarrier = false, progress = false;
     for (Thread &t : threads) {
@@ -857,8 +1193,29 @@ LogicalResult Executor::runBlockFibers() {
     }
     if (!completeWarps(progress))
       return failure();
+    // Threads whose mbarrier phase has completed (or whose mbarrier is
+    // gone: their wait then says so) go on.
+    bool polling = false;
+    for (Thread &t : threads)
+      if (t.state == State::AtMbarrier) {
+        auto it = mbarriers.find(t.mbarrierWait);
+        if (it == mbarriers.end() || it->second.phase >= t.waitUntil) {
+          t.state = State::Ready;
+          progress = true;
+        }
+        polling |= t.polling && t.state == State::AtMbarrier;
+      }
     if (progress)
       continue;
+    // Nothing else can run: test_wait returns false to its pollers, once
+    // per change that might let them do something else.
+    if (polling && events != eventsAtPoll) {
+      eventsAtPoll = events;
+      for (Thread &t : threads)
+        if (t.state == State::AtMbarrier && t.polling)
+          t.state = State::Ready;
+      continue;
+    }
     // Release the barrier if the whole block waits at it.
     bool release = anyBarrier;
     for (Thread &t : threads)
@@ -868,6 +1225,7 @@ LogicalResult Executor::runBlockFibers() {
       return failure();
     }
     publishLanded();
+    ++events;
     for (Thread &t : threads)
       t.state = State::Ready;
   }
@@ -956,6 +1314,28 @@ static void uopsimWgmmaCommit(int32_t) {
 }
 static void uopsimWgmmaWait(int32_t, int32_t pending) { active->wgmmaWait(pending); }
 static void uopsimFenceProxyAsync(int32_t) { active->fenceProxyAsync(); }
+static void uopsimMbarrierInit(int32_t site, void *mbar, int32_t count) {
+  active->mbarrierInit(site, reinterpret_cast<uintptr_t>(mbar), count);
+}
+static int64_t uopsimMbarrierArrive(int32_t site, void *mbar, int32_t count, int32_t tx) {
+  return active->mbarrierArrive(site, reinterpret_cast<uintptr_t>(mbar), count, tx);
+}
+static void uopsimMbarrierTx(int32_t site, void *mbar, int32_t tx) {
+  active->mbarrierTx(site, reinterpret_cast<uintptr_t>(mbar), tx);
+}
+static int32_t uopsimMbarrierTest(int32_t site, void *mbar, int64_t stateOrParity, int32_t parity) {
+  return active->mbarrierTest(site, reinterpret_cast<uintptr_t>(mbar), stateOrParity, parity);
+}
+static void uopsimMbarrierWait(int32_t site, void *mbar, int32_t parity) {
+  active->mbarrierWait(site, reinterpret_cast<uintptr_t>(mbar), parity);
+}
+static void uopsimMbarrierInval(int32_t site, void *mbar) {
+  active->mbarrierInval(site, reinterpret_cast<uintptr_t>(mbar));
+}
+static void uopsimBulkCopy(int32_t site, void *dst, void *src, int32_t bytes, void *mbar) {
+  active->bulkCopy(site, reinterpret_cast<uintptr_t>(dst), reinterpret_cast<uintptr_t>(src), bytes,
+                   reinterpret_cast<uintptr_t>(mbar));
+}
 static void *uopsimShared(int32_t index) {
   return reinterpret_cast<void *>(active->sharedRegions[index].begin);
 }
@@ -1018,6 +1398,13 @@ llvm::StringMap<void *> mlir::uop::sim::abiSymbols() {
   m[kWgmmaWaitFn] = reinterpret_cast<void *>(&uopsimWgmmaWait);
   m[kFenceProxyAsyncFn] = reinterpret_cast<void *>(&uopsimFenceProxyAsync);
   m[kSharedFn] = reinterpret_cast<void *>(&uopsimShared);
+  m[kMbarrierInitFn] = reinterpret_cast<void *>(&uopsimMbarrierInit);
+  m[kMbarrierArriveFn] = reinterpret_cast<void *>(&uopsimMbarrierArrive);
+  m[kMbarrierTxFn] = reinterpret_cast<void *>(&uopsimMbarrierTx);
+  m[kMbarrierTestFn] = reinterpret_cast<void *>(&uopsimMbarrierTest);
+  m[kMbarrierWaitFn] = reinterpret_cast<void *>(&uopsimMbarrierWait);
+  m[kMbarrierInvalFn] = reinterpret_cast<void *>(&uopsimMbarrierInval);
+  m[kBulkCopyFn] = reinterpret_cast<void *>(&uopsimBulkCopy);
   m[kAllocaFn] = reinterpret_cast<void *>(&uopsimAlloca);
   m[kUnsupportedFn] = reinterpret_cast<void *>(&uopsimUnsupported);
   m[kUnreachableFn] = reinterpret_cast<void *>(&uopsimUnreachable);

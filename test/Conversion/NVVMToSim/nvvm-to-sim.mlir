@@ -116,6 +116,7 @@ module attributes {gpu.container_module} {
 // UNSUP: llvm.call @__uopsim_unsupported(
 // UNSUP: llvm.call @__uopsim_unsupported(
 // UNSUP-NOT: nvvm.
+// UNSUP: gpu.module @mbar
 module attributes {gpu.container_module} {
   gpu.module @odd {
     llvm.func @__nv_expf(f32) -> f32
@@ -196,6 +197,52 @@ module attributes {gpu.container_module} {
       %false = llvm.mlir.constant(false) : i1
       llvm.call_intrinsic "llvm.memmove.p0.p0.i64"(%p, %p, %n, %false) : (!llvm.ptr, !llvm.ptr, i64, i1) -> ()
       llvm.return %v : vector<4xf32>
+    }
+  }
+}
+
+// -----
+
+// The mbarrier ops and cp.async.bulk become the simulator's calls with
+// their sites, addresses as generic pointers; complete_tx takes its bytes
+// off (a negative tx), test_wait on a parity says so. A form the simulator
+// does not model (cluster scope here) stays and is reported where a thread
+// runs it.
+// RUN: uop-opt %s --split-input-file --convert-nvvm-to-sim | FileCheck %s --check-prefix=MBAR
+// MBAR: uop.sites = ["llvm.mlir.constant at {{[^"]*}}", "nvvm.mbarrier.init at {{.*}}", "nvvm.mbarrier.arrive at {{.*}}", "nvvm.mbarrier.expect_tx or complete_tx at {{.*}}", "nvvm.cp.async.bulk at {{.*}}", "nvvm.mbarrier.try_wait.parity at {{.*}}", "nvvm.mbarrier.test.wait at {{.*}}", "nvvm.mbarrier.arrive at {{.*}}", "nvvm.mbarrier.inval at {{.*}}", "nvvm.mbarrier.arrive at {{.*}}"
+// MBAR-LABEL: llvm.func @mbar(
+// MBAR: llvm.call @__uopsim_mbarrier_init(%{{.*}}, %{{.*}}, %{{.*}}) : (i32, !llvm.ptr, i32) -> ()
+// MBAR: llvm.call @__uopsim_mbarrier_arrive(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i32, !llvm.ptr, i32, i32) -> i64
+// MBAR: %[[NEG:.*]] = llvm.sub %{{.*}}, %{{.*}} : i32
+// MBAR: llvm.call @__uopsim_mbarrier_tx(%{{.*}}, %{{.*}}, %[[NEG]]) : (i32, !llvm.ptr, i32) -> ()
+// MBAR: llvm.call @__uopsim_bulk_copy(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i32, !llvm.ptr, !llvm.ptr, i32, !llvm.ptr) -> ()
+// MBAR: llvm.call @__uopsim_mbarrier_wait(%{{.*}}, %{{.*}}, %{{.*}}) : (i32, !llvm.ptr, i32) -> ()
+// MBAR: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
+// MBAR: llvm.call @__uopsim_mbarrier_test(%{{.*}}, %{{.*}}, %{{.*}}, %[[ONE]]) : (i32, !llvm.ptr, i64, i32) -> i32
+// MBAR: llvm.trunc %{{.*}} : i32 to i1
+// MBAR: llvm.call @__uopsim_mbarrier_inval(
+// MBAR: llvm.call @__uopsim_unsupported(
+// MBAR-NOT: nvvm.mbarrier
+module attributes {gpu.container_module} {
+  gpu.module @mbar {
+    llvm.mlir.global internal @bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
+    llvm.mlir.global internal @buf() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4 x i32>
+    llvm.func @mbar(%in: !llvm.ptr<1>) -> i1 {
+      %c1 = llvm.mlir.constant(1 : i32) : i32
+      %c16 = llvm.mlir.constant(16 : i32) : i32
+      %bar = llvm.mlir.addressof @bar : !llvm.ptr<3>
+      %buf = llvm.mlir.addressof @buf : !llvm.ptr<3>
+      nvvm.mbarrier.init %bar, %c1 : !llvm.ptr<3>, i32
+      %token = nvvm.mbarrier.arrive.expect_tx %bar, %c16 : !llvm.ptr<3>, i32 -> i64
+      nvvm.mbarrier.complete_tx %bar, %c16 : !llvm.ptr<3>, i32
+      %dst = llvm.addrspacecast %buf : !llvm.ptr<3> to !llvm.ptr<7>
+      nvvm.cp.async.bulk.shared.cluster.global %dst, %in, %bar, %c16 : !llvm.ptr<7>, !llvm.ptr<1>
+      nvvm.mbarrier.try_wait.parity %bar, %c1, %c16 : !llvm.ptr<3>, i32, i32
+      %done = nvvm.mbarrier.test.wait %bar, %c1 : !llvm.ptr<3>, i32 -> i1
+      nvvm.mbarrier.arrive %bar : !llvm.ptr<3>
+      nvvm.mbarrier.inval %bar : !llvm.ptr<3>
+      nvvm.mbarrier.arrive %bar {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<3>
+      llvm.return %done : i1
     }
   }
 }

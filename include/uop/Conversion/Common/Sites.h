@@ -9,6 +9,8 @@
 #ifndef UOP_CONVERSION_COMMON_SITES_H
 #define UOP_CONVERSION_COMMON_SITES_H
 
+#include "uop/Conversion/NVVMToSim/SimABI.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Operation.h"
@@ -33,11 +35,9 @@ public:
     if (op->getName().getStringRef() == "llvm.call_intrinsic" && intrinsic)
       os << intrinsic.getValue() << " at ";
     else if (op->getName().getStringRef() == "llvm.call" && callee &&
-             callee.getValue().starts_with("__uopsim_wgmma"))
-      // The simulator's stand-ins for nvvm.wgmma.mma_async and its readers.
-      os << (callee.getValue().starts_with("__uopsim_wgmma_use") ? "a read of a wgmma result"
-                                                                 : "nvvm.wgmma.mma_async")
-         << " at ";
+             !sim::instructionOf(callee.getValue()).empty())
+      // The simulator's stand-ins for the ops LLVM has no intrinsic for.
+      os << sim::instructionOf(callee.getValue()) << " at ";
     else
       os << op->getName() << " at ";
     if (auto file = op->getLoc()->findInstanceOf<FileLineColLoc>())

@@ -10,6 +10,8 @@
 #define UOP_CONVERSION_NVVMTOSIM_SIMABI_H
 
 #include <cstdint>
+#include <string_view>
+#include <utility>
 
 namespace mlir::uop::sim {
 
@@ -53,9 +55,7 @@ inline constexpr const char *kWgmmaFn = "__uopsim_wgmma";
 /// its last wgmma `id` (not as another wgmma's accumulator), which a
 /// wgmma_wait must have retired.
 inline constexpr const char *kWgmmaUseFn = "__uopsim_wgmma_use";
-/// kWgmmaFn and kWgmmaUseFn without their first argument (`site`), as the
-/// simulator's device IR calls them before LLVM's optimizer: the site is
-/// added after, from the call's location.
+/// kWgmmaFn and kWgmmaUseFn as the device IR calls them (kPreSuffix).
 inline constexpr const char *kWgmmaPreFn = "__uopsim_wgmma.pre";
 inline constexpr const char *kWgmmaUsePreFn = "__uopsim_wgmma_use.pre";
 /// void wgmma_fence(int32_t site), wgmma_commit(int32_t site),
@@ -65,6 +65,62 @@ inline constexpr const char *kWgmmaFenceFn = "__uopsim_wgmma_fence";
 inline constexpr const char *kWgmmaCommitFn = "__uopsim_wgmma_commit";
 inline constexpr const char *kWgmmaWaitFn = "__uopsim_wgmma_wait";
 inline constexpr const char *kFenceProxyAsyncFn = "__uopsim_fence_proxy_async";
+/// The mbarrier (PTX ISA 9.7.13.15) and the bulk copy that completes on
+/// one. `mbar` is the barrier's 8-byte object in shared memory.
+/// void mbarrier_init(int32_t site, ptr mbar, int32_t count): a new
+/// barrier expecting `count` arrivals per phase.
+inline constexpr const char *kMbarrierInitFn = "__uopsim_mbarrier_init";
+/// int64_t mbarrier_arrive(int32_t site, ptr mbar, int32_t count, int32_t
+/// tx): the barrier's transaction count goes up by `tx` (arrive.expect_tx),
+/// then `count` arrivals; returns the state token (the phase arrived at).
+inline constexpr const char *kMbarrierArriveFn = "__uopsim_mbarrier_arrive";
+/// void mbarrier_tx(int32_t site, ptr mbar, int32_t tx): expect_tx (tx > 0)
+/// or complete_tx (the bytes as a negative tx).
+inline constexpr const char *kMbarrierTxFn = "__uopsim_mbarrier_tx";
+/// int32_t mbarrier_test(int32_t site, ptr mbar, int64_t stateOrParity,
+/// int32_t parity): test_wait: whether the phase of the token (parity 0),
+/// or of the phase parity (parity 1), has completed; without blocking.
+inline constexpr const char *kMbarrierTestFn = "__uopsim_mbarrier_test";
+/// void mbarrier_wait(int32_t site, ptr mbar, int32_t parity): try_wait.parity
+/// in the loop MLIR makes of it: returns once the phase of that parity has
+/// completed (the thread waits until then).
+inline constexpr const char *kMbarrierWaitFn = "__uopsim_mbarrier_wait";
+/// void mbarrier_inval(int32_t site, ptr mbar).
+inline constexpr const char *kMbarrierInvalFn = "__uopsim_mbarrier_inval";
+/// void bulk_copy(int32_t site, ptr dst, ptr src, int32_t bytes, ptr mbar):
+/// cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes: `bytes`
+/// (a multiple of 16, both addresses 16-byte aligned) from global `src` to
+/// shared `dst`, complete_tx of them on `mbar`; they land when the phase
+/// completes and may be read by a thread once it has seen that (a wait).
+inline constexpr const char *kBulkCopyFn = "__uopsim_bulk_copy";
+/// The simulator's device IR calls each function above, and kWgmmaFn and
+/// kWgmmaUseFn, by its name and this suffix, without its first argument
+/// (`site`), before LLVM's optimizer; the site is added after, from the
+/// call's location.
+inline constexpr const char *kPreSuffix = ".pre";
+
+/// What the op a call of `callee` (kPreSuffix name or not) stands for is
+/// called in the simulator's errors, or empty if it stands for none.
+inline std::string_view instructionOf(std::string_view callee) {
+  constexpr std::string_view pre = kPreSuffix;
+  if (callee.size() > pre.size() && callee.substr(callee.size() - pre.size()) == pre)
+    callee.remove_suffix(pre.size());
+  static constexpr std::pair<std::string_view, std::string_view> names[] = {
+      {kWgmmaFn, "nvvm.wgmma.mma_async"},
+      {kWgmmaUseFn, "a read of a wgmma result"},
+      {kMbarrierInitFn, "nvvm.mbarrier.init"},
+      {kMbarrierArriveFn, "nvvm.mbarrier.arrive"},
+      {kMbarrierTxFn, "nvvm.mbarrier.expect_tx or complete_tx"},
+      {kMbarrierTestFn, "nvvm.mbarrier.test.wait"},
+      {kMbarrierWaitFn, "nvvm.mbarrier.try_wait.parity"},
+      {kMbarrierInvalFn, "nvvm.mbarrier.inval"},
+      {kBulkCopyFn, "nvvm.cp.async.bulk"}};
+  for (auto [fn, name] : names)
+    if (callee == fn)
+      return name;
+  return {};
+}
+
 /// kWgmmaFn's flags.
 enum WgmmaFlags : int32_t {
   kWgmmaScaleD = 1, // D = A * B + C (else C is ignored)
@@ -119,7 +175,7 @@ enum class InstrClass : int32_t {
   Mma,       // mma.sync
   Wgmma,     // wgmma.mma_async (its fence, commit and wait are Other)
   LdMatrix,  // ldmatrix
-  AsyncCopy, // cp.async, its commit_group and wait_group
+  AsyncCopy, // cp.async, its commit_group and wait_group; cp.async.bulk
   Barrier,   // bar.sync
   Control,   // branches, return
   Other,     // anything else (an unknown intrinsic)

@@ -1,0 +1,145 @@
+//===- MBarrierToSim.cpp - mbarriers and bulk copies as simulator calls ---===//
+//
+// Each supported op becomes one call of its SimABI.h function (without the
+// site, which convert-nvvm-to-sim adds from the call's location once LLVM
+// has been through the device IR). Addresses are passed as generic
+// pointers: the simulator's shared memory is host memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "uop/Conversion/NVVMToSim/MBarrierToSim.h"
+#include "uop/Conversion/NVVMToSim/SimABI.h"
+
+#include "SimCalls.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::uop::sim;
+
+namespace {
+
+/// Address spaces the simulator's calls take: generic or the CTA's shared
+/// memory.
+bool isLocal(Value ptr) {
+  unsigned space = cast<LLVM::LLVMPointerType>(ptr.getType()).getAddressSpace();
+  return space == 0 || space == static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared);
+}
+
+/// A shared::cluster address the simulator takes: one cast from the CTA's
+/// own shared memory (the simulator runs no clusters, and not mapa, the one
+/// way to another CTA's), as PTX before 8.6 needs for cp.async.bulk's
+/// destination even within the CTA.
+bool isOwnCluster(Value ptr) {
+  auto cast = ptr.getDefiningOp<LLVM::AddrSpaceCastOp>();
+  return isLocal(ptr) || (cast && isLocal(cast.getArg()));
+}
+
+struct CallRewriter {
+  CallRewriter(Operation *table) : table(table), b(table->getContext()) {
+    MLIRContext *ctx = table->getContext();
+    i32 = b.getI32Type();
+    i64 = b.getI64Type();
+    ptr = LLVM::LLVMPointerType::get(ctx);
+    voidTy = LLVM::LLVMVoidType::get(ctx);
+  }
+
+  Value constant(Location loc, Type t, int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, v));
+  }
+  Value generic(Location loc, Value p) {
+    return p.getType() == ptr ? p : LLVM::AddrSpaceCastOp::create(b, loc, ptr, p).getResult();
+  }
+  /// Replaces `op` by a call of `fn` (its kPreSuffix name) returning
+  /// `result` (void if null), which replaces the op's result if it has one
+  /// (arrive's is optional; the function returns it either way).
+  void replace(Operation *op, StringRef fn, Type result, ArrayRef<Value> args) {
+    b.setInsertionPoint(op);
+    Location loc = op->getLoc();
+    SmallVector<Value> all;
+    for (Value v : args)
+      all.push_back(isa<LLVM::LLVMPointerType>(v.getType()) ? generic(loc, v) : v);
+    std::string name = (fn + kPreSuffix).str();
+    LLVM::CallOp call = callSimFunction(b, table, loc, name, result ? result : voidTy, all);
+    if (result && op->getNumResults() == 1) {
+      Value v = call.getResult();
+      if (op->getResult(0).getType() != result) // test_wait's i1
+        v = LLVM::TruncOp::create(b, loc, op->getResult(0).getType(), v);
+      op->getResult(0).replaceAllUsesWith(v);
+    }
+    op->erase();
+  }
+  /// Before `op`: `v` as the inserted constant's or the value's i32.
+  Value i32Of(Operation *op, int64_t v) {
+    b.setInsertionPoint(op);
+    return constant(op->getLoc(), i32, v);
+  }
+
+  Operation *table;
+  OpBuilder b;
+  Type i32, i64, ptr, voidTy;
+};
+
+bool ctaScope(NVVM::MemScopeKind scope) { return scope == NVVM::MemScopeKind::CTA; }
+
+} // namespace
+
+void mlir::uop::sim::rewriteMBarriersForSim(Operation *table) {
+  SmallVector<Operation *> ops;
+  table->walk([&](Operation *op) {
+    if (isa<NVVM::MBarrierInitOp, NVVM::MBarrierArriveOp, NVVM::MBarrierArriveExpectTxOp,
+            NVVM::MBarrierExpectTxOp, NVVM::MBarrierCompleteTxOp, NVVM::MBarrierTryWaitParityOp,
+            NVVM::MBarrierTestWaitOp, NVVM::MBarrierInvalOp,
+            NVVM::CpAsyncBulkGlobalToSharedClusterOp>(op))
+      ops.push_back(op);
+  });
+  CallRewriter r(table);
+  for (Operation *op : ops) {
+    if (auto init = dyn_cast<NVVM::MBarrierInitOp>(op)) {
+      if (!init.getPredicate() && isLocal(init.getAddr()))
+        r.replace(op, kMbarrierInitFn, nullptr, {init.getAddr(), init.getCount()});
+    } else if (auto arrive = dyn_cast<NVVM::MBarrierArriveOp>(op)) {
+      if (isLocal(arrive.getAddr()) && ctaScope(arrive.getScope()) && !arrive.getRelaxed())
+        r.replace(op, kMbarrierArriveFn, r.i64,
+                  {arrive.getAddr(), arrive.getCount() ? arrive.getCount() : r.i32Of(op, 1),
+                   r.i32Of(op, 0)});
+    } else if (auto arrive = dyn_cast<NVVM::MBarrierArriveExpectTxOp>(op)) {
+      if (!arrive.getPredicate() && isLocal(arrive.getAddr()) && ctaScope(arrive.getScope()) &&
+          !arrive.getRelaxed())
+        r.replace(op, kMbarrierArriveFn, r.i64,
+                  {arrive.getAddr(), r.i32Of(op, 1), arrive.getTxcount()});
+    } else if (auto expect = dyn_cast<NVVM::MBarrierExpectTxOp>(op)) {
+      if (isLocal(expect.getAddr()) && ctaScope(expect.getScope()))
+        r.replace(op, kMbarrierTxFn, nullptr, {expect.getAddr(), expect.getTxcount()});
+    } else if (auto complete = dyn_cast<NVVM::MBarrierCompleteTxOp>(op)) {
+      if (isLocal(complete.getAddr()) && ctaScope(complete.getScope())) {
+        r.b.setInsertionPoint(op);
+        Value negative =
+            LLVM::SubOp::create(r.b, op->getLoc(), r.i32Of(op, 0), complete.getTxcount());
+        r.replace(op, kMbarrierTxFn, nullptr, {complete.getAddr(), negative});
+      }
+    } else if (auto wait = dyn_cast<NVVM::MBarrierTryWaitParityOp>(op)) {
+      if (isLocal(wait.getAddr()))
+        r.replace(op, kMbarrierWaitFn, nullptr, {wait.getAddr(), wait.getPhase()});
+    } else if (auto test = dyn_cast<NVVM::MBarrierTestWaitOp>(op)) {
+      if (isLocal(test.getAddr()) && ctaScope(test.getScope()) && !test.getRelaxed()) {
+        Value state = test.getStateOrPhase();
+        bool parity = state.getType() == r.i32;
+        if (parity) {
+          r.b.setInsertionPoint(op);
+          state = LLVM::ZExtOp::create(r.b, op->getLoc(), r.i64, state);
+        }
+        r.replace(op, kMbarrierTestFn, r.i32, {test.getAddr(), state, r.i32Of(op, parity)});
+      }
+    } else if (auto inval = dyn_cast<NVVM::MBarrierInvalOp>(op)) {
+      if (isLocal(inval.getAddr()))
+        r.replace(op, kMbarrierInvalFn, nullptr, {inval.getAddr()});
+    } else if (auto copy = dyn_cast<NVVM::CpAsyncBulkGlobalToSharedClusterOp>(op)) {
+      // To the CTA's own shared memory (shared::cta); no multicast.
+      if (!copy.getMulticastMask() && isOwnCluster(copy.getDstMem()))
+        r.replace(op, kBulkCopyFn, nullptr,
+                  {copy.getDstMem(), copy.getSrcMem(), copy.getSize(), copy.getMbar()});
+    }
+  }
+}
