@@ -19,6 +19,7 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Transforms/IPO/Internalize.h"
@@ -87,10 +88,23 @@ LogicalResult linkLibDevice(llvm::Module &m, const llvm::MemoryBuffer &bytes, Op
   return success();
 }
 
+/// Runs `fn`, returning false if LLVM stopped in it with a fatal error
+/// (report_fatal_error aborts: instruction selection with no pattern for
+/// an intrinsic at this chip and PTX version, say), which it has printed.
+bool recoveringFromFatalErrors(llvm::function_ref<void()> fn) {
+  static std::once_flag enabled;
+  std::call_once(enabled, [] { llvm::CrashRecoveryContext::Enable(); });
+  llvm::CrashRecoveryContext recovery;
+  return recovery.RunSafely(fn);
+}
+
 /// One gpu.module's PTX, by LLVM.
 FailureOr<SmallString<0>> compileWithLLVM(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target,
                                           LibDevice &libdevice) {
-  llvm::LLVMContext context;
+  // (On the heap: abandoned, never destroyed, if LLVM stops with a fatal
+  // error while using it.)
+  auto owned = std::make_unique<llvm::LLVMContext>();
+  llvm::LLVMContext &context = *owned;
   std::unique_ptr<llvm::Module> ir = translateModuleToLLVMIR(module, context, module.getName());
   if (!ir)
     return module.emitOpError() << "cannot be translated to LLVM IR";
@@ -107,10 +121,29 @@ FailureOr<SmallString<0>> compileWithLLVM(gpu::GPUModuleOp module, NVVM::NVVMTar
     if (failed(linkLibDevice(*ir, *bytes, module)))
       return failure();
   }
-  if (llvm::Error e = makeOptimizingTransformer(target.getO(), 0, machine.get())(ir.get()))
-    return module.emitOpError() << "LLVM's optimizer failed: " << llvm::toString(std::move(e));
-  return LLVM::ModuleToObject::translateModuleToISA(*ir, *machine.get(),
-                                                    [&] { return module.emitOpError(); });
+  // Bad input must be an error on its module, not a crash: a fatal error
+  // of LLVM's is recovered from, and what it was using (the machine, the
+  // module, the context, their half-made code) is left as it is.
+  std::optional<std::string> optimizerError;
+  FailureOr<SmallString<0>> ptx = failure();
+  if (!recoveringFromFatalErrors([&] {
+        if (llvm::Error e = makeOptimizingTransformer(target.getO(), 0, machine.get())(ir.get()))
+          optimizerError = llvm::toString(std::move(e));
+        else
+          ptx = LLVM::ModuleToObject::translateModuleToISA(*ir, *machine.get(),
+                                                           [&] { return module.emitOpError(); });
+      })) {
+    machine.abandon();
+    (void)ir.release();
+    (void)owned.release();
+    return module.emitOpError()
+           << "LLVM stopped with a fatal error (the LLVM ERROR above) compiling it to PTX for "
+           << target.getChip() << " (features '" << target.getFeatures()
+           << "'): it uses an operation LLVM cannot compile for that chip and PTX version";
+  }
+  if (optimizerError)
+    return module.emitOpError() << "LLVM's optimizer failed: " << *optimizerError;
+  return ptx;
 }
 
 struct NVPTXBackend : LLVMPTXBackend {

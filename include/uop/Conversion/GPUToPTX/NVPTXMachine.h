@@ -35,6 +35,9 @@ public:
   NVPTXMachineLease &operator=(const NVPTXMachineLease &) = delete;
 
   llvm::TargetMachine *get() const { return machine.get(); }
+  /// Never returns the machine to the pool (it was in use when LLVM
+  /// stopped with a fatal error, and its state is unknown): it is leaked.
+  void abandon() { (void)machine.release(); }
 
 private:
   std::string key;
