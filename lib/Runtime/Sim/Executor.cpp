@@ -6,8 +6,9 @@
 // stack, ucontext): a thread runs until it waits at a barrier, mma.sync or
 // an mbarrier, exits or faults; when no thread can run, the executor
 // completes the warps whose 32 lanes all wait at one mma.sync, and resumes
-// the threads whose mbarrier phase has completed, else releases the barrier
-// if every thread of the block waits at it, else reports the deadlock.
+// the threads whose mbarrier phase has completed, else lets a waiting
+// test_wait return false, else releases the barrier if every thread of the
+// block waits at it, else reports the deadlock.
 //
 //===----------------------------------------------------------------------===//
 
@@ -847,6 +848,7 @@ struct Executor {
     std::fill_n(sharedState.begin() + first, bytes, kBulk | static_cast<uint32_t>(t.linear));
     bulkInFlight.push_back(std::move(c));
     require(mb->addTx(-int64_t(bytes)), site);
+    ++events;
     completePhase(offset, *mb);
   }
   std::string describeDeadlock() const;
