@@ -70,7 +70,7 @@ struct CallRewriter {
     }
     op->erase();
   }
-  /// Before `op`: `v` as the inserted constant's or the value's i32.
+  /// The i32 constant `v`, made before `op`.
   Value i32Of(Operation *op, int64_t v) {
     b.setInsertionPoint(op);
     return constant(op->getLoc(), i32, v);
