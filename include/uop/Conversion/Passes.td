@@ -316,7 +316,15 @@ def UOpSerializeToPTX : Pass<"uop-serialize-to-ptx", "::mlir::ModuleOp"> {
     - The modules compile in parallel on the context's thread pool, each in
       its own LLVMContext; diagnostics keep the modules' order.
 
-    The target's `link` files are not supported (an error).
+    The target's `link` files are not supported (an error). LLVM reports
+    what it cannot compile (an NVVM op that needs a newer PTX ISA than the
+    target's, which instruction selection has no pattern for) by aborting
+    the process: the pass recovers (a CrashRecoveryContext around LLVM's
+    optimizer and back end), fails with an error on the module after LLVM's
+    own message, and abandons the target machine, LLVM module and context
+    it was using. The first compile enables the recovery, which installs
+    handlers for crash signals process-wide; a crash elsewhere still reaches
+    the handlers that were there before.
 
     With `printer=direct` the PTX is not LLVM's: uop-mlir's own printer
     (include/uop/Target/PTX/PTXPrinter.h) writes it straight from the
