@@ -41,16 +41,9 @@ struct CallRewriter {
     MLIRContext *ctx = table->getContext();
     i32 = b.getI32Type();
     i64 = b.getI64Type();
-    ptr = LLVM::LLVMPointerType::get(ctx);
     voidTy = LLVM::LLVMVoidType::get(ctx);
   }
 
-  Value constant(Location loc, Type t, int64_t v) {
-    return LLVM::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, v));
-  }
-  Value generic(Location loc, Value p) {
-    return p.getType() == ptr ? p : LLVM::AddrSpaceCastOp::create(b, loc, ptr, p).getResult();
-  }
   /// Replaces `op` by a call of `fn` (its kPreSuffix name) returning
   /// `result` (void if null), which replaces the op's result if it has one
   /// (arrive's is optional; the function returns it either way).
@@ -59,7 +52,7 @@ struct CallRewriter {
     Location loc = op->getLoc();
     SmallVector<Value> all;
     for (Value v : args)
-      all.push_back(isa<LLVM::LLVMPointerType>(v.getType()) ? generic(loc, v) : v);
+      all.push_back(isa<LLVM::LLVMPointerType>(v.getType()) ? genericPointer(b, loc, v) : v);
     std::string name = (fn + kPreSuffix).str();
     LLVM::CallOp call = callSimFunction(b, table, loc, name, result ? result : voidTy, all);
     if (result && op->getNumResults() == 1) {
@@ -73,12 +66,12 @@ struct CallRewriter {
   /// The i32 constant `v`, made before `op`.
   Value i32Of(Operation *op, int64_t v) {
     b.setInsertionPoint(op);
-    return constant(op->getLoc(), i32, v);
+    return simConstant(b, op->getLoc(), i32, v);
   }
 
   Operation *table;
   OpBuilder b;
-  Type i32, i64, ptr, voidTy;
+  Type i32, i64, voidTy;
 };
 
 bool ctaScope(NVVM::MemScopeKind scope) { return scope == NVVM::MemScopeKind::CTA; }

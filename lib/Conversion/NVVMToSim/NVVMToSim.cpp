@@ -283,11 +283,7 @@ private:
   }
 
   /// A pointer in address space 0, as the simulator's functions take them.
-  Value generic(Location loc, Value p) {
-    if (cast<LLVM::LLVMPointerType>(p.getType()).getAddressSpace() == 0)
-      return p;
-    return LLVM::AddrSpaceCastOp::create(b, loc, ptr, p);
-  }
+  Value generic(Location loc, Value p) { return sim::genericPointer(b, loc, p); }
 
   void check(Operation *op, Value p, Type accessed, sim::Access access) {
     b.setInsertionPoint(op);

@@ -22,6 +22,19 @@ inline LLVM::CallOp callSimFunction(OpBuilder &b, Operation *table, Location loc
   return LLVM::CallOp::create(b, loc, fn, args);
 }
 
+/// The integer constant `v` of type `t`, at `b`.
+inline Value simConstant(OpBuilder &b, Location loc, Type t, int64_t v) {
+  return LLVM::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, v));
+}
+
+/// `p` as a generic pointer (the simulator's functions take host
+/// addresses, which every address space's are on the simulator).
+inline Value genericPointer(OpBuilder &b, Location loc, Value p) {
+  if (cast<LLVM::LLVMPointerType>(p.getType()).getAddressSpace() == 0)
+    return p;
+  return LLVM::AddrSpaceCastOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()), p);
+}
+
 } // namespace mlir::uop::sim
 
 #endif

@@ -60,9 +60,7 @@ void mlir::uop::sim::rewriteWgmmaForSim(Operation *table) {
   OpBuilder b(ctx);
   Type i32 = b.getI32Type(), f32 = b.getF32Type(), voidTy = LLVM::LLVMVoidType::get(ctx);
   auto ptr = LLVM::LLVMPointerType::get(ctx);
-  auto constant = [&](Location loc, Type t, int64_t v) -> Value {
-    return LLVM::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, v));
-  };
+  auto constant = [&](Location loc, Type t, int64_t v) { return simConstant(b, loc, t, v); };
   for (auto [id, op] : llvm::enumerate(ops)) {
     Location loc = op.getLoc();
     // The checks first: the op's uses are still the reads of its result.

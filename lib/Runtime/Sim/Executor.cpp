@@ -290,45 +290,20 @@ struct Executor {
     return llvm::formatv("shared byte {0}", p - sharedBase).str();
   }
 
-  /// Faults if thread `reader` may not touch shared bytes p..p+bytes yet: a
-  /// cp.async to them is in flight, or landed for another thread that has
-  /// not passed a barrier since.
+  /// Faults if thread `reader` may not touch shared bytes p..p+bytes yet
+  /// (unpublishedCopy says why).
   /// (`what` names the access, built only for the error: this runs on
   /// every shared access.)
   void checkShared(uintptr_t p, int64_t bytes, int32_t reader, function_ref<std::string()> what,
                    int32_t site) {
-    auto at = [&] { return " ('" + this->site(site) + "')"; };
     if (p < sharedBase || p - sharedBase + bytes > sharedState.size())
       return;
     for (int64_t i = 0; i < bytes; ++i) {
-      uint32_t st = sharedState[p - sharedBase + i];
-      int32_t owner = static_cast<int32_t>(st & kOwnerMask);
-      if (st & kPending)
-        fault(llvm::formatv("{0} {1}, the target of a cp.async of thread {2} that no "
-                            "cp.async.wait_group has completed ({3})",
-                            what(), sharedByte(p + i), owner, "the data has not landed")
-                  .str() +
-              at());
-      if ((st & kLanded) && owner != reader)
-        fault(llvm::formatv("{0} {1}, which a cp.async of thread {2} wrote; no barrier has "
-                            "published it since that thread's cp.async.wait_group",
-                            what(), sharedByte(p + i), owner)
-                  .str() +
-              at());
-      if (st & kBulk)
-        fault(llvm::formatv("{0} {1}, the target of a cp.async.bulk of thread {2} whose "
-                            "mbarrier phase has not completed (the data has not landed)",
-                            what(), sharedByte(p + i), owner)
-                  .str() +
-              at());
-      if (int32_t l = bulkLanding[p - sharedBase + i]; l >= 0 && !bulkVisible(l, reader))
-        fault(llvm::formatv("{0} {1}, which a cp.async.bulk landed when phase {2} of the "
-                            "mbarrier at {3} completed; this thread has not waited for that "
-                            "phase, and no barrier has published it",
-                            what(), sharedByte(p + i), landings[l].phase,
-                            sharedByte(sharedBase + landings[l].mbarrier))
-                  .str() +
-              at());
+      int64_t offset = static_cast<int64_t>(p - sharedBase) + i;
+      if (sharedState[offset] == 0 && bulkLanding[offset] < 0)
+        continue; // (the common case, without building a reason)
+      if (std::string why = unpublishedCopy(offset, reader); !why.empty())
+        fault(what() + " " + sharedByte(p + i) + ", " + why + " ('" + this->site(site) + "')");
     }
   }
 
@@ -604,8 +579,9 @@ struct Executor {
   }
 
   /// Why thread `reader` (-1: a collective read, for every thread) may not
-  /// read shared byte `offset` yet, for a warp-collective op, or empty: a
-  /// cp.async to it is in flight, or landed unpublished by a barrier.
+  /// touch shared byte `offset` yet, or empty: a cp.async to it is in
+  /// flight, or landed unpublished by a barrier; a cp.async.bulk to it is in
+  /// flight, or landed in an mbarrier phase the reader has not seen.
   std::string unpublishedCopy(int64_t offset, int32_t reader) const {
     uint32_t st = sharedState[offset];
     int32_t owner = static_cast<int32_t>(st & kOwnerMask);
@@ -619,10 +595,12 @@ struct Executor {
       return "the target of a cp.async.bulk of thread " + std::to_string(owner) +
              " whose mbarrier phase has not completed";
     if (int32_t l = bulkLanding[offset]; l >= 0 && !bulkVisible(l, reader))
-      return llvm::formatv("landed by a cp.async.bulk with phase {0} of the mbarrier at {1}, "
-                           "which {2} has waited for",
+      return llvm::formatv("landed by a cp.async.bulk when phase {0} of the mbarrier at {1} "
+                           "completed, which {2}",
                            landings[l].phase, sharedByte(sharedBase + landings[l].mbarrier),
-                           reader < 0 ? "no thread" : "this thread")
+                           reader < 0 ? "no thread has waited for"
+                                      : "this thread has not waited for, and no barrier has "
+                                        "published")
           .str();
     return "";
   }
@@ -683,12 +661,19 @@ struct Executor {
       fault(why + " ('" + this->site(site) + "')");
   }
 
-  void mbarrierInit(int32_t site, uintptr_t p, int32_t count) {
-    int64_t offset = mbarrierOffset(p, "mbarrier.init", site);
+  /// `op` (init, inval) may not end the phases of the mbarrier at `offset`
+  /// while a bulk copy in flight completes on it.
+  void refuseWithCopiesInFlight(int64_t offset, StringRef op, int32_t site) {
     for (const BulkCopy &c : bulkInFlight)
       if (c.mbarrier == offset)
-        fault("mbarrier.init of an mbarrier that a cp.async.bulk in flight completes on ('" +
-              this->site(site) + "')");
+        fault((op + " of an mbarrier that a cp.async.bulk in flight completes on ('" +
+               this->site(site) + "')")
+                  .str());
+  }
+
+  void mbarrierInit(int32_t site, uintptr_t p, int32_t count) {
+    int64_t offset = mbarrierOffset(p, "mbarrier.init", site);
+    refuseWithCopiesInFlight(offset, "mbarrier.init", site);
     MBarrierState state;
     require(state.init(count), site);
     ++events;
@@ -774,11 +759,8 @@ struct Executor {
   }
 
   void mbarrierInval(int32_t site, uintptr_t p) {
-    auto [offset, mb] = mbarrier(p, "mbarrier.inval", site);
-    for (const BulkCopy &c : bulkInFlight)
-      if (c.mbarrier == offset)
-        fault("mbarrier.inval of an mbarrier that a cp.async.bulk in flight completes on ('" +
-              this->site(site) + "')");
+    int64_t offset = mbarrier(p, "mbarrier.inval", site).first;
+    refuseWithCopiesInFlight(offset, "mbarrier.inval", site);
     mbarriers.erase(offset);
     ++events;
   }
