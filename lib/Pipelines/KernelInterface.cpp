@@ -30,7 +30,7 @@ static int32_t &sizeAt(LaunchDims &d, unsigned slot) {
 
 llvm::Expected<LaunchDims> LaunchDims::evaluate(ArrayRef<KernelVariable> vars,
                                                 ArrayRef<int64_t> values) const {
-  LaunchDims at{grid, block, {}};
+  LaunchDims at{grid, block, {}, tensorMaps};
   for (const SymbolicSize &s : symbolic) {
     std::optional<int64_t> v = s.constant;
     for (auto [var, coef] : s.terms) {
@@ -85,6 +85,23 @@ llvm::Error mlir::uop::checkVariableValues(StringRef kernel, ArrayRef<KernelVari
   return llvm::Error::success();
 }
 
+llvm::Error mlir::uop::checkTensorMapBuffers(StringRef kernel, ArrayRef<TensorMapSpec> maps,
+                                             ArrayRef<MutableArrayRef<uint8_t>> buffers) {
+  for (auto [i, m] : llvm::enumerate(maps)) {
+    if (m.buffer >= buffers.size())
+      return llvm::createStringError(
+          llvm::formatv("tensor map {0} of kernel {1} ({2}) is of buffer {3}, but the kernel "
+                        "was given {4} buffers",
+                        i, kernel, m.str(), m.buffer, buffers.size()));
+    if (static_cast<int64_t>(buffers[m.buffer].size()) < m.extentBytes)
+      return llvm::createStringError(
+          llvm::formatv("tensor map {0} of kernel {1} ({2}) covers {3} bytes of buffer {4}, "
+                        "which has {5}",
+                        i, kernel, m.str(), m.extentBytes, m.buffer, buffers[m.buffer].size()));
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<LaunchDims> mlir::uop::launchDimsFor(StringRef kernel, const LaunchDims &launch,
                                                     ArrayRef<KernelVariable> vars,
                                                     ArrayRef<int64_t> values) {
@@ -113,12 +130,26 @@ llvm::Expected<LaunchDims> mlir::uop::launchDimsFor(StringRef kernel, const Laun
   return dims;
 }
 
+std::string TensorMapSpec::str() const {
+  auto list = [](ArrayRef<int64_t> xs) {
+    std::string s;
+    for (int64_t x : xs)
+      s += (s.empty() ? "" : ",") + std::to_string(x);
+    return s;
+  };
+  return llvm::formatv("buffer{0}:{1}:sizes=[{2}]:strides=[{3}]:box=[{4}]:swizzle={5}", buffer,
+                       element, list(sizes), list(strides), list(box), swizzle)
+      .str();
+}
+
 std::string mlir::uop::ptxHeaderLine(StringRef name, const LaunchDims &launch,
                                      ArrayRef<KernelVariable> variables) {
   std::string s = "// uop-mlir kernel " + name.str() + " " + launch.str();
   for (auto [i, v] : llvm::enumerate(variables))
     s += (i ? "," : " variables=") + v.name + "[" + std::to_string(v.min) + "," +
          std::to_string(v.max) + "]";
+  for (auto [i, m] : llvm::enumerate(launch.tensorMaps))
+    s += (i ? ";" : " tensor_maps=") + m.str();
   return s;
 }
 
@@ -129,14 +160,32 @@ std::optional<LaunchDims> LaunchDims::read(Attribute entry) {
   std::optional<std::array<int32_t, 3>> grid = readLaunchSize(dict.get("grid")),
                                         block = readLaunchSize(dict.get("block"));
   std::optional<SmallVector<SymEntryAttr>> sym = readLaunchSymbolic(dict.get("sym"));
-  if (!grid || !block || !sym)
+  std::optional<SmallVector<TensorMapAttr>> maps = readLaunchTensorMaps(dict.get("tensor_maps"));
+  if (!grid || !block || !sym || !maps)
     return std::nullopt;
-  LaunchDims d{*grid, *block, {}};
+  LaunchDims d{*grid, *block, {}, {}};
   for (SymEntryAttr e : *sym) {
     SymbolicSize s{static_cast<unsigned>(e.getSlot()), e.getConstant(), {}};
     for (auto [coef, var] : llvm::zip(e.getCoefs(), e.getVars()))
       s.terms.push_back({var.str(), coef});
     d.symbolic.push_back(std::move(s));
+  }
+  for (TensorMapAttr m : *maps) {
+    TensorMapSpec t;
+    t.buffer = static_cast<unsigned>(m.getBuffer());
+    llvm::raw_string_ostream os(t.element);
+    if (auto i = dyn_cast<IntegerType>(m.getElement()))
+      os << "i" << i.getWidth(); // TMA copies bytes: signedness does not matter
+    else
+      os << m.getElement();
+    t.elementBytes = m.getElementBytes();
+    t.sizes.assign(m.getSizes().begin(), m.getSizes().end());
+    t.strides.assign(m.getStrides().begin(), m.getStrides().end());
+    t.box.assign(m.getBox().begin(), m.getBox().end());
+    t.swizzle = m.getSwizzle();
+    t.boxBytes = m.getBoxBytes();
+    t.extentBytes = m.getExtentBytes();
+    d.tensorMaps.push_back(std::move(t));
   }
   return d;
 }

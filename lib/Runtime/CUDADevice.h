@@ -42,13 +42,15 @@ public:
 
   /// Loads `ptx` (cuModuleLoadData), copies each buffer to a device
   /// allocation, launches `entry` on grid x block with buffer i's device
-  /// pointer as parameter i and the `ints` (a symbolic kernel's variables)
-  /// after them, synchronizes, copies each buffer back and frees
-  /// everything. A driver error stops the run and is returned, e.g.
-  /// `cuLaunchKernel failed: CUDA_ERROR_LAUNCH_FAILED (719)`.
+  /// pointer as parameter i, the `ints` (a symbolic kernel's variables)
+  /// after them and the device address of each of `maps`, encoded by
+  /// cuTensorMapEncodeTiled and copied to device memory, last; synchronizes,
+  /// copies each buffer back and frees everything. A driver error stops the
+  /// run and is returned, e.g. `cuLaunchKernel failed:
+  /// CUDA_ERROR_LAUNCH_FAILED (719)`.
   llvm::Error launch(StringRef ptx, StringRef entry, Dim3 grid, Dim3 block,
                      ArrayRef<MutableArrayRef<uint8_t>> buffers, MutableArrayRef<int32_t> ints,
-                     CUDAStats &stats);
+                     ArrayRef<TensorMapSpec> maps, CUDAStats &stats);
 
   struct Driver; // the driver's entry points (CUDATarget.cpp)
 

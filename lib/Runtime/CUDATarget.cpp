@@ -22,6 +22,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cstdlib>
@@ -42,6 +43,15 @@ using CUstream = struct CUstream_st *;
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
+// cuTensorMapEncodeTiled's enums (cuda.h): CUtensorMapDataType's
+// UINT8, UINT16, UINT32, UINT64, FLOAT16, FLOAT32, FLOAT64, BFLOAT16;
+// CUtensorMapSwizzle's NONE, 32B, 64B, 128B; L2_128B promotion; zero fill.
+constexpr int kMapUInt8 = 0, kMapUInt16 = 1, kMapUInt32 = 2, kMapUInt64 = 4, kMapFloat16 = 6,
+              kMapFloat32 = 7, kMapFloat64 = 8, kMapBFloat16 = 9;
+constexpr int kMapInterleaveNone = 0, kMapL2Promotion128B = 2, kMapZeroFill = 0;
+using CUtensorMapEncodeTiledFn = CUresult(void *, int, unsigned, void *, const uint64_t *,
+                                          const uint64_t *, const unsigned *, const unsigned *, int,
+                                          int, int, int);
 } // namespace
 
 // Each entry point: its name in libcuda and its function type.
@@ -69,6 +79,8 @@ struct CUDADevice::Driver {
 #define UOP_CUDA_FIELD(name, type) std::add_pointer_t<type> name = nullptr;
   UOP_CUDA_ENTRY_POINTS(UOP_CUDA_FIELD)
 #undef UOP_CUDA_FIELD
+  // Since CUDA 12; only kernels that take tensor maps need it.
+  CUtensorMapEncodeTiledFn *cuTensorMapEncodeTiled = nullptr;
 
   /// "cuInit failed: CUDA_ERROR_NO_DEVICE (100)"; the number alone when the
   /// driver has no name for it.
@@ -108,6 +120,8 @@ std::unique_ptr<CUDADevice> CUDADevice::open(std::string &why) {
   }
   UOP_CUDA_ENTRY_POINTS(UOP_CUDA_LOOKUP)
 #undef UOP_CUDA_LOOKUP
+  api.cuTensorMapEncodeTiled =
+      reinterpret_cast<CUtensorMapEncodeTiledFn *>(dlsym(lib, "cuTensorMapEncodeTiled"));
 
   if (CUresult r = api.cuInit(0)) {
     why = api.callFailed("cuInit", r);
@@ -149,9 +163,25 @@ std::unique_ptr<CUDADevice> CUDADevice::open(std::string &why) {
   return d;
 }
 
+/// CUtensorMapDataType for `element` (TensorMapSpec's names): TMA copies
+/// bytes, so integers are the unsigned types of their width.
+static int tensorMapDataType(StringRef element) {
+  return llvm::StringSwitch<int>(element)
+      .Case("f16", kMapFloat16)
+      .Case("bf16", kMapBFloat16)
+      .Case("f32", kMapFloat32)
+      .Case("f64", kMapFloat64)
+      .Case("i8", kMapUInt8)
+      .Case("i16", kMapUInt16)
+      .Case("i32", kMapUInt32)
+      .Case("i64", kMapUInt64)
+      .Default(-1);
+}
+
 llvm::Error CUDADevice::launch(StringRef ptx, StringRef entry, Dim3 grid, Dim3 block,
                                ArrayRef<MutableArrayRef<uint8_t>> buffers,
-                               MutableArrayRef<int32_t> ints, CUDAStats &stats) {
+                               MutableArrayRef<int32_t> ints, ArrayRef<TensorMapSpec> maps,
+                               CUDAStats &stats) {
   const Driver &api = *driver;
   CUmodule module = nullptr;
   std::vector<CUdeviceptr> pointers;
@@ -166,6 +196,8 @@ llvm::Error CUDADevice::launch(StringRef ptx, StringRef entry, Dim3 grid, Dim3 b
     return llvm::createStringError(llvm::Twine(api.callFailed(call, r)));
   };
 
+  if (llvm::Error e = checkTensorMapBuffers(entry, maps, buffers))
+    return e;
   std::string image = ptx.str(); // NUL-terminated
   std::string entryName = entry.str();
   auto start = Clock::now();
@@ -186,12 +218,42 @@ llvm::Error CUDADevice::launch(StringRef ptx, StringRef entry, Dim3 grid, Dim3 b
       if (CUresult r = api.cuMemcpyHtoD_v2(p, b.data(), b.size()))
         return fail("cuMemcpyHtoD_v2", r);
   }
-  // cuLaunchKernel takes a pointer to each parameter's value.
+  // Each tensor map encoded and copied to device memory, as MLIR's CUDA
+  // runtime wrappers pass them (the kernel gets its global address).
+  size_t numBuffers = pointers.size();
+  for (const TensorMapSpec &m : maps) {
+    if (!api.cuTensorMapEncodeTiled)
+      return llvm::createStringError("the CUDA driver has no cuTensorMapEncodeTiled (CUDA 12 and "
+                                     "later), which kernel " +
+                                     entry + " needs for its tensor maps");
+    struct alignas(64) {
+      uint8_t bytes[128];
+    } object;
+    std::vector<uint64_t> sizes(m.sizes.begin(), m.sizes.end()),
+        strides(m.strides.begin(), m.strides.end());
+    std::vector<unsigned> box(m.box.begin(), m.box.end()), elementStrides(m.box.size(), 1);
+    int swizzle = m.swizzle == 0 ? 0 : m.swizzle == 32 ? 1 : m.swizzle == 64 ? 2 : 3;
+    if (CUresult r = api.cuTensorMapEncodeTiled(
+            &object, tensorMapDataType(m.element), static_cast<unsigned>(m.sizes.size()),
+            reinterpret_cast<void *>(pointers[m.buffer]), sizes.data(), strides.data(), box.data(),
+            elementStrides.data(), kMapInterleaveNone, swizzle, kMapL2Promotion128B, kMapZeroFill))
+      return fail("cuTensorMapEncodeTiled of " + m.str(), r);
+    CUdeviceptr p = 0;
+    if (CUresult r = api.cuMemAlloc_v2(&p, sizeof(object)))
+      return fail("cuMemAlloc_v2", r);
+    pointers.push_back(p);
+    if (CUresult r = api.cuMemcpyHtoD_v2(p, &object, sizeof(object)))
+      return fail("cuMemcpyHtoD_v2", r);
+  }
+  // cuLaunchKernel takes a pointer to each parameter's value: the buffers,
+  // the variables, the tensor maps.
   SmallVector<void *> params;
-  for (CUdeviceptr &p : pointers)
+  for (CUdeviceptr &p : MutableArrayRef<CUdeviceptr>(pointers).take_front(numBuffers))
     params.push_back(&p);
   for (int32_t &v : ints)
     params.push_back(&v);
+  for (CUdeviceptr &p : MutableArrayRef<CUdeviceptr>(pointers).drop_front(numBuffers))
+    params.push_back(&p);
   start = Clock::now();
   if (CUresult r = api.cuLaunchKernel(function, grid.x, grid.y, grid.z, block.x, block.y, block.z,
                                       /*sharedMemBytes=*/0, /*stream=*/nullptr, params.data(),
@@ -200,7 +262,8 @@ llvm::Error CUDADevice::launch(StringRef ptx, StringRef entry, Dim3 grid, Dim3 b
   if (CUresult r = api.cuCtxSynchronize())
     return fail("cuCtxSynchronize", r);
   stats.runMs = msSince(start);
-  for (auto [b, p] : llvm::zip_equal(buffers, pointers))
+  for (auto [b, p] :
+       llvm::zip_equal(buffers, ArrayRef<CUdeviceptr>(pointers).take_front(numBuffers)))
     if (!b.empty())
       if (CUresult r = api.cuMemcpyDtoH_v2(b.data(), p, b.size()))
         return fail("cuMemcpyDtoH_v2", r);
@@ -246,7 +309,7 @@ public:
     CUDAStats stats;
     std::vector<int32_t> ints(vars.begin(), vars.end()); // checked in range
     if (llvm::Error e = device->launch(ptx, name, Dim3::of(dims->grid), Dim3::of(dims->block),
-                                       buffers, ints, stats))
+                                       buffers, ints, dims->tensorMaps, stats))
       return e;
     times.jitMs = stats.loadMs; // the driver's PTX JIT
     times.runMs = stats.runMs;

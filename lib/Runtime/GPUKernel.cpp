@@ -2,6 +2,7 @@
 
 #include "uop/Runtime/GPUKernel.h"
 
+#include "uop/Conversion/Common/KernelParameters.h"
 #include "uop/Dialect/UOp/IR/UOpDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -27,7 +28,7 @@ FailureOr<LaunchDims> mlir::uop::getLaunchDims(ModuleOp module, Operation *kerne
                                         block = readLaunchSize(
                                             kernelFunc->getAttr("gpu.known_block_size"));
   if (grid && block)
-    return LaunchDims{*grid, *block, {}};
+    return LaunchDims{*grid, *block, {}, {}};
   return emitError(kernelFunc->getLoc())
          << "no launch dimensions for kernel '" << name
          << "': expected a uop.launch entry on the module or gpu.known_grid_size and "
@@ -45,15 +46,14 @@ FailureOr<GPUKernel> mlir::uop::findGPUKernel(ModuleOp module, StringRef name, S
   FailureOr<LaunchDims> dims = getLaunchDims(module, func, name);
   if (failed(dims))
     return failure();
-  ArrayRef<Type> params = func.getArgumentTypes();
-  unsigned numBuffers =
-      llvm::find_if_not(params, llvm::IsaPred<LLVM::LLVMPointerType>) - params.begin();
-  for (Type t : params.drop_front(numBuffers))
-    if (!t.isInteger(32))
-      return func.emitError() << runner << " passes buffers, then i32 variables, but kernel '"
-                              << name << "' has a parameter of type " << t << " after them";
-  GPUKernel k{func, numBuffers, {}, *dims};
-  k.variables = takenVariables(module, name, numBuffers, params.size() - numBuffers, declared);
+  std::vector<unsigned> mapBuffers;
+  for (const TensorMapSpec &m : dims->tensorMaps)
+    mapBuffers.push_back(m.buffer);
+  FailureOr<KernelParameters> params = splitKernelParameters(func, mapBuffers, runner);
+  if (failed(params))
+    return failure();
+  GPUKernel k{func, params->buffers, {}, *dims};
+  k.variables = takenVariables(module, name, params->buffers, params->variables, declared);
   for (const SymbolicSize &s : dims->symbolic)
     for (const auto &term : s.terms)
       if (llvm::none_of(k.variables, [&](const KernelVariable &v) { return v.name == term.first; }))

@@ -194,15 +194,32 @@ llvm::Error SimKernel::run(ArrayRef<MutableArrayRef<uint8_t>> buffers, ArrayRef<
   spec.needsFibers = needsFibers;
   spec.usesWgmma = usesWgmma;
   spec.maxBlocksPerThread = maxBlocksPerThread;
+  // The tensor maps: objects of CUtensorMap's size whose addresses the
+  // kernel gets; the executor knows them by address.
+  struct alignas(64) MapObject {
+    uint8_t bytes[128];
+  };
+  std::vector<MapObject> mapObjects(dims->tensorMaps.size());
+  if (llvm::Error e = checkTensorMapBuffers(name, dims->tensorMaps, buffers))
+    return e;
+  for (auto [i, m] : llvm::enumerate(dims->tensorMaps))
+    spec.tensorMaps.push_back({reinterpret_cast<uintptr_t>(&mapObjects[i]), m,
+                               reinterpret_cast<uintptr_t>(buffers[m.buffer].data())});
   // The packed interface takes a pointer to each argument value: the
-  // buffers' addresses, then the variables as i32 (checked in range).
+  // buffers' addresses, the variables as i32 (checked in range), then the
+  // tensor maps' addresses.
   std::vector<void *> values;
   for (MutableArrayRef<uint8_t> b : buffers)
     values.push_back(b.data());
   std::vector<int32_t> ints(vars.begin(), vars.end());
+  std::vector<void *> maps;
+  for (MapObject &m : mapObjects)
+    maps.push_back(&m);
   for (void *&v : values)
     spec.args.push_back(&v);
   for (int32_t &v : ints)
+    spec.args.push_back(&v);
+  for (void *&v : maps)
     spec.args.push_back(&v);
   for (auto [i, b] : llvm::enumerate(buffers))
     spec.globals.push_back({reinterpret_cast<uintptr_t>(b.data()), static_cast<int64_t>(b.size()),

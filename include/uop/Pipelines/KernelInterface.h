@@ -37,12 +37,29 @@ struct SymbolicSize {
   std::string str() const;
 };
 
+/// A TMA tensor map the kernel takes (#uop.tensor_map, which documents the
+/// fields): the runtime makes it from buffer `buffer` at each launch.
+struct TensorMapSpec {
+  unsigned buffer = 0;
+  std::string element; // "f16", "bf16", "f32", "f64" or "i8" .. "i64"
+  int64_t elementBytes = 0;
+  std::vector<int64_t> sizes, strides, box; // innermost first; strides in bytes, of dims 1..
+  int64_t swizzle = 0;                      // bytes: 0 (none), 32, 64, 128
+  int64_t boxBytes = 0;                     // a box's bytes: its copy's mbarrier transaction
+  int64_t extentBytes = 0;                  // one past the last byte of the buffer it covers
+
+  /// "buffer1:f16:sizes=[64,32]:strides=[128]:box=[64,8]:swizzle=128".
+  std::string str() const;
+};
+
 /// How a GPU kernel is launched: `grid` blocks of `block` threads. Where a
 /// size is symbolic, `grid`/`block` hold its upper bound and `symbolic` its
-/// expression.
+/// expression. The kernel takes a pointer to each of `tensorMaps` after
+/// its variables.
 struct LaunchDims {
   std::array<int32_t, 3> grid{1, 1, 1}, block{1, 1, 1};
   std::vector<SymbolicSize> symbolic;
+  std::vector<TensorMapSpec> tensorMaps;
 
   /// The sizes where `vars` take `values` (checked against the variables'
   /// bounds by the caller). An error names a size that leaves [0, its
@@ -54,8 +71,8 @@ struct LaunchDims {
   /// "grid=n+1,4,1 block=32,1,1": each size, or its expression.
   std::string str() const;
 
-  /// A `uop.launch` entry ({grid, block[, sym]}, as the dialect verifies
-  /// it), or std::nullopt.
+  /// A `uop.launch` entry ({grid, block[, sym][, tensor_maps]}, as the
+  /// dialect verifies it), or std::nullopt.
   static std::optional<LaunchDims> read(Attribute entry);
 };
 
@@ -63,6 +80,11 @@ struct LaunchDims {
 /// it names `kernel`.
 llvm::Error checkVariableValues(StringRef kernel, ArrayRef<KernelVariable> vars,
                                 ArrayRef<int64_t> values);
+
+/// An error unless each of `maps` is of one of `buffers` that holds all the
+/// bytes the map covers; it names `kernel`.
+llvm::Error checkTensorMapBuffers(StringRef kernel, ArrayRef<TensorMapSpec> maps,
+                                  ArrayRef<MutableArrayRef<uint8_t>> buffers);
 
 /// `launch` for a run of `kernel` with these variable values:
 /// checkVariableValues, then LaunchDims::evaluate, then CUDA's launch limits
@@ -75,7 +97,9 @@ llvm::Expected<LaunchDims> launchDimsFor(StringRef kernel, const LaunchDims &lau
 /// The comment line PTX files of ours start with, saying how to launch the
 /// kernel: "// uop-mlir kernel NAME grid=... block=..." and, for a symbolic
 /// kernel, " variables=n[1,15],pos[0,15]" (the i32 parameters after the
-/// buffers, in order, with their bounds).
+/// buffers, in order, with their bounds) and, for a kernel that takes tensor
+/// maps, " tensor_maps=" and each map's TensorMapSpec::str(), separated by
+/// ';' (the pointer parameters after the variables, in order).
 std::string ptxHeaderLine(StringRef name, const LaunchDims &launch,
                           ArrayRef<KernelVariable> variables);
 

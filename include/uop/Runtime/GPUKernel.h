@@ -35,11 +35,12 @@ struct GPUKernel {
   Operation *func = nullptr; // llvm.func @name in gpu.module @name
   unsigned numBuffers = 0;   // its first parameters, all pointers
   std::vector<KernelVariable> variables; // the i32 parameters after them
-  LaunchDims launch;
+  LaunchDims launch;                     // with the tensor maps whose pointers come last
 };
 
 /// Finds gpu.module @name holding llvm.func @name, checks its parameters are
-/// buffers then i32 variables (what `runner`, e.g. "the simulator", passes),
+/// buffers, i32 variables, then a pointer per tensor map of its launch entry
+/// (what `runner`, e.g. "the simulator", passes),
 /// and reads its launch dimensions. `declared`: the variables' bounds (see
 /// takenVariables). Emits an error and fails otherwise.
 FailureOr<GPUKernel> findGPUKernel(ModuleOp module, StringRef name, StringRef runner,

@@ -9,8 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "uop/Conversion/Common/KernelParameters.h"
 #include "uop/Conversion/GPUToPTX/LLVMBackend.h"
 #include "uop/Conversion/Passes.h"
+#include "uop/Dialect/UOp/IR/UOpDialect.h"
 #include "uop/Target/PTX/PTXPrinter.h"
 
 #include "mlir/IR/Threading.h"
@@ -35,6 +37,27 @@ FailureOr<SmallString<0>> printDirect(gpu::GPUModuleOp module) {
   if (failed(printPTX(module, text)))
     return failure();
   return text;
+}
+
+/// A kernel that takes tensor maps (its uop.launch entry's tensor_maps, which
+/// the PTX's header line will list) must take their pointers where its
+/// launchers pass them.
+LogicalResult checkTensorMapParameters(gpu::GPUModuleOp module) {
+  DictionaryAttr launch =
+      UOpDialect::LaunchAttrHelper(module.getContext()).getAttr(module->getParentOp());
+  DictionaryAttr entry = launch ? launch.getAs<DictionaryAttr>(module.getName()) : nullptr;
+  std::optional<SmallVector<TensorMapAttr>> maps =
+      readLaunchTensorMaps(entry ? entry.get("tensor_maps") : nullptr);
+  if (!maps || maps->empty())
+    return success();
+  auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(module.getName());
+  if (!func)
+    return module.emitOpError() << "has tensor maps in its uop.launch entry but no llvm.func @"
+                                << module.getName() << " to take them";
+  SmallVector<unsigned> buffers;
+  for (TensorMapAttr m : *maps)
+    buffers.push_back(static_cast<unsigned>(m.getBuffer()));
+  return splitKernelParameters(func, buffers, "a launcher of its PTX");
 }
 
 /// The `#gpu.object` upstream's NVVM target makes of PTX (createObject): the
@@ -77,6 +100,8 @@ struct SerializeToPTX : uop::impl::UOpSerializeToPTXBase<SerializeToPTX> {
         m.emitOpError() << "has #nvvm.target link files, which uop-serialize-to-ptx does not link";
         return signalPassFailure();
       }
+      if (failed(checkTensorMapParameters(m)))
+        return signalPassFailure();
       targets.push_back(target);
     }
     std::unique_ptr<LLVMPTXBackend> backend;

@@ -74,6 +74,10 @@ struct CallRewriter {
   Type i32, i64, voidTy;
 };
 
+/// What kTensorCopyFn takes: five coordinates (PTX's tensors have at most
+/// five dimensions).
+constexpr unsigned kMaxTensorRank = 5;
+
 bool ctaScope(NVVM::MemScopeKind scope) { return scope == NVVM::MemScopeKind::CTA; }
 
 } // namespace
@@ -84,7 +88,8 @@ void mlir::uop::sim::rewriteMBarriersForSim(Operation *table) {
     if (isa<NVVM::MBarrierInitOp, NVVM::MBarrierArriveOp, NVVM::MBarrierArriveExpectTxOp,
             NVVM::MBarrierExpectTxOp, NVVM::MBarrierCompleteTxOp, NVVM::MBarrierTryWaitParityOp,
             NVVM::MBarrierTestWaitOp, NVVM::MBarrierInvalOp,
-            NVVM::CpAsyncBulkGlobalToSharedClusterOp>(op))
+            NVVM::CpAsyncBulkGlobalToSharedClusterOp,
+            NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(op))
       ops.push_back(op);
   });
   CallRewriter r(table);
@@ -133,6 +138,18 @@ void mlir::uop::sim::rewriteMBarriersForSim(Operation *table) {
       if (!copy.getMulticastMask() && isOwnCluster(copy.getDstMem()))
         r.replace(op, kBulkCopyFn, nullptr,
                   {copy.getDstMem(), copy.getSrcMem(), copy.getSize(), copy.getMbar()});
+    } else if (auto copy = dyn_cast<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(op)) {
+      // Tile mode to the CTA's own shared memory; no multicast, no
+      // predicate (the op's verifier bounds the coordinates at 5).
+      if (copy.getMode() == NVVM::TMALoadMode::TILE && !copy.getMulticastMask() &&
+          !copy.getPredicate() && !copy.getGroup() && isOwnCluster(copy.getDstMem())) {
+        SmallVector<Value> args = {copy.getDstMem(), copy.getTmaDescriptor(), copy.getMbar(),
+                                   r.i32Of(op, copy.getCoordinates().size())};
+        Value zero = r.i32Of(op, 0);
+        for (unsigned i = 0; i < kMaxTensorRank; ++i)
+          args.push_back(i < copy.getCoordinates().size() ? copy.getCoordinates()[i] : zero);
+        r.replace(op, kTensorCopyFn, nullptr, args);
+      }
     }
   }
 }

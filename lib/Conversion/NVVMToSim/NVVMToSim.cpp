@@ -136,7 +136,7 @@ std::optional<sim::InstrClass> instrClass(Operation *op) {
     if (callee == sim::kWgmmaUsePreFn)
       return std::nullopt;
     if (callee.consume_back(sim::kPreSuffix)) // an mbarrier op, a bulk copy
-      return callee == sim::kBulkCopyFn ? C::AsyncCopy : C::Other;
+      return callee == sim::kBulkCopyFn || callee == sim::kTensorCopyFn ? C::AsyncCopy : C::Other;
   }
   if (isa<NVVM::WgmmaMmaAsyncOp>(op))
     return C::Wgmma;

@@ -16,6 +16,7 @@
 #include "Counters.h"
 #include "MBarrier.h"
 #include "Mma.h"
+#include "TensorCopy.h"
 #include "Wgmma.h"
 
 #include "uop/Conversion/NVVMToSim/SimABI.h"
@@ -23,6 +24,7 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <array>
 #include <csetjmp>
 #include <cstring>
 #include <deque>
@@ -805,33 +807,88 @@ struct Executor {
                           src - from->begin, from->name, sharedByte(dst), at)
                 .str());
     auto [offset, mb] = mbarrier(mbar, "cp.async.bulk's complete_tx", site);
-    Thread &t = *current;
+    checkBulkTarget("cp.async.bulk", dst, bytes, site);
+    counters.global(current->linear, site, occurrence(site), Counters::Kind::AsyncLoad, src, bytes,
+                    static_cast<int32_t>(from - spec.globals.data()));
+    startBulk(site, dst,
+              std::vector<uint8_t>(reinterpret_cast<const uint8_t *>(src),
+                                   reinterpret_cast<const uint8_t *>(src) + bytes),
+              offset, *mb);
+  }
+
+  void tensorCopy(int32_t site, uintptr_t dst, uintptr_t mapAddress, uintptr_t mbar, int32_t rank,
+                  std::array<int32_t, 5> coords) {
+    std::string at = " ('" + this->site(site) + "')";
+    auto arg = llvm::find_if(spec.tensorMaps,
+                             [&](const TensorMapArg &m) { return m.address == mapAddress; });
+    if (arg == spec.tensorMaps.end())
+      fault(llvm::formatv("cp.async.bulk.tensor with a tensor map at {0:x}, which is none of the "
+                          "{1} the runtime made for the kernel (its last parameters){2}",
+                          mapAddress, spec.tensorMaps.size(), at)
+                .str());
+    const TensorMapSpec &map = arg->map;
+    if (rank != static_cast<int32_t>(map.sizes.size()))
+      fault(llvm::formatv("a {0}d cp.async.bulk.tensor with tensor map {1}, which has {2} "
+                          "dimensions{3}",
+                          rank, arg - spec.tensorMaps.begin(), map.sizes.size(), at)
+                .str());
+    const MemRegion *to = regionOf(sharedRegions, dst, map.boxBytes);
+    if (!to)
+      fault(llvm::formatv("cp.async.bulk.tensor writes its {0}-byte box at {1:x}, outside every "
+                          "shared variable{2}",
+                          map.boxBytes, dst, at)
+                .str());
+    // The CUDA Programming Guide's alignment ("Using the Tensor Memory
+    // Accelerator"); the swizzle, of the address, then stays in the box.
+    if ((dst - sharedBase) % 128)
+      fault(llvm::formatv("cp.async.bulk.tensor writes its box at {0}, which is not 128-byte "
+                          "aligned{1}",
+                          sharedByte(dst), at)
+                .str());
+    auto [offset, mb] = mbarrier(mbar, "cp.async.bulk.tensor's complete_tx", site);
+    checkBulkTarget("cp.async.bulk.tensor", dst, map.boxBytes, site);
+    TensorBox box =
+        gatherTensorBox(map, reinterpret_cast<const uint8_t *>(arg->buffer),
+                        llvm::ArrayRef<int32_t>(coords).take_front(rank), dst - sharedBase);
+    // One request, however many rows it reads.
+    uint32_t n = occurrence(site);
+    int32_t buffer = static_cast<int32_t>(map.buffer);
+    for (auto [byte, bytes] : box.reads)
+      counters.global(current->linear, site, n, Counters::Kind::AsyncLoad, arg->buffer + byte,
+                      static_cast<int32_t>(bytes), buffer);
+    startBulk(site, dst, std::move(box.data), offset, *mb);
+  }
+
+  /// What a bulk copy may not write: bytes still in flight (a cp.async's or
+  /// a bulk copy's), an mbarrier, bytes an in-flight wgmma may read.
+  void checkBulkTarget(StringRef op, uintptr_t dst, int64_t bytes, int32_t site) {
     int64_t first = static_cast<int64_t>(dst - sharedBase);
     for (int64_t i = 0; i < bytes; ++i)
       if (sharedState[first + i] & (kPending | kBulk))
-        fault(llvm::formatv("cp.async.bulk writes {0}, the target of a {1} of thread {2} still "
-                            "in flight{3}",
-                            sharedByte(dst + i),
+        fault(llvm::formatv("{0} writes {1}, the target of a {2} of thread {3} still "
+                            "in flight ('{4}')",
+                            op, sharedByte(dst + i),
                             sharedState[first + i] & kBulk ? "cp.async.bulk" : "cp.async",
-                            sharedState[first + i] & kOwnerMask, at)
+                            sharedState[first + i] & kOwnerMask, this->site(site))
                   .str());
     checkNotMBarrier(dst, bytes, site);
     checkNoWgmmaReads(
-        dst, bytes, [] { return std::string("cp.async.bulk writes"); }, site);
-    uint32_t n = occurrence(site);
-    counters.global(t.linear, site, n, Counters::Kind::AsyncLoad, src, bytes,
-                    static_cast<int32_t>(from - spec.globals.data()));
+        dst, bytes, [&] { return (op + " writes").str(); }, site);
+  }
+
+  /// Puts a bulk copy of `data` to `dst` in flight on the mbarrier at
+  /// `offset`: its bytes come off the transaction count, and land when the
+  /// phase completes.
+  void startBulk(int32_t site, uintptr_t dst, std::vector<uint8_t> data, int64_t offset,
+                 MBarrierState &mb) {
+    int64_t bytes = static_cast<int64_t>(data.size());
     counters.sharedBulkStore(bytes);
-    BulkCopy c;
-    c.mbarrier = offset;
-    c.dst = dst;
-    c.data.assign(reinterpret_cast<const uint8_t *>(src),
-                  reinterpret_cast<const uint8_t *>(src) + bytes);
-    std::fill_n(sharedState.begin() + first, bytes, kBulk | static_cast<uint32_t>(t.linear));
-    bulkInFlight.push_back(std::move(c));
-    require(mb->addTx(-int64_t(bytes)), site);
+    std::fill_n(sharedState.begin() + static_cast<int64_t>(dst - sharedBase), bytes,
+                kBulk | static_cast<uint32_t>(current->linear));
+    bulkInFlight.push_back({offset, dst, std::move(data)});
+    require(mb.addTx(-bytes), site);
     ++events;
-    completePhase(offset, *mb);
+    completePhase(offset, mb);
   }
   std::string describeDeadlock() const;
 };
@@ -1320,6 +1377,11 @@ static void uopsimBulkCopy(int32_t site, void *dst, void *src, int32_t bytes, vo
   active->bulkCopy(site, reinterpret_cast<uintptr_t>(dst), reinterpret_cast<uintptr_t>(src), bytes,
                    reinterpret_cast<uintptr_t>(mbar));
 }
+static void uopsimTensorCopy(int32_t site, void *dst, void *map, void *mbar, int32_t rank,
+                             int32_t c0, int32_t c1, int32_t c2, int32_t c3, int32_t c4) {
+  active->tensorCopy(site, reinterpret_cast<uintptr_t>(dst), reinterpret_cast<uintptr_t>(map),
+                     reinterpret_cast<uintptr_t>(mbar), rank, {c0, c1, c2, c3, c4});
+}
 static void *uopsimShared(int32_t index) {
   return reinterpret_cast<void *>(active->sharedRegions[index].begin);
 }
@@ -1389,6 +1451,7 @@ llvm::StringMap<void *> mlir::uop::sim::abiSymbols() {
   m[kMbarrierWaitFn] = reinterpret_cast<void *>(&uopsimMbarrierWait);
   m[kMbarrierInvalFn] = reinterpret_cast<void *>(&uopsimMbarrierInval);
   m[kBulkCopyFn] = reinterpret_cast<void *>(&uopsimBulkCopy);
+  m[kTensorCopyFn] = reinterpret_cast<void *>(&uopsimTensorCopy);
   m[kAllocaFn] = reinterpret_cast<void *>(&uopsimAlloca);
   m[kUnsupportedFn] = reinterpret_cast<void *>(&uopsimUnsupported);
   m[kUnreachableFn] = reinterpret_cast<void *>(&uopsimUnreachable);

@@ -31,12 +31,22 @@ struct MemRegion {
 // thousand per thread at most; a one-block loop reaches 2^28 in two seconds.
 constexpr uint64_t kDefaultMaxBlocksPerThread = uint64_t(1) << 28;
 
+/// A tensor map a kernel takes: the address the kernel gets (of an object
+/// the runtime made; only the simulator reads it, through this), the map,
+/// and the address of its buffer.
+struct TensorMapArg {
+  uintptr_t address = 0;
+  TensorMapSpec map;
+  uintptr_t buffer = 0;
+};
+
 struct LaunchSpec {
   std::string kernel;
   Dim3 grid, block;
   void (*entry)(void **) = nullptr;                // the packed-argument wrapper
   std::vector<void *> args;                        // one value per kernel parameter
   std::vector<MemRegion> globals;                  // the buffers, and the module's own globals
+  std::vector<TensorMapArg> tensorMaps;            // its last parameters point to them
   std::vector<std::pair<int64_t, int64_t>> shared; // bytes, align per shared variable
   std::vector<std::string> sites;                  // uop.sites
   std::vector<int64_t> blockClasses;               // uop.sim_blocks

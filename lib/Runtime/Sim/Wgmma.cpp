@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Wgmma.h"
+#include "TensorCopy.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -91,10 +92,7 @@ uint64_t mlir::uop::sim::wgmmaElementAddress(const WgmmaTile &t, int64_t mn, int
     a = t.start + (mn % 8) * w + (mn / 8) * t.sbo + k * s;
   else // rows of `w` bytes along MN (w / s elements; LBO to the next), 8 k per SBO
     a = t.start + (mn % (w / s)) * s + (mn / (w / s)) * t.lbo + (k % 8) * w + (k / 8) * t.sbo;
-  // The 16-byte chunk XORed with the row in the pattern (bits 7 and up) of
-  // the address: Swizzle<3,4,3>, <2,4,3>, <1,4,3>.
-  uint64_t mask = static_cast<uint64_t>(w / 16 - 1);
-  return a ^ (((a >> 7) & mask) << 4);
+  return swizzleSharedAddress(a, w);
 }
 
 std::pair<int32_t, int32_t> mlir::uop::sim::wgmmaAccumulator(int32_t thread, int32_t i) {

@@ -246,3 +246,30 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A TMA tensor copy (tile mode, to the CTA's own shared memory) becomes a
+// call with its rank and five coordinates, the missing ones 0; one with a
+// multicast mask (clusters) is reported unsupported where a thread runs it.
+// RUN: uop-opt %s --split-input-file --convert-nvvm-to-sim | FileCheck %s --check-prefix=TMA
+// TMA-LABEL: llvm.func @tma(
+// TMA: %[[RANK:.*]] = llvm.mlir.constant(2 : i32) : i32
+// TMA-NEXT: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
+// TMA: llvm.call @__uopsim_tensor_copy(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[RANK]], %arg1, %arg2, %[[ZERO]], %[[ZERO]], %[[ZERO]]) : (i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, i32, i32, i32, i32) -> ()
+// TMA: llvm.call @__uopsim_unsupported(
+// TMA-NOT: nvvm.cp.async.bulk.tensor
+module attributes {gpu.container_module} {
+  gpu.module @tma {
+    llvm.mlir.global internal @bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
+    llvm.mlir.global internal @buf() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<64 x i32>
+    llvm.func @tma(%map: !llvm.ptr, %x: i32, %y: i32, %mask: i16) {
+      %bar = llvm.mlir.addressof @bar : !llvm.ptr<3>
+      %buf = llvm.mlir.addressof @buf : !llvm.ptr<3>
+      %dst = llvm.addrspacecast %buf : !llvm.ptr<3> to !llvm.ptr<7>
+      nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %map, %bar, box[%x, %y] : !llvm.ptr<7>, !llvm.ptr
+      nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %map, %bar, box[%x, %y] multicast_mask = %mask : !llvm.ptr<7>, !llvm.ptr
+      llvm.return
+    }
+  }
+}

@@ -49,3 +49,8 @@ module attributes {uop.sim_shared = array<i64: 256>} {}
 
 // expected-error @+1 {{unknown uop attribute 'uop.chip' (uop.target, uop.launch, uop.variables, uop.opts, uop.kernel_info, uop.sites, uop.sim_shared, uop.device, uop.outputs)}}
 module attributes {uop.chip = "sm_80"} {}
+
+// -----
+
+// expected-error @+1 {{and for a kernel that takes tensor maps tensor_maps, an array of #uop.tensor_map}}
+module attributes {uop.launch = {k = {grid = array<i32: 1, 1, 1>, block = array<i32: 1, 1, 1>, tensor_maps = [1]}}} {}

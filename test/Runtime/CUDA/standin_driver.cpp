@@ -21,12 +21,18 @@
 //   element g of parameter 1's allocation to element g of parameter 0's,
 //   elements being parameter 0's allocation bytes / grid threads wide. An
 //   element outside either allocation is CUDA_ERROR_ILLEGAL_ADDRESS.
+// - cuTensorMapEncodeTiled logs its arguments (`global=` the bytes of the
+//   allocation from the address given) and writes "uop-standin-map N" (N
+//   counting the maps encoded) into the map; cuLaunchKernel logs each
+//   pointer parameter that points at a copy of one as ` map@P=N`.
 // - Calls before cuInit fail with CUDA_ERROR_NOT_INITIALIZED; memory and
 //   module calls without a current context with CUDA_ERROR_INVALID_CONTEXT.
 //
 //===----------------------------------------------------------------------===//
 
+#include <algorithm>
 #include <cstdarg>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -387,6 +393,32 @@ EXPORT CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes) {
   return done(line, CUDA_SUCCESS);
 }
 
+EXPORT CUresult cuTensorMapEncodeTiled(void *map, int dataType, unsigned rank, void *global,
+                                       const uint64_t *dims, const uint64_t *strides,
+                                       const unsigned *box, const unsigned *elementStrides,
+                                       int interleave, int swizzle, int l2Promotion, int oobFill) {
+  static int encoded = 0;
+  auto list = [&](auto *xs, unsigned n) {
+    std::string s;
+    for (unsigned i = 0; i < n; ++i)
+      s += (i ? "," : "") + std::to_string(xs[i]);
+    return s;
+  };
+  std::string line =
+      "cuTensorMapEncodeTiled type=" + std::to_string(dataType) + " rank=" + std::to_string(rank) +
+      " global=" + std::to_string(bytesFrom(reinterpret_cast<CUdeviceptr>(global))) +
+      " dims=" + list(dims, rank) + " strides=" + list(strides, rank - 1) +
+      " box=" + list(box, rank) + " element_strides=" + list(elementStrides, rank) +
+      " interleave=" + std::to_string(interleave) + " swizzle=" + std::to_string(swizzle) +
+      " l2=" + std::to_string(l2Promotion) + " oob=" + std::to_string(oobFill);
+  CHECK_INIT(line)
+  if (CUresult r = injected("cuTensorMapEncodeTiled", CUDA_ERROR_INVALID_VALUE))
+    return done(line, r);
+  std::memset(map, 0, 128);
+  std::snprintf(static_cast<char *>(map), 128, "uop-standin-map %d", encoded++);
+  return done(line, CUDA_SUCCESS);
+}
+
 EXPORT CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy, unsigned gz,
                                unsigned bx, unsigned by, unsigned bz, unsigned shared,
                                CUstream stream, void **params, void **extra) {
@@ -400,6 +432,17 @@ EXPORT CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy, un
   // A symbolic kernel's variables, by value.
   for (size_t i = 0; f && params && i < f->ints.size(); ++i)
     line += (i ? "," : " ints=") + std::to_string(*static_cast<int *>(params[f->ints[i]]));
+  // Pointers to a copy of a map cuTensorMapEncodeTiled made.
+  for (int i = 0; f && params && i < f->params; ++i) {
+    if (std::find(f->ints.begin(), f->ints.end(), i) != f->ints.end())
+      continue;
+    CUdeviceptr p = *static_cast<CUdeviceptr *>(params[i]);
+    const char *tag = "uop-standin-map ";
+    if (bytesFrom(p) >= 128 &&
+        std::strncmp(reinterpret_cast<const char *>(p), tag, std::strlen(tag)) == 0)
+      line += " map@" + std::to_string(i) + "=" +
+              (reinterpret_cast<const char *>(p) + std::strlen(tag));
+  }
   CHECK_CONTEXT(line)
   if (CUresult r = injected("cuLaunchKernel", CUDA_ERROR_LAUNCH_FAILED))
     return done(line, r);

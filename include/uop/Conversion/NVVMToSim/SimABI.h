@@ -93,6 +93,12 @@ inline constexpr const char *kMbarrierInvalFn = "__uopsim_mbarrier_inval";
 /// shared `dst`, complete_tx of them on `mbar`; they land when the phase
 /// completes and may be read by a thread once it has seen that (a wait).
 inline constexpr const char *kBulkCopyFn = "__uopsim_bulk_copy";
+/// void tensor_copy(int32_t site, ptr dst, ptr map, ptr mbar, int32_t rank,
+/// int32_t c0, ..., int32_t c4):
+/// cp.async.bulk.tensor.<rank>d.shared::cta.global.tile.mbarrier::complete_tx::bytes:
+/// the box of tensor map `map` (one the runtime made) at coordinates
+/// c0..c<rank-1> (the rest 0) to shared `dst`, completing on `mbar`.
+inline constexpr const char *kTensorCopyFn = "__uopsim_tensor_copy";
 /// The simulator's device IR calls each function above, and kWgmmaFn and
 /// kWgmmaUseFn, by its name and this suffix, without its first argument
 /// (`site`), before LLVM's optimizer; the site is added after, from the
@@ -114,7 +120,8 @@ inline std::string_view instructionOf(std::string_view callee) {
       {kMbarrierTestFn, "nvvm.mbarrier.test.wait"},
       {kMbarrierWaitFn, "nvvm.mbarrier.try_wait.parity"},
       {kMbarrierInvalFn, "nvvm.mbarrier.inval"},
-      {kBulkCopyFn, "nvvm.cp.async.bulk"}};
+      {kBulkCopyFn, "nvvm.cp.async.bulk"},
+      {kTensorCopyFn, "nvvm.cp.async.bulk.tensor"}};
   for (auto [fn, name] : names)
     if (callee == fn)
       return name;

@@ -47,6 +47,18 @@ std::optional<SmallVector<SymEntryAttr>> mlir::uop::readLaunchSymbolic(Attribute
   return entries;
 }
 
+std::optional<SmallVector<TensorMapAttr>> mlir::uop::readLaunchTensorMaps(Attribute a) {
+  SmallVector<TensorMapAttr> maps;
+  if (!a)
+    return maps;
+  auto arr = dyn_cast<ArrayAttr>(a);
+  if (!arr || !llvm::all_of(arr, llvm::IsaPred<TensorMapAttr>))
+    return std::nullopt;
+  for (Attribute x : arr)
+    maps.push_back(cast<TensorMapAttr>(x));
+  return maps;
+}
+
 // The discardable attributes UOpBase.td declares: each on the op it belongs
 // to, with its type.
 LogicalResult UOpDialect::verifyOperationAttribute(Operation *op, NamedAttribute attr) {
@@ -68,14 +80,17 @@ LogicalResult UOpDialect::verifyOperationAttribute(Operation *op, NamedAttribute
     auto kernels = dyn_cast<DictionaryAttr>(value);
     bool ok = onModule && kernels && llvm::all_of(kernels, [&](NamedAttribute k) {
                 auto entry = dyn_cast<DictionaryAttr>(k.getValue());
-                return entry && entry.size() == (entry.get("sym") ? 3 : 2) &&
+                return entry &&
+                       entry.size() == 2u + !!entry.get("sym") + !!entry.get("tensor_maps") &&
                        readLaunchSize(entry.get("grid")) && readLaunchSize(entry.get("block")) &&
-                       readLaunchSymbolic(entry.get("sym"));
+                       readLaunchSymbolic(entry.get("sym")) &&
+                       readLaunchTensorMaps(entry.get("tensor_maps"));
               });
     return expect(ok, "a dictionary on a builtin.module of {grid, block} per kernel, each an "
                       "array<i32: x, y, z> of positive sizes, and for a symbolic kernel sym, "
                       "its symbolic sizes (#uop.sym_entry: slots 0-2 grid, 3-5 block; the "
-                      "array holds their upper bounds)");
+                      "array holds their upper bounds), and for a kernel that takes tensor "
+                      "maps tensor_maps, an array of #uop.tensor_map");
   }
   if (name == VariablesAttrHelper::getNameStr()) {
     auto kernels = dyn_cast<DictionaryAttr>(value);

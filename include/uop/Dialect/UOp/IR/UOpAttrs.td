@@ -331,6 +331,64 @@ def UOp_WgmmaTileAttr : UOp_Attr<"WgmmaTile", "wgmma_tile"> {
   }];
 }
 
+// A list of integers written in brackets, `[40, 20]` or `[]`.
+def UOp_IntListParameter : ArrayRefParameter<"int64_t", "a bracketed list of integers"> {
+  let parser = [{ [&]() -> ::mlir::FailureOr<::llvm::SmallVector<int64_t>> {
+    ::llvm::SmallVector<int64_t> v;
+    if ($_parser.parseCommaSeparatedList(::mlir::AsmParser::Delimiter::Square,
+            [&] { return $_parser.parseInteger(v.emplace_back()); }))
+      return ::mlir::failure();
+    return v;
+  }() }];
+  let printer = [{ $_printer << '['; ::llvm::interleaveComma($_self, $_printer); $_printer << ']' }];
+}
+
+def UOp_TensorMapAttr : UOp_Attr<"TensorMap", "tensor_map"> {
+  let summary = "a TMA tensor map a kernel takes: a tiled view of one of its buffers";
+  let description = [{
+    What the CUDA driver's `cuTensorMapEncodeTiled` encodes and
+    `cp.async.bulk.tensor` reads: buffer `buffer` of the kernel seen as a
+    tensor of `element`s with `sizes` (innermost, contiguous dimension
+    first, as CUDA orders them), whose dimension `i + 1` steps
+    `strides[i]` bytes, copied in boxes of `box` elements that land in
+    shared memory packed, innermost dimension first, and XOR-swizzled
+    with `swizzle` bytes' pattern (0 for none, 32, 64 or 128: CUTLASS's
+    `Swizzle<1, 4, 3>`, `<2, 4, 3>`, `<3, 4, 3>` of the shared address, as
+    `#uop.swizzle` says). Elements of a box outside the tensor are filled
+    with zeros.
+
+    A kernel's `uop.launch` entry lists its maps in `tensor_maps`; the
+    kernel takes a pointer to each, in order, after its variables, and
+    the runtime makes them from the buffers at every launch (the
+    simulator in a form of its own, CUDA with `cuTensorMapEncodeTiled` in
+    device memory).
+
+    ```
+    #uop.tensor_map<buffer = 1, element = f16, sizes = [1024, 1024], strides = [2048], box = [64, 64], swizzle = 128>
+    ```
+
+    The verifier checks `cuTensorMapEncodeTiled`'s limits: 1 to 5
+    dimensions of 1 to 2^32 elements; strides multiples of 16 below 2^40;
+    box sizes 1 to 256, the innermost a multiple of 16 bytes; elements of
+    1, 2, 4 or 8 bytes. One limit is ours: with a swizzle, the box's
+    innermost dimension is exactly the swizzle's span (CUDA also takes
+    narrower rows, but documents no layout for them).
+  }];
+  let parameters = (ins "int64_t":$buffer, "::mlir::Type":$element,
+                        UOp_IntListParameter:$sizes, UOp_IntListParameter:$strides,
+                        UOp_IntListParameter:$box, "int64_t":$swizzle);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getRank() const { return getSizes().size(); }
+    int64_t getElementBytes() const;
+    /// The bytes one box fills (and its copy's mbarrier transaction).
+    int64_t getBoxBytes() const;
+    /// One past the last byte of the buffer the tensor covers.
+    int64_t getExtentBytes() const;
+  }];
+}
+
 def UOp_KernelInfoAttr : UOp_Attr<"KernelInfo", "kernel_info"> {
   let summary = "what the optimizer decided for a kernel: tinygrad's KernelInfo";
   let description = [{

@@ -19,6 +19,10 @@ std::optional<std::array<int32_t, 3>> readLaunchSize(Attribute a);
 /// with slot 0-2 for grid x, y, z and 3-5 for block x, y, z, each slot at
 /// most once. Empty when `a` is null; std::nullopt when malformed.
 std::optional<SmallVector<SymEntryAttr>> readLaunchSymbolic(Attribute a);
+/// The `tensor_maps` of a `uop.launch` entry: the #uop.tensor_map the
+/// kernel takes a pointer to each of, after its variables. Empty when `a`
+/// is null; std::nullopt when malformed.
+std::optional<SmallVector<TensorMapAttr>> readLaunchTensorMaps(Attribute a);
 } // namespace mlir::uop
 
 #endif
