@@ -5,7 +5,9 @@ usage: check_ptxas.py PTXAS ARCH DIR EXPECTED_COUNT
 
 Fails (exit 1) when ptxas is missing, when a file does not assemble, or when
 DIR does not hold EXPECTED_COUNT files (a kernel that produced no PTX must
-not pass silently). Prints one summary line: files, registers, spills.
+not pass silently). Prints each ptxas warning as `WARNING ARCH FILE: ...`
+(e.g. wgmma instructions serialized), then one summary line: files,
+registers, spills.
 """
 import os
 import re
@@ -27,6 +29,9 @@ def main():
         if r.returncode != 0:
             failed.append((name, r.stderr.strip()))
             continue
+        for line in r.stderr.splitlines():
+            if "warning" in line.lower():
+                print(f"WARNING {arch} {name}: {line.strip()}")
         m = re.search(r"Used (\d+) registers", r.stderr)
         regs[name] = int(m.group(1)) if m else 0
         spills += sum(int(x) for x in re.findall(r"(\d+) bytes spill (?:stores|loads)", r.stderr))

@@ -33,6 +33,8 @@ void mlir::uop::buildUOpToPTXPipeline(OpPassManager &pm, const UOpToPTXOptions &
   buildGPUMappingStage(pm, canonical);
   if (options.printer == "direct")
     buildDirectPrinterLoopStage(pm);
+  else
+    buildWgmmaPipeliningStage(pm);
   buildGPUToNVVMStage(pm, options.chip, options.optLevel);
   if (options.toBinary)
     buildGPUToBinaryStage(pm, options.printer);
@@ -65,7 +67,8 @@ void mlir::uop::registerUOpPipelines() {
       "uop kernels (any level) to PTX: uop-attach-target, the kernel-codegen stage (uop-optimize, "
       "uop-lower, uop-expand, uop-devectorize), GPU mapping (uop-gpu-dims, uop-decompose-math, "
       "uop-fuse-mulacc, uop-target-legalize, convert-uop-to-gpu), for printer=direct "
-      "uop-unroll-loops and uop-vectorize-loads, GPU to NVVM and uop-serialize-to-ptx",
+      "uop-unroll-loops and uop-vectorize-loads, else uop-pipeline-wgmma, GPU to NVVM and "
+      "uop-serialize-to-ptx",
       [](OpPassManager &pm, const UOpToPTXOptions &options) {
         buildUOpToPTXPipeline(pm, options);
       });

@@ -126,6 +126,10 @@ void mlir::uop::buildDirectPrinterLoopStage(OpPassManager &pm) {
   gpuModule.addPass(createUOpVectorizeLoads());
 }
 
+void mlir::uop::buildWgmmaPipeliningStage(OpPassManager &pm) {
+  pm.addNestedPass<gpu::GPUModuleOp>(createUOpPipelineWgmma());
+}
+
 void mlir::uop::buildGPUToNVVMStage(OpPassManager &pm, StringRef chip, unsigned optLevel) {
   pm.addPass(createSCFToControlFlowPass());
   // A gpu.module with a target of its own keeps it.

@@ -137,6 +137,41 @@ def ConvertUOpToGPU : Pass<"convert-uop-to-gpu", "::mlir::ModuleOp"> {
                            "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"];
 }
 
+def UOpPipelineWgmma : Pass<"uop-pipeline-wgmma", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Keep a reduce loop's wgmmas in flight across its steps";
+  let description = [{
+    `convert-uop-to-gpu` writes each wgmma of the WGMMA schedule as
+    `wgmma.fence`, `wgmma.mma_async`, `commit_group` and `wait_group 0`:
+    every wgmma completes before the next one issues, so none overlaps
+    another or the next step's copies and barrier. This pass lets the last
+    step's wgmmas run on: in each outermost `scf.for` whose body issues
+    `P` wgmmas per iteration (the wgmma ops in it, times the constant trip
+    counts of the loops around them inside it), each `wait_group 0` that
+    follows a wgmma's `commit_group` becomes `wait_group P`, and one
+    `wait_group 0` after the loop retires them all before anything reads
+    the accumulators, as CUTLASS's mainloops do (`warpgroup_wait<1>` per
+    k-block batch).
+
+    Why that is safe for the schedule's ring of shared buffers: the copies
+    of step `k` write the buffer step `k - 2` read (its `S` buffers are
+    filled `S - 2` steps ahead), and at step `k` only the wgmmas of step
+    `k - 1` and later can be in flight. A wgmma is one operation of the
+    whole warpgroup (the block), so the thread whose `wait_group` retired
+    it has seen it complete. The simulator checks both rules (no read of an
+    unretired result but as the next wgmma's accumulator; no write to
+    shared memory an unretired wgmma reads) on every run.
+
+    Loops whose wgmma count is not a constant (a wgmma under an `scf.if`,
+    or in a loop of unknown trip count) are left as they are.
+
+    `uop-to-ptx` runs it unless the PTX printer is `direct`: that printer
+    copies values between registers at block boundaries (the loop's
+    accumulators too), and PTX forbids touching an unretired wgmma's
+    accumulator registers; LLVM's PTX keeps them in place.
+  }];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+}
+
 def ConvertNVVMToSim : Pass<"convert-nvvm-to-sim"> {
   let summary = "GPU-level LLVM/NVVM kernels to host code that calls the SIMT simulator";
   let description = [{

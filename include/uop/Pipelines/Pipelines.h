@@ -98,6 +98,12 @@ void buildGPUMappingStage(OpPassManager &pm,
 /// GPU-to-NVVM stages.
 void buildDirectPrinterLoopStage(OpPassManager &pm);
 
+/// uop-pipeline-wgmma in each gpu.module: a reduce loop's wgmmas kept in
+/// flight into the next step. Run by uop-to-ptx with printer=llvm in the
+/// place of the direct printer's loop stage (that printer copies registers
+/// at block boundaries, which an in-flight wgmma's accumulators must not be).
+void buildWgmmaPipeliningStage(OpPassManager &pm);
+
 /// gpu.modules to the NVVM and LLVM dialects, the IR the PTX is made from
 /// (and the simulator runs): scf-to-cf, uop-attach-nvvm-target (`chip`, its
 /// PTX version, LLVM level `optLevel`, where a module has no target),
