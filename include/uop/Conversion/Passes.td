@@ -149,20 +149,24 @@ def UOpPipelineWgmma : Pass<"uop-pipeline-wgmma", "::mlir::gpu::GPUModuleOp"> {
     counts of the loops around them inside it), each `wait_group 0` that
     follows a wgmma's `commit_group` becomes `wait_group P`, and one
     `wait_group 0` after the loop retires them all before anything reads
-    the accumulators, as CUTLASS's mainloops do (`warpgroup_wait<1>` per
-    k-block batch).
+    the accumulators, as CUTLASS's Hopper mainloops keep a batch of wgmmas
+    in flight (`warpgroup_wait<K_PIPE_MMAS>`).
 
     Why that is safe for the schedule's ring of shared buffers: the copies
     of step `k` write the buffer step `k - 2` read (its `S` buffers are
     filled `S - 2` steps ahead), and at step `k` only the wgmmas of step
-    `k - 1` and later can be in flight. A wgmma is one operation of the
-    whole warpgroup (the block), so the thread whose `wait_group` retired
-    it has seen it complete. The simulator checks both rules (no read of an
-    unretired result but as the next wgmma's accumulator; no write to
-    shared memory an unretired wgmma reads) on every run.
+    `k - 1` and later can be in flight. In a kernel whose block is one
+    warpgroup (the schedule's, `known_block_size` of at most 128 threads) a
+    wgmma is the whole block's one operation, so the thread whose
+    `wait_group` retired it has seen it complete. The simulator checks both
+    rules (no read of an unretired result but as the next wgmma's
+    accumulator; no write to shared memory an unretired wgmma reads) on
+    every run.
 
     Loops whose wgmma count is not a constant (a wgmma under an `scf.if`,
-    or in a loop of unknown trip count) are left as they are.
+    or in a loop of unknown trip count), and kernels whose block is larger
+    or of unknown size (another warpgroup's wgmma could still read the
+    buffer a thread copies into), are left as they are.
 
     `uop-to-ptx` runs it unless the PTX printer is `direct`: that printer
     copies values between registers at block boundaries (the loop's

@@ -61,6 +61,20 @@ std::optional<int64_t> wgmmasPerIteration(scf::ForOp loop,
   return count;
 }
 
+/// Whether `op`'s kernel runs blocks of one warpgroup: then each wgmma is
+/// the whole block's one operation, and a thread whose wait_group retired it
+/// has seen it complete for every thread.
+bool blockIsOneWarpgroup(Operation *op) {
+  auto func = op->getParentOfType<gpu::GPUFuncOp>();
+  DenseI32ArrayAttr block = func ? func.getKnownBlockSizeAttr() : nullptr;
+  if (!block)
+    return false;
+  int64_t threads = 1;
+  for (int32_t d : block.asArrayRef())
+    threads *= d;
+  return threads <= 128;
+}
+
 struct PipelineWgmma : uop::impl::UOpPipelineWgmmaBase<PipelineWgmma> {
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
@@ -76,6 +90,8 @@ struct PipelineWgmma : uop::impl::UOpPipelineWgmmaBase<PipelineWgmma> {
       return WalkResult::skip(); // the outermost loop only
     });
     for (scf::ForOp loop : loops) {
+      if (!blockIsOneWarpgroup(loop))
+        continue;
       SmallVector<NVVM::WgmmaWaitGroupSyncOp> waits;
       std::optional<int64_t> perIteration = wgmmasPerIteration(loop, waits);
       if (!perIteration)
