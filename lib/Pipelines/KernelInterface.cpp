@@ -30,7 +30,7 @@ static int32_t &sizeAt(LaunchDims &d, unsigned slot) {
 
 llvm::Expected<LaunchDims> LaunchDims::evaluate(ArrayRef<KernelVariable> vars,
                                                 ArrayRef<int64_t> values) const {
-  LaunchDims at{grid, block, {}, tensorMaps};
+  LaunchDims at{grid, block, {}, tensorMaps, cluster};
   for (const SymbolicSize &s : symbolic) {
     std::optional<int64_t> v = s.constant;
     for (auto [var, coef] : s.terms) {
@@ -127,6 +127,23 @@ llvm::Expected<LaunchDims> mlir::uop::launchDimsFor(StringRef kernel, const Laun
     return llvm::createStringError(
         "kernel " + kernel + ": " + dims->str() + " has " + llvm::Twine(threads) +
         " threads per block; CUDA launches at most " + llvm::Twine(kCudaThreadsPerBlock));
+  // Clusters (the kernel's .reqnctapercluster): the grid is whole clusters
+  // of at most the portable size (cudaFuncAttributeNonPortableClusterSizeAllowed
+  // is not set).
+  auto xyz = [](const std::array<int32_t, 3> &d) {
+    return llvm::formatv("({0}, {1}, {2})", d[0], d[1], d[2]).str();
+  };
+  int64_t ctas = int64_t(dims->cluster[0]) * dims->cluster[1] * dims->cluster[2];
+  if (ctas > kCudaPortableClusterSize)
+    return llvm::createStringError("kernel " + kernel + ": its clusters of " + xyz(dims->cluster) +
+                                   " blocks have more than CUDA's portable " +
+                                   llvm::Twine(kCudaPortableClusterSize));
+  if (!dims->isEmpty())
+    for (unsigned i = 0; i < 3; ++i)
+      if (dims->grid[i] % dims->cluster[i])
+        return llvm::createStringError("kernel " + kernel + ": its grid " + xyz(dims->grid) +
+                                       " is not a whole number of its clusters " +
+                                       xyz(dims->cluster));
   return dims;
 }
 

@@ -7,13 +7,15 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
 
 using namespace mlir;
 using namespace mlir::uop;
 
-FailureOr<LaunchDims> mlir::uop::getLaunchDims(ModuleOp module, Operation *kernelFunc,
-                                               StringRef name) {
+/// The launch entry's dimensions, else the function's known sizes.
+static FailureOr<LaunchDims> readLaunchDims(ModuleOp module, Operation *kernelFunc,
+                                            StringRef name) {
   if (DictionaryAttr launch = UOpDialect::LaunchAttrHelper(module.getContext()).getAttr(module))
     if (Attribute entry = launch.get(name)) {
       std::optional<LaunchDims> dims = LaunchDims::read(entry);
@@ -33,6 +35,25 @@ FailureOr<LaunchDims> mlir::uop::getLaunchDims(ModuleOp module, Operation *kerne
          << "no launch dimensions for kernel '" << name
          << "': expected a uop.launch entry on the module or gpu.known_grid_size and "
             "gpu.known_block_size on the function";
+}
+
+FailureOr<LaunchDims> mlir::uop::getLaunchDims(ModuleOp module, Operation *kernelFunc,
+                                               StringRef name) {
+  FailureOr<LaunchDims> dims = readLaunchDims(module, kernelFunc, name);
+  if (failed(dims))
+    return failure();
+  // Blocks per cluster, as LLVM prints them (.reqnctapercluster): x[, y[, z]].
+  if (Attribute attr = kernelFunc->getAttr(NVVM::NVVMDialect::getClusterDimAttrName())) {
+    auto sizes = dyn_cast<DenseI32ArrayAttr>(attr);
+    if (!sizes || sizes.empty() || sizes.size() > 3 ||
+        llvm::any_of(sizes.asArrayRef(), [](int32_t d) { return d <= 0; }))
+      return kernelFunc->emitError()
+             << "kernel '" << name << "' has " << NVVM::NVVMDialect::getClusterDimAttrName() << " "
+             << attr << "; expected array<i32: x[, y[, z]]> of positive sizes";
+    for (auto [i, d] : llvm::enumerate(sizes.asArrayRef()))
+      dims->cluster[i] = d;
+  }
+  return dims;
 }
 
 FailureOr<GPUKernel> mlir::uop::findGPUKernel(ModuleOp module, StringRef name, StringRef runner,

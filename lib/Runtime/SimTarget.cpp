@@ -131,7 +131,8 @@ FailureOr<std::unique_ptr<CompiledKernel>> SimRunner::compile(ModuleOp module, S
   k->usesWgmma = host->lookupSymbol(sim::kWgmmaFn);
   k->needsFibers = host->lookupSymbol(sim::kBarrierFn) || host->lookupSymbol(sim::kMmaFn) ||
                    host->lookupSymbol(sim::kLdMatrixFn) || k->usesWgmma ||
-                   host->lookupSymbol(sim::kMbarrierInitFn);
+                   host->lookupSymbol(sim::kMbarrierInitFn) ||
+                   host->lookupSymbol(sim::kClusterWaitFn) || host->lookupSymbol(sim::kMapaFn);
   SmallVector<std::pair<std::string, int64_t>> globals;
   DataLayout layout(*host);
   for (auto g : host->getOps<LLVM::GlobalOp>())
@@ -186,6 +187,7 @@ llvm::Error SimKernel::run(ArrayRef<MutableArrayRef<uint8_t>> buffers, ArrayRef<
   spec.kernel = name;
   spec.grid = Dim3::of(dims->grid);
   spec.block = Dim3::of(dims->block);
+  spec.cluster = Dim3::of(dims->cluster);
   spec.entry = entry;
   spec.shared = shared;
   spec.sites = sites;

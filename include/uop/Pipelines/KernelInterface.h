@@ -60,6 +60,9 @@ struct LaunchDims {
   std::array<int32_t, 3> grid{1, 1, 1}, block{1, 1, 1};
   std::vector<SymbolicSize> symbolic;
   std::vector<TensorMapSpec> tensorMaps;
+  /// Blocks per cluster: the kernel's nvvm.cluster_dim (which PTX has as
+  /// .reqnctapercluster), not the launch entry's; 1, 1, 1 without.
+  std::array<int32_t, 3> cluster{1, 1, 1};
 
   /// The sizes where `vars` take `values` (checked against the variables'
   /// bounds by the caller). An error names a size that leaves [0, its

@@ -1,4 +1,4 @@
-//===- MBarrierToSim.cpp - mbarriers and bulk copies as simulator calls ---===//
+//===- MBarrierToSim.cpp - mbarriers, bulk copies, clusters as sim calls --===//
 //
 // Each supported op becomes one call of its SimABI.h function (without the
 // site, which convert-nvvm-to-sim adds from the call's location once LLVM
@@ -27,13 +27,20 @@ bool isLocal(Value ptr) {
   return space == 0 || space == static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared);
 }
 
-/// A shared::cluster address the simulator takes: one cast from the CTA's
-/// own shared memory (the simulator runs no clusters, and not mapa, the one
-/// way to another CTA's), as PTX before 8.6 needs for cp.async.bulk's
-/// destination even within the CTA.
+/// A shared::cluster address the simulator takes as a copy's destination:
+/// one cast from the CTA's own shared memory, as PTX before 8.6 needs for
+/// cp.async.bulk's destination even within the CTA (a multicast names the
+/// other blocks by its mask, at the same offset).
 bool isOwnCluster(Value ptr) {
   auto cast = ptr.getDefiningOp<LLVM::AddrSpaceCastOp>();
   return isLocal(ptr) || (cast && isLocal(cast.getArg()));
+}
+
+/// Any shared::cluster address: the simulator's are host addresses in
+/// some CTA's shared memory, which it finds.
+bool isCluster(Value ptr) {
+  return cast<LLVM::LLVMPointerType>(ptr.getType()).getAddressSpace() ==
+         static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster);
 }
 
 struct CallRewriter {
@@ -68,6 +75,14 @@ struct CallRewriter {
     b.setInsertionPoint(op);
     return simConstant(b, op->getLoc(), i32, v);
   }
+  /// A copy's multicast mask (i16) as the simulator takes it, or
+  /// kNoMulticast.
+  Value mask(Operation *op, Value ctaMask) {
+    if (!ctaMask)
+      return i32Of(op, kNoMulticast);
+    b.setInsertionPoint(op);
+    return LLVM::ZExtOp::create(b, op->getLoc(), i32, ctaMask);
+  }
 
   Operation *table;
   OpBuilder b;
@@ -89,7 +104,9 @@ void mlir::uop::sim::rewriteMBarriersForSim(Operation *table) {
             NVVM::MBarrierExpectTxOp, NVVM::MBarrierCompleteTxOp, NVVM::MBarrierTryWaitParityOp,
             NVVM::MBarrierTestWaitOp, NVVM::MBarrierInvalOp,
             NVVM::CpAsyncBulkGlobalToSharedClusterOp,
-            NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(op))
+            NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp, NVVM::ClusterArriveOp,
+            NVVM::ClusterArriveRelaxedOp, NVVM::ClusterWaitOp, NVVM::FenceMbarrierInitOp,
+            NVVM::MapaOp>(op))
       ops.push_back(op);
   });
   CallRewriter r(table);
@@ -98,7 +115,10 @@ void mlir::uop::sim::rewriteMBarriersForSim(Operation *table) {
       if (!init.getPredicate() && isLocal(init.getAddr()))
         r.replace(op, kMbarrierInitFn, nullptr, {init.getAddr(), init.getCount()});
     } else if (auto arrive = dyn_cast<NVVM::MBarrierArriveOp>(op)) {
-      if (isLocal(arrive.getAddr()) && ctaScope(arrive.getScope()) && !arrive.getRelaxed())
+      // Also a remote arrive (mapa's address, .release.cluster), as CUTLASS
+      // releases a buffer to the CTA that multicasts into it.
+      if ((isLocal(arrive.getAddr()) ? ctaScope(arrive.getScope()) : isCluster(arrive.getAddr())) &&
+          !arrive.getRelaxed())
         r.replace(op, kMbarrierArriveFn, r.i64,
                   {arrive.getAddr(), arrive.getCount() ? arrive.getCount() : r.i32Of(op, 1),
                    r.i32Of(op, 0)});
@@ -134,22 +154,46 @@ void mlir::uop::sim::rewriteMBarriersForSim(Operation *table) {
       if (isLocal(inval.getAddr()))
         r.replace(op, kMbarrierInvalFn, nullptr, {inval.getAddr()});
     } else if (auto copy = dyn_cast<NVVM::CpAsyncBulkGlobalToSharedClusterOp>(op)) {
-      // To the CTA's own shared memory (shared::cta); no multicast.
-      if (!copy.getMulticastMask() && isOwnCluster(copy.getDstMem()))
+      // To the CTA's own shared memory, and the others' of a multicast.
+      if (isOwnCluster(copy.getDstMem()))
         r.replace(op, kBulkCopyFn, nullptr,
-                  {copy.getDstMem(), copy.getSrcMem(), copy.getSize(), copy.getMbar()});
+                  {copy.getDstMem(), copy.getSrcMem(), copy.getSize(), copy.getMbar(),
+                   r.mask(op, copy.getMulticastMask())});
     } else if (auto copy = dyn_cast<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(op)) {
-      // Tile mode to the CTA's own shared memory; no multicast, no
+      // Tile mode to the CTA's own shared memory (and a multicast's); no
       // predicate (the op's verifier bounds the coordinates at 5).
-      if (copy.getMode() == NVVM::TMALoadMode::TILE && !copy.getMulticastMask() &&
-          !copy.getPredicate() && !copy.getGroup() && isOwnCluster(copy.getDstMem())) {
+      if (copy.getMode() == NVVM::TMALoadMode::TILE && !copy.getPredicate() && !copy.getGroup() &&
+          isOwnCluster(copy.getDstMem())) {
         SmallVector<Value> args = {copy.getDstMem(), copy.getTmaDescriptor(), copy.getMbar(),
+                                   r.mask(op, copy.getMulticastMask()),
                                    r.i32Of(op, copy.getCoordinates().size())};
         Value zero = r.i32Of(op, 0);
         for (unsigned i = 0; i < kMaxTensorRank; ++i)
           args.push_back(i < copy.getCoordinates().size() ? copy.getCoordinates()[i] : zero);
         r.replace(op, kTensorCopyFn, nullptr, args);
       }
+    } else if (isa<NVVM::ClusterArriveOp>(op)) {
+      r.replace(op, kClusterArriveFn, nullptr, {r.i32Of(op, 0)});
+    } else if (isa<NVVM::ClusterArriveRelaxedOp>(op)) {
+      r.replace(op, kClusterArriveFn, nullptr, {r.i32Of(op, 1)});
+    } else if (isa<NVVM::ClusterWaitOp>(op)) {
+      r.replace(op, kClusterWaitFn, nullptr, {});
+    } else if (isa<NVVM::FenceMbarrierInitOp>(op)) {
+      r.replace(op, kFenceMbarrierInitFn, nullptr, {});
+    } else if (auto mapa = dyn_cast<NVVM::MapaOp>(op)) {
+      // The host address in the other CTA's shared memory, in the result's
+      // address space (shared::cluster, or generic).
+      Type result = mapa.getRes().getType();
+      r.b.setInsertionPoint(op);
+      Location loc = op->getLoc();
+      std::string name = (StringRef(kMapaFn) + kPreSuffix).str();
+      Value p = callSimFunction(r.b, table, loc, name, LLVM::LLVMPointerType::get(op->getContext()),
+                                {genericPointer(r.b, loc, mapa.getA()), mapa.getB()})
+                    .getResult();
+      if (p.getType() != result)
+        p = LLVM::AddrSpaceCastOp::create(r.b, loc, result, p);
+      mapa.getRes().replaceAllUsesWith(p);
+      op->erase();
     }
   }
 }

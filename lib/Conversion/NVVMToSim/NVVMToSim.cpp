@@ -53,6 +53,20 @@ std::optional<SReg> specialRegister(StringRef opName) {
       .Case("nvvm.read.ptx.sreg.laneid", SReg::LaneId)
       .Case("nvvm.read.ptx.sreg.warpid", SReg::WarpId)
       .Case("nvvm.read.ptx.sreg.warpsize", SReg::WarpSize)
+      .Case("nvvm.read.ptx.sreg.cluster.ctarank", SReg::ClusterCtaRank)
+      .Case("nvvm.read.ptx.sreg.cluster.nctarank", SReg::ClusterNCtaRank)
+      .Case("nvvm.read.ptx.sreg.cluster.ctaid.x", SReg::ClusterCtaIdX)
+      .Case("nvvm.read.ptx.sreg.cluster.ctaid.y", SReg::ClusterCtaIdY)
+      .Case("nvvm.read.ptx.sreg.cluster.ctaid.z", SReg::ClusterCtaIdZ)
+      .Case("nvvm.read.ptx.sreg.cluster.nctaid.x", SReg::ClusterNCtaIdX)
+      .Case("nvvm.read.ptx.sreg.cluster.nctaid.y", SReg::ClusterNCtaIdY)
+      .Case("nvvm.read.ptx.sreg.cluster.nctaid.z", SReg::ClusterNCtaIdZ)
+      .Case("nvvm.read.ptx.sreg.clusterid.x", SReg::ClusterIdX)
+      .Case("nvvm.read.ptx.sreg.clusterid.y", SReg::ClusterIdY)
+      .Case("nvvm.read.ptx.sreg.clusterid.z", SReg::ClusterIdZ)
+      .Case("nvvm.read.ptx.sreg.nclusterid.x", SReg::NClusterIdX)
+      .Case("nvvm.read.ptx.sreg.nclusterid.y", SReg::NClusterIdY)
+      .Case("nvvm.read.ptx.sreg.nclusterid.z", SReg::NClusterIdZ)
       .Default(std::nullopt);
 }
 
@@ -135,8 +149,12 @@ std::optional<sim::InstrClass> instrClass(Operation *op) {
       return C::Wgmma;
     if (callee == sim::kWgmmaUsePreFn)
       return std::nullopt;
-    if (callee.consume_back(sim::kPreSuffix)) // an mbarrier op, a bulk copy
-      return callee == sim::kBulkCopyFn || callee == sim::kTensorCopyFn ? C::AsyncCopy : C::Other;
+    if (callee.consume_back(sim::kPreSuffix)) { // an mbarrier op, a bulk copy, a cluster op
+      if (callee == sim::kBulkCopyFn || callee == sim::kTensorCopyFn)
+        return C::AsyncCopy;
+      return callee == sim::kClusterArriveFn || callee == sim::kClusterWaitFn ? C::Barrier
+                                                                              : C::Other;
+    }
   }
   if (isa<NVVM::WgmmaMmaAsyncOp>(op))
     return C::Wgmma;

@@ -36,8 +36,9 @@ Counters::Counters(llvm::ArrayRef<int64_t> blockClasses,
   }
 }
 
-void Counters::startBlock(int64_t threads) {
-  size_t warps = static_cast<size_t>((threads + kWarpSize - 1) / kWarpSize);
+void Counters::startBlock(int64_t threads, int32_t ctas) {
+  warpsPerBlock = static_cast<size_t>(threadStride(threads) / kWarpSize);
+  size_t warps = warpsPerBlock * ctas;
   warpVisits.assign(warps, std::vector<uint32_t>(numBasicBlocks(), 0));
   warpAccesses.assign(warps, {});
   blockLoadSectors.clear();
@@ -177,7 +178,11 @@ void Counters::finishBlock() {
     for (auto [block, n] : llvm::enumerate(visits))
       for (int32_t c = 0; c < kInstrClasses; ++c)
         out.instructions[c] += int64_t(n) * classes[block * kInstrClasses + c];
-  for (std::vector<Access> &accesses : warpAccesses) {
+  for (auto [w, accesses] : llvm::enumerate(warpAccesses)) {
+    if (w % warpsPerBlock == 0) { // a block's L1 starts empty
+      out.l2Sectors += static_cast<int64_t>(blockLoadSectors.size());
+      blockLoadSectors.clear();
+    }
     // One warp-level access: the same site's same execution in each lane.
     llvm::sort(accesses, [](const Access &x, const Access &y) {
       return std::tie(x.site, x.occurrence, x.isShared, x.kind, x.lane) <

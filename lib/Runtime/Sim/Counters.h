@@ -37,8 +37,13 @@ public:
   /// and their callers need not gather addresses for them).
   bool countsMemory() const { return withMemory; }
 
-  /// A new block (CTA) of `threads` threads starts.
-  void startBlock(int64_t threads);
+  /// A new block (CTA) of `threads` threads starts, or a cluster of `ctas`
+  /// blocks: the threads of block (rank) r are then numbered from
+  /// r * threadStride(threads), so that no warp spans two blocks.
+  void startBlock(int64_t threads, int32_t ctas = 1);
+  static int32_t threadStride(int64_t threads) {
+    return static_cast<int32_t>((threads + 31) / 32 * 32); // whole warps
+  }
   /// Thread `linear` is done: its visits per basic block.
   void threadDone(int32_t linear, llvm::ArrayRef<uint32_t> visits);
 
@@ -63,7 +68,9 @@ public:
   /// A warpgroup's wgmma.mma_async did `flops` operations.
   void wgmmaFlops(int64_t flops) { out.wgmmaFlops += flops; }
 
-  /// The block is done: its accesses and instructions, per warp.
+  /// The block (or cluster) is done: its accesses and instructions, per
+  /// warp; a block's plain loads hit in its L1 (each block of a cluster
+  /// runs on an SM of its own).
   void finishBlock();
 
 private:
@@ -82,6 +89,7 @@ private:
 
   std::vector<int64_t> classes; // blocks x kInstrClasses
   bool withMemory;
+  size_t warpsPerBlock = 0;
   std::vector<std::vector<uint32_t>> warpVisits; // per warp, per basic block: the busiest lane's
   std::vector<std::vector<Access>> warpAccesses;
   std::vector<std::pair<uintptr_t, int64_t>> buffers;

@@ -1,14 +1,17 @@
 //===- Executor.cpp - run a simulated grid, thread by thread --------------===//
 //
-// Blocks run one after another. A kernel without barriers or warp-collective
-// ops runs each thread to completion as a plain call (a fault longjmps back
-// here). A kernel with them gives each thread of the block a fiber (its own
-// stack, ucontext): a thread runs until it waits at a barrier, mma.sync or
-// an mbarrier, exits or faults; when no thread can run, the executor
-// completes the warps whose 32 lanes all wait at one mma.sync, and resumes
-// the threads whose mbarrier phase has completed, else lets a waiting
-// test_wait return false, else releases the barrier if every thread of the
-// block waits at it, else reports the deadlock.
+// Clusters of blocks (one block without cluster dimensions) run one after
+// another. A kernel without barriers or warp-collective ops runs each
+// thread to completion as a plain call (a fault longjmps back here). A
+// kernel with them gives each thread of the cluster a fiber (its own stack,
+// ucontext): a thread runs until it waits at a barrier, mma.sync, an
+// mbarrier or the cluster barrier, exits or faults; when no thread can
+// run, the executor completes the warps whose 32 lanes all wait at one
+// mma.sync, and resumes the threads whose mbarrier phase or cluster
+// barrier phase has completed, else lets a waiting test_wait return false,
+// else releases each block's barrier if every thread of the block waits at
+// it, else reports the deadlock. Each block's shared memory and its state
+// is an Executor; a Cluster holds its blocks' and runs their fibers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,7 +48,12 @@ constexpr int32_t kWarpgroupSize = 128;
 constexpr size_t kFiberStack = 256 << 10;   // virtual; pages are touched on use
 constexpr int64_t kPrivateBytes = 64 << 10; // per thread, for llvm.alloca
 
-enum class State { Ready, AtBarrier, AtWarp, AtMbarrier, Done, Faulted };
+enum class State { Ready, AtBarrier, AtWarp, AtMbarrier, AtClusterWait, Done, Faulted };
+
+/// Readers unpublishedCopy and bulkVisible take besides a thread of the
+/// block: every thread (a warp-collective read), or a thread of another
+/// block of the cluster (through a shared::cluster address).
+constexpr int32_t kCollective = -1, kRemote = -2;
 
 /// The warp-collective ops: all 32 lanes of a warp must reach one (all 128
 /// threads of a warpgroup for wgmma).
@@ -124,6 +132,12 @@ struct Thread {
   int64_t mbarrierWait = -1;
   uint32_t waitUntil = 0;
   bool polling = false;
+  // The cluster barrier: its arrivals and completed waits; the mbarriers it
+  // initialized that no cluster arrive has released to the other blocks
+  // yet, the first `fencedInits` of them covered by a fence.mbarrier_init.
+  uint32_t clusterArrivals = 0, clusterWaits = 0;
+  std::vector<int64_t> unreleasedInits;
+  size_t fencedInits = 0;
   // Counters: its visits per basic block, its executions per site; all its
   // block visits.
   std::vector<uint32_t> visits, siteRuns;
@@ -144,10 +158,22 @@ std::string str(Dim3 d) { return llvm::formatv("({0}, {1}, {2})", d.x, d.y, d.z)
 constexpr uint32_t kPending = 1u << 31, kLanded = 1u << 30, kBulk = 1u << 29,
                    kOwnerMask = kBulk - 1;
 
+struct Executor;
+struct Cluster;
+
+/// The block whose thread runs (a fault is that thread's, whichever
+/// block's memory it touched).
+thread_local Executor *active = nullptr;
+
+/// One block (CTA): its threads, its shared memory and what the simulator
+/// tracks of it.
 struct Executor {
   const LaunchSpec &spec;
   Counters &counters;
-  Dim3 ctaid;
+  Cluster *cluster = nullptr;
+  int32_t rank = 0;        // %cluster_ctarank
+  int32_t counterBase = 0; // its threads' first number for the counters
+  Dim3 ctaid, inCluster;   // %ctaid, %cluster_ctaid
   std::vector<uint8_t> sharedArena;
   uintptr_t sharedBase = 0;                        // the shared window's address 0
   int64_t sharedBytes = 0;                         // its size
@@ -193,8 +219,19 @@ struct Executor {
         .str();
   }
 
-  /// Stops the current thread for good; the launch ends with `message`.
+  /// The current thread's number for the counters.
+  int32_t counterId(const Thread &t) const { return counterBase + t.linear; }
+
+  /// Whether every thread of the block has exited.
+  bool exited() const {
+    return llvm::all_of(threads, [](const Thread &t) { return t.state == State::Done; });
+  }
+
+  /// Stops the current thread (the active block's) for good; the launch
+  /// ends with `message`.
   [[noreturn]] void fault(const std::string &message) {
+    if (this != active)
+      active->fault(message);
     error = where(*current) + ": " + message;
     current->state = State::Faulted;
     if (fibers)
@@ -264,6 +301,9 @@ struct Executor {
     t.seenPhases.clear();
     t.mbarrierWait = -1;
     t.polling = false;
+    t.clusterArrivals = t.clusterWaits = 0;
+    t.unreleasedInits.clear();
+    t.fencedInits = 0;
     t.visits.assign(counters.numBasicBlocks(), 0);
     t.blocksEntered = 0;
     t.siteRuns.assign(spec.sites.size(), 0);
@@ -284,12 +324,14 @@ struct Executor {
     return nullptr;
   }
 
-  /// "byte 96 of shared variable 1" for a shared address.
+  /// "byte 96 of shared variable 1" for a shared address (of block (1, 0,
+  /// 0) if another block's thread is running).
   std::string sharedByte(uintptr_t p) const {
+    std::string of = this == active ? "" : " of block " + str(ctaid);
     for (const MemRegion &r : sharedRegions)
       if (p >= r.begin && p < r.begin + r.bytes)
-        return llvm::formatv("byte {0} of {1}", p - r.begin, r.name).str();
-    return llvm::formatv("shared byte {0}", p - sharedBase).str();
+        return llvm::formatv("byte {0} of {1}{2}", p - r.begin, r.name, of).str();
+    return llvm::formatv("shared byte {0}{1}", p - sharedBase, of).str();
   }
 
   /// Faults if thread `reader` may not touch shared bytes p..p+bytes yet
@@ -309,11 +351,11 @@ struct Executor {
     }
   }
 
-  /// Whether thread `reader` (-1: a collective read) may read the bytes of
-  /// bulk landing `l`.
+  /// Whether thread `reader` (or kCollective, kRemote) may read the bytes
+  /// of bulk landing `l`.
   bool bulkVisible(int32_t l, int32_t reader) const {
     const BulkLanding &landing = landings[l];
-    if (landing.published || (reader < 0 && landing.seenByAny))
+    if (landing.published || (reader == kCollective && landing.seenByAny))
       return true;
     if (reader < 0 || static_cast<size_t>(reader) >= threads.size())
       return false;
@@ -362,16 +404,18 @@ struct Executor {
               sharedWritten(p, bytes, what, site);
               overwritten(p - sharedBase, bytes);
             }
-            counters.shared(current->linear, site, occurrence(site), access != Access::Read,
+            counters.shared(counterId(*current), site, occurrence(site), access != Access::Read,
                             p - sharedBase, static_cast<int32_t>(bytes));
           } else if (list == &spec.globals) {
-            counters.global(current->linear, site, occurrence(site),
+            counters.global(counterId(*current), site, occurrence(site),
                             access == Access::Read ? Counters::Kind::Load : Counters::Kind::Store,
                             p, static_cast<int32_t>(bytes),
                             static_cast<int32_t>(&r - spec.globals.data()));
           }
           return;
         }
+    if (Executor *owner = remoteOwner(p, bytes))
+      return owner->remoteAccess(p, bytes, site, access);
     // Name the region the address is nearest to (at or after its start).
     const MemRegion *near = nullptr;
     for (const std::vector<MemRegion> *list : regionLists())
@@ -388,6 +432,39 @@ struct Executor {
     fault(llvm::formatv("out-of-bounds access of {0} bytes at {1} ({2})",
                         static_cast<uint64_t>(bytes), what, this->site(site)));
   }
+
+  /// The other block of the cluster whose shared variable holds
+  /// p..p+bytes, or null.
+  Executor *remoteOwner(uintptr_t p, int64_t bytes) const;
+
+  /// An access of this block's shared bytes p..p+bytes by a thread of
+  /// another block of the cluster (through a shared::cluster address). It
+  /// sees what a barrier.cluster published (cp.async, bulk copies), and the
+  /// block must not have exited. (Not counted: distributed shared memory
+  /// goes through the SMs' network, not the banks.)
+  void remoteAccess(uintptr_t p, int64_t bytes, int32_t site, Access access) {
+    auto what = [&] {
+      return std::string(access == Access::Read ? "reads " : "writes ") + std::to_string(bytes) +
+             " bytes at";
+    };
+    if (exited())
+      fault(what() + " " + sharedByte(p) + ", whose threads have all exited ('" + this->site(site) +
+            "')");
+    checkShared(p, bytes, kRemote, what, site);
+    checkNotMBarrier(p, bytes, site);
+    if (access != Access::Read) {
+      checkNoWgmmaReads(p, bytes, what, site);
+      overwritten(p - sharedBase, bytes);
+    }
+  }
+
+  /// mapa: the address of p's shared byte in block `rank` of the cluster.
+  void *mapa(int32_t site, uintptr_t p, int32_t rank);
+
+  /// barrier.cluster.arrive and wait, fence.mbarrier_init.
+  void clusterArrive(int32_t site, bool relaxed);
+  void clusterWait(int32_t site);
+  void fenceMbarrierInit() { current->fencedInits = current->unreleasedInits.size(); }
 
   void *allocate(int64_t bytes, int64_t align, int32_t site) {
     Thread &t = *current;
@@ -438,6 +515,34 @@ struct Executor {
       return t.linear / kWarpSize;
     case SReg::WarpSize:
       return kWarpSize;
+    case SReg::ClusterCtaRank:
+      return rank;
+    case SReg::ClusterNCtaRank:
+      return static_cast<int32_t>(spec.cluster.count());
+    case SReg::ClusterCtaIdX:
+      return inCluster.x;
+    case SReg::ClusterCtaIdY:
+      return inCluster.y;
+    case SReg::ClusterCtaIdZ:
+      return inCluster.z;
+    case SReg::ClusterNCtaIdX:
+      return spec.cluster.x;
+    case SReg::ClusterNCtaIdY:
+      return spec.cluster.y;
+    case SReg::ClusterNCtaIdZ:
+      return spec.cluster.z;
+    case SReg::ClusterIdX:
+      return ctaid.x / spec.cluster.x;
+    case SReg::ClusterIdY:
+      return ctaid.y / spec.cluster.y;
+    case SReg::ClusterIdZ:
+      return ctaid.z / spec.cluster.z;
+    case SReg::NClusterIdX:
+      return spec.grid.x / spec.cluster.x;
+    case SReg::NClusterIdY:
+      return spec.grid.y / spec.cluster.y;
+    case SReg::NClusterIdZ:
+      return spec.grid.z / spec.cluster.z;
     }
     return 0;
   }
@@ -454,14 +559,27 @@ struct Executor {
           if (setjmp(directExit))
             return failure();
           spec.entry(const_cast<void **>(spec.args.data()));
-          counters.threadDone(t.linear, t.visits);
+          counters.threadDone(counterId(t), t.visits);
         }
     return success();
   }
 
   static void fiberMain();
 
-  LogicalResult runBlockFibers();
+  /// Gives each thread a fiber's stack (once for the launch).
+  llvm::Error allocateStacks();
+  /// Each thread's fiber, at the kernel's start.
+  void startFibers();
+  /// Runs each ready thread until it waits, exits or faults.
+  LogicalResult runReady();
+  /// Resumes the threads whose mbarrier phase has completed (or whose
+  /// mbarrier is gone: their wait then says so); `polling` is set if a
+  /// test_wait still waits.
+  bool wakeMbarrierWaiters(bool &polling);
+  /// Lets each waiting test_wait return false.
+  void wakePollers();
+  /// Releases the barrier if the whole block waits at it.
+  bool releaseBarrier();
   bool completeWarps(bool &madeProgress);
   bool completeLdMatrix(int32_t first);
   bool completeWgmma(int32_t first);
@@ -497,9 +615,9 @@ struct Executor {
     checkNoWgmmaReads(dst, bytes, what, site);
     uint32_t n = occurrence(site);
     if (srcBytes)
-      counters.global(t.linear, site, n, Counters::Kind::AsyncLoad, src, srcBytes,
+      counters.global(counterId(t), site, n, Counters::Kind::AsyncLoad, src, srcBytes,
                       static_cast<int32_t>(from - spec.globals.data()));
-    counters.shared(t.linear, site, n, /*store=*/true, dst - sharedBase, bytes);
+    counters.shared(counterId(t), site, n, /*store=*/true, dst - sharedBase, bytes);
     AsyncCopy c;
     c.dst = dst;
     c.bytes = bytes;
@@ -580,7 +698,7 @@ struct Executor {
     t.wgFenced = false; // registers may be touched again: fence before the next
   }
 
-  /// Why thread `reader` (-1: a collective read, for every thread) may not
+  /// Why thread `reader` (or kCollective, kRemote) may not
   /// touch shared byte `offset` yet, or empty: a cp.async to it is in
   /// flight, or landed unpublished by a barrier; a cp.async.bulk to it is in
   /// flight, or landed in an mbarrier phase the reader has not seen.
@@ -600,9 +718,10 @@ struct Executor {
       return llvm::formatv("landed by a cp.async.bulk when phase {0} of the mbarrier at {1} "
                            "completed, which {2}",
                            landings[l].phase, sharedByte(sharedBase + landings[l].mbarrier),
-                           reader < 0 ? "no thread has waited for"
-                                      : "this thread has not waited for, and no barrier has "
-                                        "published")
+                           reader == kCollective ? "no thread has waited for"
+                           : reader == kRemote
+                               ? "no barrier.cluster has published to the other blocks"
+                               : "this thread has not waited for, and no barrier has published")
           .str();
     return "";
   }
@@ -680,6 +799,7 @@ struct Executor {
     require(state.init(count), site);
     ++events;
     mbarriers[offset] = state;
+    current->unreleasedInits.push_back(offset);
     // Its phases count from 0 again: what threads saw of the old ones, and
     // what landed with them, is history (ordered before this init).
     for (Thread &t : threads)
@@ -689,6 +809,9 @@ struct Executor {
   }
 
   int64_t mbarrierArrive(int32_t site, uintptr_t p, int32_t count, int32_t tx) {
+    if (!regionOf(sharedRegions, p, 8))
+      if (Executor *owner = remoteOwner(p, 8))
+        return owner->remoteArrive(site, p, count, *current);
     auto [offset, mb] = mbarrier(p, tx ? "mbarrier.arrive.expect_tx" : "mbarrier.arrive", site);
     if (tx)
       require(mb->addTx(tx), site);
@@ -697,6 +820,24 @@ struct Executor {
     ++events;
     completePhase(offset, *mb);
     return token;
+  }
+
+  /// mbarrier.arrive.shared::cluster on this block's mbarrier at `p` by
+  /// thread `by` of another block: only once a cluster barrier has ordered
+  /// the mbarrier's init before it, and while this block runs.
+  int64_t remoteArrive(int32_t site, uintptr_t p, int32_t count, const Thread &by) {
+    std::string at = " ('" + this->site(site) + "')";
+    if (exited())
+      fault("a remote mbarrier.arrive on " + sharedByte(p) + ", whose threads have all exited" +
+            at);
+    auto [offset, mb] = mbarrier(p, "a remote mbarrier.arrive", site);
+    if (mb->clusterRelease < 0 || by.clusterWaits <= mb->clusterRelease)
+      fault("a remote mbarrier.arrive on the mbarrier at " + sharedByte(p) +
+            " before a barrier.cluster has ordered its mbarrier.init before it (the "
+            "initializing thread's next cluster arrive, with a fence.mbarrier_init if it is "
+            "relaxed, then this thread's cluster wait)" +
+            at);
+    return mbarrierArrive(site, p, count, 0);
   }
 
   void mbarrierTx(int32_t site, uintptr_t p, int32_t tx) {
@@ -785,7 +926,8 @@ struct Executor {
     llvm::erase_if(bulkInFlight, lands);
   }
 
-  void bulkCopy(int32_t site, uintptr_t dst, uintptr_t src, int32_t bytes, uintptr_t mbar) {
+  void bulkCopy(int32_t site, uintptr_t dst, uintptr_t src, int32_t bytes, uintptr_t mbar,
+                int32_t mask) {
     std::string at = " ('" + this->site(site) + "')";
     if (bytes <= 0 || bytes % 16)
       fault("cp.async.bulk copies a positive multiple of 16 bytes, not " + std::to_string(bytes) +
@@ -806,18 +948,15 @@ struct Executor {
                           "aligned{3}",
                           src - from->begin, from->name, sharedByte(dst), at)
                 .str());
-    auto [offset, mb] = mbarrier(mbar, "cp.async.bulk's complete_tx", site);
-    checkBulkTarget("cp.async.bulk", dst, bytes, site);
-    counters.global(current->linear, site, occurrence(site), Counters::Kind::AsyncLoad, src, bytes,
-                    static_cast<int32_t>(from - spec.globals.data()));
-    startBulk(site, dst,
-              std::vector<uint8_t>(reinterpret_cast<const uint8_t *>(src),
-                                   reinterpret_cast<const uint8_t *>(src) + bytes),
-              offset, *mb);
+    counters.global(counterId(*current), site, occurrence(site), Counters::Kind::AsyncLoad, src,
+                    bytes, static_cast<int32_t>(from - spec.globals.data()));
+    deliverBulk("cp.async.bulk", site, dst, mbar, mask,
+                std::vector<uint8_t>(reinterpret_cast<const uint8_t *>(src),
+                                     reinterpret_cast<const uint8_t *>(src) + bytes));
   }
 
-  void tensorCopy(int32_t site, uintptr_t dst, uintptr_t mapAddress, uintptr_t mbar, int32_t rank,
-                  std::array<int32_t, 5> coords) {
+  void tensorCopy(int32_t site, uintptr_t dst, uintptr_t mapAddress, uintptr_t mbar, int32_t mask,
+                  int32_t rank, std::array<int32_t, 5> coords) {
     std::string at = " ('" + this->site(site) + "')";
     auto arg = llvm::find_if(spec.tensorMaps,
                              [&](const TensorMapArg &m) { return m.address == mapAddress; });
@@ -845,8 +984,6 @@ struct Executor {
                           "aligned{1}",
                           sharedByte(dst), at)
                 .str());
-    auto [offset, mb] = mbarrier(mbar, "cp.async.bulk.tensor's complete_tx", site);
-    checkBulkTarget("cp.async.bulk.tensor", dst, map.boxBytes, site);
     TensorBox box =
         gatherTensorBox(map, reinterpret_cast<const uint8_t *>(arg->buffer),
                         llvm::ArrayRef<int32_t>(coords).take_front(rank), dst - sharedBase);
@@ -854,10 +991,18 @@ struct Executor {
     uint32_t n = occurrence(site);
     int32_t buffer = static_cast<int32_t>(map.buffer);
     for (auto [byte, bytes] : box.reads)
-      counters.global(current->linear, site, n, Counters::Kind::AsyncLoad, arg->buffer + byte,
+      counters.global(counterId(*current), site, n, Counters::Kind::AsyncLoad, arg->buffer + byte,
                       static_cast<int32_t>(bytes), buffer);
-    startBulk(site, dst, std::move(box.data), offset, *mb);
+    deliverBulk("cp.async.bulk.tensor", site, dst, mbar, mask, std::move(box.data));
   }
+
+  /// Puts the bytes a bulk copy `op` read (once, however many blocks get
+  /// them) in flight to `dst`, completing on `mbar`, of this block (mask
+  /// kNoMulticast) or at their offsets in each block of `mask`. Another
+  /// block's mbarrier must have been initialized before, as for a remote
+  /// arrive, and the block must still run.
+  void deliverBulk(StringRef op, int32_t site, uintptr_t dst, uintptr_t mbar, int32_t mask,
+                   std::vector<uint8_t> data);
 
   /// What a bulk copy may not write: bytes still in flight (a cp.async's or
   /// a bulk copy's), an mbarrier, bytes an in-flight wgmma may read.
@@ -880,20 +1025,20 @@ struct Executor {
   /// `offset`: its bytes come off the transaction count, and land when the
   /// phase completes.
   void startBulk(int32_t site, uintptr_t dst, std::vector<uint8_t> data, int64_t offset,
-                 MBarrierState &mb) {
+                 MBarrierState &mb, int32_t issuer) {
     int64_t bytes = static_cast<int64_t>(data.size());
     counters.sharedBulkStore(bytes);
     std::fill_n(sharedState.begin() + static_cast<int64_t>(dst - sharedBase), bytes,
-                kBulk | static_cast<uint32_t>(current->linear));
+                kBulk | static_cast<uint32_t>(issuer));
     bulkInFlight.push_back({offset, dst, std::move(data)});
     require(mb.addTx(-bytes), site);
     ++events;
     completePhase(offset, mb);
   }
   std::string describeDeadlock() const;
+  /// "exited", "waits at '...'".
+  static std::string describeState(const Executor &e, const Thread &t);
 };
-
-thread_local Executor *active = nullptr;
 
 void Executor::fiberMain() {
   Executor &e = *active;
@@ -1058,7 +1203,7 @@ bool Executor::completeWgmma(int32_t first) {
     for (int64_t i = 0; i < 2 && why.empty(); ++i) {
       // The warpgroup reads for all its threads: even the copying thread's
       // own landed bytes need the barrier.
-      if (std::string copy = unpublishedCopy(a + i, -1); !copy.empty())
+      if (std::string copy = unpublishedCopy(a + i, kCollective); !copy.empty())
         why = llvm::formatv("wgmma reads {0} at {1}, {2}", name, sharedByte(p + i), copy);
       else if (unfencedBy[a + i] >= 0)
         why = llvm::formatv("wgmma reads {0} at {1}, which thread {2} wrote with no "
@@ -1129,20 +1274,23 @@ bool Executor::completeWgmma(int32_t first) {
   return true;
 }
 
+std::string Executor::describeState(const Executor &e, const Thread &t) {
+  switch (t.state) {
+  case State::Done:
+    return "exited";
+  case State::AtBarrier:
+  case State::AtWarp:
+  case State::AtMbarrier:
+  case State::AtClusterWait:
+    return "waits at '" + e.site(t.waitSite) + "'";
+  default:
+    return "is running";
+  }
+}
+
 /// Why no thread of the block can go on, naming one thread that is stuck.
 std::string Executor::describeDeadlock() const {
-  auto state = [&](const Thread &t) -> std::string {
-    switch (t.state) {
-    case State::Done:
-      return "exited";
-    case State::AtBarrier:
-    case State::AtWarp:
-    case State::AtMbarrier:
-      return "waits at '" + site(t.waitSite) + "'";
-    default:
-      return "is running";
-    }
-  };
+  auto state = [&](const Thread &t) { return describeState(*this, t); };
   int32_t n = static_cast<int32_t>(threads.size());
   // A warpgroup that cannot complete its wgmma, or a warp its mma.sync or
   // ldmatrix: the group is short, or one of its threads is elsewhere.
@@ -1193,6 +1341,8 @@ std::string Executor::describeDeadlock() const {
   for (const Thread &t : threads)
     if (t.state == State::AtBarrier && !waiting)
       waiting = &t;
+  if (!waiting)
+    return "kernel " + spec.kernel + ", block " + str(ctaid) + ": the block cannot make progress";
   int64_t arrived = 0;
   for (const Thread &t : threads)
     arrived += t.state == State::AtBarrier && t.waitSite == waiting->waitSite;
@@ -1204,7 +1354,7 @@ std::string Executor::describeDeadlock() const {
   return where(*waiting) + ": the block cannot make progress";
 }
 
-LogicalResult Executor::runBlockFibers() {
+void Executor::startFibers() {
   for (Thread &t : threads) {
     resetThread(t);
     t.context.uc_stack.ss_sp = t.stack;
@@ -1212,64 +1362,318 @@ LogicalResult Executor::runBlockFibers() {
     t.context.uc_link = &scheduler;
     makecontext(&t.context, &Executor::fiberMain, 0);
   }
-  while (true) {
-    for (Thread &t : threads) {
-      if (t.state != State::Ready)
-        continue;
-      current = &t;
-      swapcontext(&scheduler, &t.context);
-      if (t.state == State::Faulted)
+}
+
+LogicalResult Executor::runReady() {
+  for (Thread &t : threads) {
+    if (t.state != State::Ready)
+      continue;
+    current = &t;
+    swapcontext(&scheduler, &t.context);
+    if (t.state == State::Faulted)
+      return failure();
+    events += t.state == State::Done;
+  }
+  return success();
+}
+
+bool Executor::wakeMbarrierWaiters(bool &polling) {
+  bool progress = false;
+  for (Thread &t : threads)
+    if (t.state == State::AtMbarrier) {
+      auto it = mbarriers.find(t.mbarrierWait);
+      if (it == mbarriers.end() || it->second.phase >= t.waitUntil) {
+        t.state = State::Ready;
+        progress = true;
+      }
+      polling |= t.polling && t.state == State::AtMbarrier;
+    }
+  return progress;
+}
+
+void Executor::wakePollers() {
+  for (Thread &t : threads)
+    if (t.state == State::AtMbarrier && t.polling)
+      t.state = State::Ready;
+}
+
+bool Executor::releaseBarrier() {
+  bool release = !threads.empty();
+  for (Thread &t : threads)
+    release &= t.state == State::AtBarrier && t.waitSite == threads.front().waitSite;
+  if (!release)
+    return false;
+  publishLanded();
+  ++events;
+  for (Thread &t : threads)
+    t.state = State::Ready;
+  return true;
+}
+
+llvm::Error Executor::allocateStacks() {
+  size_t page = getpagesize();
+  for (auto [i, t] : llvm::enumerate(threads)) {
+    void *mem = mmap(nullptr, kFiberStack + page, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mem == MAP_FAILED)
+      return llvm::createStringError("cannot map a stack for simulated thread " + Twine(i));
+    mprotect(mem, page, PROT_NONE); // a stack overflow faults instead of corrupting
+    t.stack = static_cast<char *>(mem) + page;
+    getcontext(&t.context); // once: makecontext reuses it for every block
+    int32_t linear = static_cast<int32_t>(i);
+    t.linear = linear;
+    t.tid = {linear % spec.block.x, linear / spec.block.x % spec.block.y,
+             linear / (spec.block.x * spec.block.y)};
+  }
+  return llvm::Error::success();
+}
+
+/// The blocks of one cluster, run together (a launch without cluster
+/// dimensions has clusters of one block). What they share: the cluster
+/// barrier (barrier.cluster), and each other's shared memory.
+struct Cluster {
+  const LaunchSpec &spec;
+  Counters &counters;
+  std::vector<std::unique_ptr<Executor>> ctas; // by %cluster_ctarank
+  // The cluster barrier's completed phases, and per phase whether a thread
+  // arrived .relaxed (then its completion publishes nothing).
+  uint32_t completedPhases = 0;
+  std::vector<bool> relaxedPhase;
+  uint64_t eventsAtPoll = ~uint64_t(0);
+  std::string error;
+
+  Cluster(const LaunchSpec &spec, Counters &counters) : spec(spec), counters(counters) {}
+
+  /// Blocks `ctaid` onwards (in the cluster's shape), at their start.
+  void setUp(Dim3 first) {
+    completedPhases = 0;
+    relaxedPhase.clear();
+    eventsAtPoll = ~uint64_t(0);
+    for (std::unique_ptr<Executor> &e : ctas) {
+      e->ctaid = {first.x + e->inCluster.x, first.y + e->inCluster.y, first.z + e->inCluster.z};
+      e->setUpBlock();
+    }
+  }
+
+  /// Runs the blocks: their fibers, or each thread to its end.
+  LogicalResult run() {
+    Executor *outer = active;
+    LogicalResult result = ctas.front()->fibers ? runFibers() : runDirect();
+    active = outer;
+    return result;
+  }
+
+  LogicalResult runDirect() {
+    for (std::unique_ptr<Executor> &e : ctas) {
+      active = e.get();
+      if (failed(e->runBlockDirect())) {
+        error = e->error;
         return failure();
-      events += t.state == State::Done;
+      }
     }
-    bool allDone = true, anyBarrier = false, progress = false;
-    for (Thread &t : threads) {
-      allDone &= t.state == State::Done;
-      anyBarrier |= t.state == State::AtBarrier;
+    return success();
+  }
+
+  LogicalResult runFibers();
+  /// Completes each cluster barrier phase every thread has arrived at (or
+  /// exited) and resumes its waiters.
+  bool releaseClusterWaiters();
+  std::string describeDeadlock() const;
+};
+
+Executor *Executor::remoteOwner(uintptr_t p, int64_t bytes) const {
+  for (const std::unique_ptr<Executor> &e : cluster->ctas)
+    if (e.get() != this && e->regionOf(e->sharedRegions, p, bytes))
+      return e.get();
+  return nullptr;
+}
+
+void *Executor::mapa(int32_t site, uintptr_t p, int32_t target) {
+  std::string at = " ('" + this->site(site) + "')";
+  const Executor *from = regionOf(sharedRegions, p, 1) ? this : remoteOwner(p, 1);
+  if (!from)
+    fault(llvm::formatv("mapa of address {0:x}, in no shared variable of a block of the "
+                        "cluster{1}",
+                        p, at)
+              .str());
+  int32_t size = static_cast<int32_t>(cluster->ctas.size());
+  if (target < 0 || target >= size)
+    fault(llvm::formatv("mapa to block {0} of a cluster of {1} (%cluster_nctarank){2}", target,
+                        size, at)
+              .str());
+  return reinterpret_cast<void *>(cluster->ctas[target]->sharedBase + (p - from->sharedBase));
+}
+
+void Executor::deliverBulk(StringRef op, int32_t site, uintptr_t dst, uintptr_t mbar, int32_t mask,
+                           std::vector<uint8_t> data) {
+  std::string at = " ('" + this->site(site) + "')";
+  int32_t size = static_cast<int32_t>(cluster->ctas.size());
+  if (mask != kNoMulticast && (mask == 0 || mask >> size))
+    fault(llvm::formatv("{0}.multicast::cluster to the blocks of mask {1:x}, but the cluster's "
+                        "are {2:x}{3}",
+                        op, mask, (1 << size) - 1, at)
+              .str());
+  int64_t bytes = static_cast<int64_t>(data.size());
+  std::string complete = (op + "'s complete_tx").str();
+  mbarrierOffset(mbar, complete, site); // (this block's, as dst is)
+  for (int32_t r = 0; r < size; ++r) {
+    Executor &to = *cluster->ctas[r];
+    if (mask == kNoMulticast ? &to != this : !(mask >> r & 1))
+      continue;
+    uintptr_t toDst = to.sharedBase + (dst - sharedBase),
+              toBar = to.sharedBase + (mbar - sharedBase);
+    if (&to != this && to.exited())
+      fault((op + " multicast to block " + str(to.ctaid) + ", whose threads have all exited" + at)
+                .str());
+    auto [offset, mb] = to.mbarrier(toBar, complete, site);
+    if (&to != this && (mb->clusterRelease < 0 || current->clusterWaits <= mb->clusterRelease))
+      fault((op + " multicast completing on the mbarrier at " + to.sharedByte(toBar) +
+             " before a barrier.cluster has ordered its mbarrier.init before it" + at)
+                .str());
+    to.checkBulkTarget(op, toDst, bytes, site);
+    to.startBulk(site, toDst, data, offset, *mb, current->linear);
+  }
+}
+
+void Executor::clusterArrive(int32_t site, bool relaxed) {
+  Thread &t = *current;
+  if (t.clusterArrivals > t.clusterWaits)
+    fault("barrier.cluster.arrive again before a barrier.cluster.wait ('" + this->site(site) +
+          "')");
+  uint32_t phase = t.clusterArrivals++;
+  if (relaxed) {
+    if (cluster->relaxedPhase.size() <= phase)
+      cluster->relaxedPhase.resize(phase + 1);
+    cluster->relaxedPhase[phase] = true;
+  }
+  // The mbarrier.inits this arrive releases to the other blocks: all of
+  // them, or (relaxed) those a fence.mbarrier_init covers.
+  size_t released = relaxed ? t.fencedInits : t.unreleasedInits.size();
+  for (int64_t offset : llvm::ArrayRef(t.unreleasedInits).take_front(released))
+    if (auto it = mbarriers.find(offset); it != mbarriers.end())
+      it->second.clusterRelease = phase;
+  t.unreleasedInits.erase(t.unreleasedInits.begin(), t.unreleasedInits.begin() + released);
+  t.fencedInits = 0;
+  ++events;
+}
+
+void Executor::clusterWait(int32_t site) {
+  Thread &t = *current;
+  if (t.clusterArrivals == t.clusterWaits)
+    fault("barrier.cluster.wait without a barrier.cluster.arrive before it ('" + this->site(site) +
+          "')");
+  if (cluster->completedPhases <= t.clusterWaits)
+    wait(State::AtClusterWait, site);
+  ++t.clusterWaits;
+}
+
+bool Cluster::releaseClusterWaiters() {
+  uint32_t arrived = ~uint32_t(0);
+  for (const std::unique_ptr<Executor> &e : ctas)
+    for (const Thread &t : e->threads)
+      if (t.state != State::Done)
+        arrived = std::min(arrived, t.clusterArrivals);
+  if (arrived == ~uint32_t(0)) // every thread has exited
+    return false;
+  bool progress = false;
+  for (; completedPhases < arrived; ++completedPhases) {
+    // barrier.cluster.arrive.release and wait.acquire: what landed before
+    // is every thread's, in every block.
+    bool relaxed = completedPhases < relaxedPhase.size() && relaxedPhase[completedPhases];
+    for (std::unique_ptr<Executor> &e : ctas) {
+      if (!relaxed)
+        e->publishLanded();
+      ++e->events;
     }
-    if (allDone) {
-      for (Thread &t : threads)
-        counters.threadDone(t.linear, t.visits);
+  }
+  for (std::unique_ptr<Executor> &e : ctas)
+    for (Thread &t : e->threads)
+      if (t.state == State::AtClusterWait && t.clusterWaits < completedPhases) {
+        t.state = State::Ready;
+        progress = true;
+      }
+  return progress;
+}
+
+LogicalResult Cluster::runFibers() {
+  for (std::unique_ptr<Executor> &e : ctas)
+    e->startFibers();
+  auto failWith = [&](Executor &e) {
+    error = e.error;
+    return failure();
+  };
+  while (true) {
+    for (std::unique_ptr<Executor> &e : ctas) {
+      active = e.get();
+      if (failed(e->runReady()))
+        return failWith(*e);
+    }
+    if (llvm::all_of(ctas, [](const std::unique_ptr<Executor> &e) { return e->exited(); })) {
+      for (std::unique_ptr<Executor> &e : ctas)
+        for (Thread &t : e->threads)
+          counters.threadDone(e->counterId(t), t.visits);
       return success();
     }
-    if (!completeWarps(progress))
-      return failure();
-    // Threads whose mbarrier phase has completed (or whose mbarrier is
-    // gone: their wait then says so) go on.
-    bool polling = false;
-    for (Thread &t : threads)
-      if (t.state == State::AtMbarrier) {
-        auto it = mbarriers.find(t.mbarrierWait);
-        if (it == mbarriers.end() || it->second.phase >= t.waitUntil) {
-          t.state = State::Ready;
-          progress = true;
-        }
-        polling |= t.polling && t.state == State::AtMbarrier;
-      }
+    bool progress = false, polling = false;
+    for (std::unique_ptr<Executor> &e : ctas) {
+      active = e.get();
+      if (!e->completeWarps(progress))
+        return failWith(*e);
+    }
+    for (std::unique_ptr<Executor> &e : ctas)
+      progress |= e->wakeMbarrierWaiters(polling);
+    progress |= releaseClusterWaiters();
     if (progress)
       continue;
     // Nothing else can run: test_wait returns false to its pollers, once
     // per change that might let them do something else.
+    uint64_t events = 0;
+    for (std::unique_ptr<Executor> &e : ctas)
+      events += e->events;
     if (polling && events != eventsAtPoll) {
       eventsAtPoll = events;
-      for (Thread &t : threads)
-        if (t.state == State::AtMbarrier && t.polling)
-          t.state = State::Ready;
+      for (std::unique_ptr<Executor> &e : ctas)
+        e->wakePollers();
       continue;
     }
-    // Release the barrier if the whole block waits at it.
-    bool release = anyBarrier;
-    for (Thread &t : threads)
-      release &= t.state == State::AtBarrier && t.waitSite == threads.front().waitSite;
-    if (!release) {
-      error = describeDeadlock();
-      return failure();
-    }
-    publishLanded();
-    ++events;
-    for (Thread &t : threads)
-      t.state = State::Ready;
+    bool released = false;
+    for (std::unique_ptr<Executor> &e : ctas)
+      released |= e->releaseBarrier();
+    if (released)
+      continue;
+    error = describeDeadlock();
+    return failure();
   }
+}
+
+/// Why no thread of the cluster can go on: a block's warps or mbarriers, a
+/// cluster barrier phase a thread has not arrived at, a block's barrier.
+std::string Cluster::describeDeadlock() const {
+  auto waitsIn = [&](const Executor &e, std::initializer_list<State> states) {
+    return llvm::any_of(e.threads,
+                        [&](const Thread &t) { return llvm::is_contained(states, t.state); });
+  };
+  for (const std::unique_ptr<Executor> &e : ctas)
+    if (waitsIn(*e, {State::AtWarp, State::AtMbarrier}))
+      return e->describeDeadlock();
+  for (const std::unique_ptr<Executor> &e : ctas)
+    for (const Thread &t : e->threads) {
+      if (t.state != State::AtClusterWait)
+        continue;
+      for (const std::unique_ptr<Executor> &other : ctas)
+        for (const Thread &late : other->threads)
+          if (late.state != State::Done && late.clusterArrivals <= t.clusterWaits)
+            return llvm::formatv("{0}: waits at '{1}' for every thread of the cluster to arrive "
+                                 "(phase {2} of the cluster barrier), but thread {3} of block {4} "
+                                 "has not; it {5}",
+                                 e->where(t), e->site(t.waitSite), t.clusterWaits, str(late.tid),
+                                 str(other->ctaid), Executor::describeState(*other, late))
+                .str();
+    }
+  for (const std::unique_ptr<Executor> &e : ctas)
+    if (waitsIn(*e, {State::AtBarrier}))
+      return e->describeDeadlock();
+  return "kernel " + spec.kernel + ": the cluster cannot make progress";
 }
 
 } // namespace
@@ -1373,14 +1777,24 @@ static void uopsimMbarrierWait(int32_t site, void *mbar, int32_t parity) {
 static void uopsimMbarrierInval(int32_t site, void *mbar) {
   active->mbarrierInval(site, reinterpret_cast<uintptr_t>(mbar));
 }
-static void uopsimBulkCopy(int32_t site, void *dst, void *src, int32_t bytes, void *mbar) {
+static void uopsimBulkCopy(int32_t site, void *dst, void *src, int32_t bytes, void *mbar,
+                           int32_t mask) {
   active->bulkCopy(site, reinterpret_cast<uintptr_t>(dst), reinterpret_cast<uintptr_t>(src), bytes,
-                   reinterpret_cast<uintptr_t>(mbar));
+                   reinterpret_cast<uintptr_t>(mbar), mask);
 }
-static void uopsimTensorCopy(int32_t site, void *dst, void *map, void *mbar, int32_t rank,
-                             int32_t c0, int32_t c1, int32_t c2, int32_t c3, int32_t c4) {
+static void uopsimTensorCopy(int32_t site, void *dst, void *map, void *mbar, int32_t mask,
+                             int32_t rank, int32_t c0, int32_t c1, int32_t c2, int32_t c3,
+                             int32_t c4) {
   active->tensorCopy(site, reinterpret_cast<uintptr_t>(dst), reinterpret_cast<uintptr_t>(map),
-                     reinterpret_cast<uintptr_t>(mbar), rank, {c0, c1, c2, c3, c4});
+                     reinterpret_cast<uintptr_t>(mbar), mask, rank, {c0, c1, c2, c3, c4});
+}
+static void uopsimClusterArrive(int32_t site, int32_t relaxed) {
+  active->clusterArrive(site, relaxed != 0);
+}
+static void uopsimClusterWait(int32_t site) { active->clusterWait(site); }
+static void uopsimFenceMbarrierInit(int32_t) { active->fenceMbarrierInit(); }
+static void *uopsimMapa(int32_t site, void *p, int32_t rank) {
+  return active->mapa(site, reinterpret_cast<uintptr_t>(p), rank);
 }
 static void *uopsimShared(int32_t index) {
   return reinterpret_cast<void *>(active->sharedRegions[index].begin);
@@ -1458,6 +1872,10 @@ llvm::StringMap<void *> mlir::uop::sim::abiSymbols() {
   m[kDivideFn] = reinterpret_cast<void *>(&uopsimDivide);
   m[kTrapFn] = reinterpret_cast<void *>(&uopsimTrap);
   m[kCheckMaskedFn] = reinterpret_cast<void *>(&uopsimCheckMasked);
+  m[kClusterArriveFn] = reinterpret_cast<void *>(&uopsimClusterArrive);
+  m[kClusterWaitFn] = reinterpret_cast<void *>(&uopsimClusterWait);
+  m[kFenceMbarrierInitFn] = reinterpret_cast<void *>(&uopsimFenceMbarrierInit);
+  m[kMapaFn] = reinterpret_cast<void *>(&uopsimMapa);
   return m;
 }
 
@@ -1467,45 +1885,39 @@ llvm::Error mlir::uop::sim::launch(const LaunchSpec &spec, SimStats &stats) {
   for (const MemRegion &r : spec.globals)
     buffers.push_back({r.begin, r.bytes});
   Counters counters(spec.blockClasses, buffers, spec.countMemory, stats.counters);
-  Executor e(spec, counters);
-  e.fibers = spec.needsFibers;
-  e.threads.resize(e.fibers ? spec.block.count() : 1);
-  if (e.fibers) {
-    size_t page = getpagesize();
-    for (auto [i, t] : llvm::enumerate(e.threads)) {
-      void *mem = mmap(nullptr, kFiberStack + page, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-      if (mem == MAP_FAILED)
-        return llvm::createStringError("cannot map a stack for simulated thread " + Twine(i));
-      mprotect(mem, page, PROT_NONE); // a stack overflow faults instead of corrupting
-      t.stack = static_cast<char *>(mem) + page;
-      getcontext(&t.context); // once: makecontext reuses it for every block
-      int32_t linear = static_cast<int32_t>(i);
-      t.linear = linear;
-      t.tid = {linear % spec.block.x, linear / spec.block.x % spec.block.y,
-               linear / (spec.block.x * spec.block.y)};
-    }
+  // One Executor per block of a cluster, reused for each cluster.
+  Cluster cluster(spec, counters);
+  const Dim3 shape = spec.cluster;
+  int32_t size = static_cast<int32_t>(shape.count());
+  for (int32_t r = 0; r < size; ++r) {
+    auto e = std::make_unique<Executor>(spec, counters);
+    e->cluster = &cluster;
+    e->rank = r;
+    e->inCluster = {r % shape.x, r / shape.x % shape.y, r / (shape.x * shape.y)};
+    e->counterBase = r * Counters::threadStride(spec.block.count());
+    e->fibers = spec.needsFibers;
+    e->threads.resize(e->fibers ? spec.block.count() : 1);
+    if (e->fibers)
+      if (llvm::Error err = e->allocateStacks())
+        return err;
+    cluster.ctas.push_back(std::move(e));
   }
-  Executor *outer = active;
-  active = &e;
   LogicalResult result = success();
-  for (int32_t z = 0; z < spec.grid.z && succeeded(result); ++z)
-    for (int32_t y = 0; y < spec.grid.y && succeeded(result); ++y)
-      for (int32_t x = 0; x < spec.grid.x && succeeded(result); ++x) {
-        e.ctaid = {x, y, z};
-        e.setUpBlock();
-        counters.startBlock(spec.block.count());
-        result = e.fibers ? e.runBlockFibers() : e.runBlockDirect();
+  for (int32_t z = 0; z < spec.grid.z && succeeded(result); z += shape.z)
+    for (int32_t y = 0; y < spec.grid.y && succeeded(result); y += shape.y)
+      for (int32_t x = 0; x < spec.grid.x && succeeded(result); x += shape.x) {
+        cluster.setUp({x, y, z});
+        counters.startBlock(spec.block.count(), size);
+        result = cluster.run();
         if (failed(result))
           break;
         counters.finishBlock();
-        stats.blocks += 1;
-        stats.threads += spec.block.count();
-        stats.sharedBytes = e.sharedBytes;
+        stats.blocks += size;
+        stats.threads += size * spec.block.count();
+        stats.sharedBytes = cluster.ctas.front()->sharedBytes;
       }
-  active = outer;
   stats.ms = msSince(start);
   if (failed(result))
-    return llvm::createStringError(llvm::Twine(e.error));
+    return llvm::createStringError(llvm::Twine(cluster.error));
   return llvm::Error::success();
 }

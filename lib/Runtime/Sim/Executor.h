@@ -43,6 +43,7 @@ struct TensorMapArg {
 struct LaunchSpec {
   std::string kernel;
   Dim3 grid, block;
+  Dim3 cluster;                                    // blocks per cluster; the grid is a multiple
   void (*entry)(void **) = nullptr;                // the packed-argument wrapper
   std::vector<void *> args;                        // one value per kernel parameter
   std::vector<MemRegion> globals;                  // the buffers, and the module's own globals

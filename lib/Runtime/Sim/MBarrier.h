@@ -26,6 +26,10 @@ struct MBarrierState {
   int32_t pending = 0;  // arrivals the current phase still waits for
   int64_t tx = 0;       // the current phase's transaction count (bytes)
   uint32_t phase = 0;   // phases completed since the init
+  /// The phase of the cluster barrier at whose arrival the initializing
+  /// thread released the init to the cluster's other CTAs, or -1: a thread
+  /// of another CTA may use the mbarrier once it has waited for that phase.
+  int64_t clusterRelease = -1;
 
   /// mbarrier.init: empty, or why `count` is not a valid count.
   std::string init(int64_t count);

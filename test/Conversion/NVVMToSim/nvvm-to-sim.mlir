@@ -215,7 +215,8 @@ module attributes {gpu.container_module} {
 // MBAR: llvm.call @__uopsim_mbarrier_arrive(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i32, !llvm.ptr, i32, i32) -> i64
 // MBAR: %[[NEG:.*]] = llvm.sub %{{.*}}, %{{.*}} : i32
 // MBAR: llvm.call @__uopsim_mbarrier_tx(%{{.*}}, %{{.*}}, %[[NEG]]) : (i32, !llvm.ptr, i32) -> ()
-// MBAR: llvm.call @__uopsim_bulk_copy(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i32, !llvm.ptr, !llvm.ptr, i32, !llvm.ptr) -> ()
+// MBAR: %[[OWN:.*]] = llvm.mlir.constant(-1 : i32) : i32
+// MBAR: llvm.call @__uopsim_bulk_copy(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[OWN]]) : (i32, !llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32) -> ()
 // MBAR: llvm.call @__uopsim_mbarrier_wait(%{{.*}}, %{{.*}}, %{{.*}}) : (i32, !llvm.ptr, i32) -> ()
 // MBAR: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
 // MBAR: llvm.call @__uopsim_mbarrier_test(%{{.*}}, %{{.*}}, %{{.*}}, %[[ONE]]) : (i32, !llvm.ptr, i64, i32) -> i32
@@ -223,6 +224,7 @@ module attributes {gpu.container_module} {
 // MBAR: llvm.call @__uopsim_mbarrier_inval(
 // MBAR: llvm.call @__uopsim_unsupported(
 // MBAR-NOT: nvvm.mbarrier
+// MBAR: llvm.return %{{.*}} : i1
 module attributes {gpu.container_module} {
   gpu.module @mbar {
     llvm.mlir.global internal @bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
@@ -250,26 +252,74 @@ module attributes {gpu.container_module} {
 // -----
 
 // A TMA tensor copy (tile mode, to the CTA's own shared memory) becomes a
-// call with its rank and five coordinates, the missing ones 0; one with a
-// multicast mask (clusters) is reported unsupported where a thread runs it.
+// call with its multicast mask (-1: none; a mask zero-extended), rank and
+// five coordinates, the missing ones 0; one with a predicate is reported
+// unsupported where a thread runs it.
 // RUN: uop-opt %s --split-input-file --convert-nvvm-to-sim | FileCheck %s --check-prefix=TMA
 // TMA-LABEL: llvm.func @tma(
-// TMA: %[[RANK:.*]] = llvm.mlir.constant(2 : i32) : i32
+// TMA: %[[OWN:.*]] = llvm.mlir.constant(-1 : i32) : i32
+// TMA-NEXT: %[[RANK:.*]] = llvm.mlir.constant(2 : i32) : i32
 // TMA-NEXT: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
-// TMA: llvm.call @__uopsim_tensor_copy(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[RANK]], %arg1, %arg2, %[[ZERO]], %[[ZERO]], %[[ZERO]]) : (i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, i32, i32, i32, i32) -> ()
+// TMA: llvm.call @__uopsim_tensor_copy(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[OWN]], %[[RANK]], %arg1, %arg2, %[[ZERO]], %[[ZERO]], %[[ZERO]]) : (i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, i32, i32, i32, i32, i32) -> ()
+// TMA: %[[MASK:.*]] = llvm.zext %arg3 : i16 to i32
+// TMA: llvm.call @__uopsim_tensor_copy(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[MASK]], %{{.*}}, %arg1, %arg2,
 // TMA: llvm.call @__uopsim_unsupported(
 // TMA-NOT: nvvm.cp.async.bulk.tensor
 module attributes {gpu.container_module} {
   gpu.module @tma {
     llvm.mlir.global internal @bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
     llvm.mlir.global internal @buf() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<64 x i32>
-    llvm.func @tma(%map: !llvm.ptr, %x: i32, %y: i32, %mask: i16) {
+    llvm.func @tma(%map: !llvm.ptr, %x: i32, %y: i32, %mask: i16, %p: i1) {
       %bar = llvm.mlir.addressof @bar : !llvm.ptr<3>
       %buf = llvm.mlir.addressof @buf : !llvm.ptr<3>
       %dst = llvm.addrspacecast %buf : !llvm.ptr<3> to !llvm.ptr<7>
       nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %map, %bar, box[%x, %y] : !llvm.ptr<7>, !llvm.ptr
       nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %map, %bar, box[%x, %y] multicast_mask = %mask : !llvm.ptr<7>, !llvm.ptr
+      nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %map, %bar, box[%x, %y] predicate = %p : !llvm.ptr<7>, !llvm.ptr
       llvm.return
+    }
+  }
+}
+
+// -----
+
+// Clusters: the cluster registers become sreg calls; barrier.cluster's
+// arrive (.relaxed: 1) and wait, fence.mbarrier_init and mapa become the
+// simulator's calls, mapa's result cast back to shared::cluster; an
+// mbarrier.arrive through that address (release, cluster scope) is the
+// simulator's arrive, which finds the block whose memory it is.
+// RUN: uop-opt %s --split-input-file --convert-nvvm-to-sim | FileCheck %s --check-prefix=CLUSTER
+// CLUSTER: uop.sites = [{{.*}}"nvvm.cluster.arrive at {{[^"]*}}", "nvvm.fence.mbarrier.init at {{[^"]*}}", "nvvm.cluster.arrive at {{[^"]*}}", "nvvm.cluster.wait at {{[^"]*}}", "nvvm.mapa at {{[^"]*}}", "nvvm.mbarrier.arrive at
+// CLUSTER-LABEL: llvm.func @cluster(
+// CLUSTER: %[[RANKREG:.*]] = llvm.mlir.constant(15 : i32) : i32
+// CLUSTER: llvm.call @__uopsim_sreg(%[[RANKREG]]) : (i32) -> i32
+// CLUSTER: %[[STRICT:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CLUSTER-NEXT: %[[S1:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CLUSTER-NEXT: llvm.call @__uopsim_cluster_arrive(%[[S1]], %[[STRICT]]) : (i32, i32) -> ()
+// CLUSTER: llvm.call @__uopsim_fence_mbarrier_init(%{{.*}}) : (i32) -> ()
+// CLUSTER-NEXT: %[[RELAXED:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CLUSTER-NEXT: %[[S3:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CLUSTER-NEXT: llvm.call @__uopsim_cluster_arrive(%[[S3]], %[[RELAXED]]) : (i32, i32) -> ()
+// CLUSTER: llvm.call @__uopsim_cluster_wait(%{{.*}}) : (i32) -> ()
+// CLUSTER: %[[P:.*]] = llvm.call @__uopsim_mapa(%{{.*}}, %{{.*}}, %{{.*}}) : (i32, !llvm.ptr, i32) -> !llvm.ptr
+// CLUSTER-NEXT: %[[R:.*]] = llvm.addrspacecast %[[P]] : !llvm.ptr to !llvm.ptr<7>
+// CLUSTER: %[[G:.*]] = llvm.addrspacecast %[[R]] : !llvm.ptr<7> to !llvm.ptr
+// CLUSTER: llvm.call @__uopsim_mbarrier_arrive(%{{.*}}, %[[G]], %{{.*}}, %{{.*}}) : (i32, !llvm.ptr, i32, i32) -> i64
+// CLUSTER-NOT: nvvm.
+module attributes {gpu.container_module} {
+  gpu.module @cluster {
+    llvm.mlir.global internal @bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
+    llvm.func @cluster() -> i32 {
+      %c1 = llvm.mlir.constant(1 : i32) : i32
+      %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+      nvvm.cluster.arrive
+      nvvm.fence.mbarrier.init
+      nvvm.cluster.arrive.relaxed {aligned}
+      nvvm.cluster.wait
+      %bar = llvm.mlir.addressof @bar : !llvm.ptr<3>
+      %remote = nvvm.mapa %bar, %c1 : !llvm.ptr<3> -> !llvm.ptr<7>
+      nvvm.mbarrier.arrive %remote {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+      llvm.return %rank : i32
     }
   }
 }

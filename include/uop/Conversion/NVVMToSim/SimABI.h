@@ -87,18 +87,41 @@ inline constexpr const char *kMbarrierTestFn = "__uopsim_mbarrier_test";
 inline constexpr const char *kMbarrierWaitFn = "__uopsim_mbarrier_wait";
 /// void mbarrier_inval(int32_t site, ptr mbar).
 inline constexpr const char *kMbarrierInvalFn = "__uopsim_mbarrier_inval";
-/// void bulk_copy(int32_t site, ptr dst, ptr src, int32_t bytes, ptr mbar):
-/// cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes: `bytes`
+/// void bulk_copy(int32_t site, ptr dst, ptr src, int32_t bytes, ptr mbar,
+/// int32_t mask):
+/// cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes: `bytes`
 /// (a multiple of 16, both addresses 16-byte aligned) from global `src` to
 /// shared `dst`, complete_tx of them on `mbar`; they land when the phase
 /// completes and may be read by a thread once it has seen that (a wait).
+/// `mask` is kNoMulticast, or .multicast::cluster's ctaMask: the bytes and
+/// the complete_tx go to dst's and mbar's offsets in each block (by
+/// %cluster_ctarank) whose bit is set.
 inline constexpr const char *kBulkCopyFn = "__uopsim_bulk_copy";
-/// void tensor_copy(int32_t site, ptr dst, ptr map, ptr mbar, int32_t rank,
-/// int32_t c0, ..., int32_t c4):
-/// cp.async.bulk.tensor.<rank>d.shared::cta.global.tile.mbarrier::complete_tx::bytes:
+/// void tensor_copy(int32_t site, ptr dst, ptr map, ptr mbar, int32_t mask,
+/// int32_t rank, int32_t c0, ..., int32_t c4):
+/// cp.async.bulk.tensor.<rank>d.shared::cluster.global.tile.mbarrier::complete_tx::bytes:
 /// the box of tensor map `map` (one the runtime made) at coordinates
-/// c0..c<rank-1> (the rest 0) to shared `dst`, completing on `mbar`.
+/// c0..c<rank-1> (the rest 0) to shared `dst`, completing on `mbar`;
+/// `mask` as bulk_copy's.
 inline constexpr const char *kTensorCopyFn = "__uopsim_tensor_copy";
+/// bulk_copy's and tensor_copy's `mask` without .multicast::cluster: the
+/// block's own shared memory.
+inline constexpr int32_t kNoMulticast = -1;
+/// Clusters (sm_90): the CTAs of a cluster run together and see each
+/// other's shared memory.
+/// void cluster_arrive(int32_t site, int32_t relaxed): barrier.cluster.arrive
+/// (.release, or .relaxed: no memory ordering).
+inline constexpr const char *kClusterArriveFn = "__uopsim_cluster_arrive";
+/// void cluster_wait(int32_t site): barrier.cluster.wait (.acquire): until
+/// every thread of the cluster that has not exited has arrived.
+inline constexpr const char *kClusterWaitFn = "__uopsim_cluster_wait";
+/// void fence_mbarrier_init(int32_t site): fence.mbarrier_init.release.cluster:
+/// the thread's mbarrier.inits so far are released by its next cluster
+/// arrive, relaxed or not.
+inline constexpr const char *kFenceMbarrierInitFn = "__uopsim_fence_mbarrier_init";
+/// ptr mapa(int32_t site, ptr p, int32_t rank): the address of the shared
+/// byte at p's offset in CTA `rank` of the cluster (mapa.shared::cluster).
+inline constexpr const char *kMapaFn = "__uopsim_mapa";
 /// The simulator's device IR calls each function above, and kWgmmaFn and
 /// kWgmmaUseFn, by its name and this suffix, without its first argument
 /// (`site`), before LLVM's optimizer; the site is added after, from the
@@ -121,7 +144,11 @@ inline std::string_view instructionOf(std::string_view callee) {
       {kMbarrierWaitFn, "nvvm.mbarrier.try_wait.parity"},
       {kMbarrierInvalFn, "nvvm.mbarrier.inval"},
       {kBulkCopyFn, "nvvm.cp.async.bulk"},
-      {kTensorCopyFn, "nvvm.cp.async.bulk.tensor"}};
+      {kTensorCopyFn, "nvvm.cp.async.bulk.tensor"},
+      {kClusterArriveFn, "nvvm.cluster.arrive"},
+      {kClusterWaitFn, "nvvm.cluster.wait"},
+      {kFenceMbarrierInitFn, "nvvm.fence.mbarrier.init"},
+      {kMapaFn, "nvvm.mapa"}};
   for (auto [fn, name] : names)
     if (callee == fn)
       return name;
@@ -213,6 +240,20 @@ enum class SReg : int32_t {
   LaneId,
   WarpId,
   WarpSize,
+  ClusterCtaRank,  // %cluster_ctarank
+  ClusterNCtaRank, // %cluster_nctarank
+  ClusterCtaIdX,   // %cluster_ctaid: the CTA's place in its cluster
+  ClusterCtaIdY,
+  ClusterCtaIdZ,
+  ClusterNCtaIdX, // %cluster_nctaid: the cluster's size
+  ClusterNCtaIdY,
+  ClusterNCtaIdZ,
+  ClusterIdX, // %clusterid: the cluster's place in the grid
+  ClusterIdY,
+  ClusterIdZ,
+  NClusterIdX, // %nclusterid
+  NClusterIdY,
+  NClusterIdZ,
 };
 
 } // namespace mlir::uop::sim

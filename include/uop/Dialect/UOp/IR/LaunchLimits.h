@@ -14,6 +14,9 @@ namespace mlir::uop {
 inline constexpr int64_t kCudaGridMax[3] = {2147483647, 65535, 65535};
 inline constexpr int64_t kCudaBlockMax[3] = {1024, 1024, 64};
 inline constexpr int64_t kCudaThreadsPerBlock = 1024;
+/// Blocks per cluster a kernel may have without opting in to non-portable
+/// sizes (CUDA Programming Guide, "Thread Block Clusters").
+inline constexpr int64_t kCudaPortableClusterSize = 8;
 } // namespace mlir::uop
 
 #endif
