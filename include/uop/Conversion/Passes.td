@@ -222,6 +222,11 @@ def UOpAttachNVVMTarget : Pass<"uop-attach-nvvm-target", "::mlir::ModuleOp"> {
     with targets of its own keeps them as they are: upstream's
     `nvvm-attach-target` appends its target to them, and a module with two
     `#nvvm.target`s is one uop-serialize-to-ptx refuses.
+
+    Each module it gives a target is verified then, whether or not the pass
+    manager verifies after each pass: with a target, an NVVM op the chip
+    does not have (a cluster barrier on sm_80) is an error with its
+    location, before any runtime simulates it or LLVM fails on it.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"", "GPU architecture (sm_XX)">,

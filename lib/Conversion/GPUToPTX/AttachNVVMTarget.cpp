@@ -10,6 +10,7 @@
 #include "uop/Dialect/UOp/IR/UOpAttrs.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Verifier.h"
 
 namespace mlir::uop {
 #define GEN_PASS_DEF_UOPATTACHNVVMTARGET
@@ -38,8 +39,15 @@ struct AttachNVVMTargetPass : public uop::impl::UOpAttachNVVMTargetBase<AttachNV
     auto target = NVVM::NVVMTargetAttr::get(&getContext(), optLevel, "nvptx64-nvidia-cuda", chip,
                                             ptxFeatures);
     for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
-      if (!gpuModule.getTargetsAttr() || gpuModule.getTargetsAttr().empty())
+      if (!gpuModule.getTargetsAttr() || gpuModule.getTargetsAttr().empty()) {
         gpuModule.setTargetsAttr(ArrayAttr::get(&getContext(), {target}));
+        // The target makes the NVVM ops answer for the chip (an sm_90 op
+        // on sm_80 is invalid now): verified here, whether or not the pass
+        // manager verifies after each pass, so that no runtime simulates,
+        // and no backend compiles, an op the chip does not have.
+        if (failed(verify(gpuModule)))
+          return signalPassFailure();
+      }
   }
 };
 } // namespace
