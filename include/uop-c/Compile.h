@@ -74,6 +74,23 @@ MLIR_CAPI_EXPORTED MlirStringRef uopPTXKernelsGetPTX(UopPTXKernels kernels, intp
 MLIR_CAPI_EXPORTED void uopPTXKernelsGetLaunchDims(UopPTXKernels kernels, intptr_t pos,
                                                    int32_t grid[3], int32_t block[3]);
 
+/// The tensor maps kernel `pos` takes (the descriptors of its TMA copies,
+/// its uop.launch entry's `tensor_maps`): a pointer to each, in this order,
+/// after its variables; a launcher makes each with cuTensorMapEncodeTiled
+/// from these fields, as uop-run's CUDA runtime does.
+MLIR_CAPI_EXPORTED intptr_t uopPTXKernelsGetNumTensorMaps(UopPTXKernels kernels, intptr_t pos);
+/// Tensor map `i` of kernel `pos`: of buffer `*buffer`, of `*element`
+/// elements ("f16", "bf16", "f32", "f64", "i8" .. "i64"; valid until
+/// uopPTXKernelsDestroy), `*rank` (1-5) dimensions innermost first:
+/// `sizes[0..rank)` elements, `strides[0..rank-1)` bytes (of dimensions 1
+/// and up), a box of `box[0..rank)` elements, a `*swizzle` of 0 (none), 32,
+/// 64 or 128 bytes.
+MLIR_CAPI_EXPORTED void uopPTXKernelsGetTensorMap(UopPTXKernels kernels, intptr_t pos, intptr_t i,
+                                                  intptr_t *buffer, MlirStringRef *element,
+                                                  intptr_t *rank, int64_t sizes[5],
+                                                  int64_t strides[4], int64_t box[5],
+                                                  int64_t *swizzle);
+
 /// A symbolic kernel's variables (tinygrad's DEFINE_VARs): the kernel takes
 /// them as 32-bit integer parameters after its buffers, in this order
 /// (sorted by name). Name and inclusive bounds.

@@ -109,6 +109,23 @@ void uopPTXKernelsGetLaunchDims(UopPTXKernels kernels, intptr_t pos, int32_t gri
   llvm::copy(k.launch.block, block);
 }
 
+intptr_t uopPTXKernelsGetNumTensorMaps(UopPTXKernels kernels, intptr_t pos) {
+  return unwrap(kernels)->kernels.at(pos).launch.tensorMaps.size();
+}
+
+void uopPTXKernelsGetTensorMap(UopPTXKernels kernels, intptr_t pos, intptr_t i, intptr_t *buffer,
+                               MlirStringRef *element, intptr_t *rank, int64_t sizes[5],
+                               int64_t strides[4], int64_t box[5], int64_t *swizzle) {
+  const uop::TensorMapSpec &m = unwrap(kernels)->kernels.at(pos).launch.tensorMaps.at(i);
+  *buffer = m.buffer;
+  *element = wrap(StringRef(m.element));
+  *rank = static_cast<intptr_t>(m.sizes.size());
+  llvm::copy(m.sizes, sizes);
+  llvm::copy(m.strides, strides);
+  llvm::copy(m.box, box);
+  *swizzle = m.swizzle;
+}
+
 intptr_t uopPTXKernelsGetNumVariables(UopPTXKernels kernels, intptr_t pos) {
   return unwrap(kernels)->kernels.at(pos).variables.size();
 }

@@ -356,6 +356,29 @@ struct PTXKernel {
     }
     return out;
   }
+  /// [{buffer, element, sizes, strides, box, swizzle}], innermost first.
+  py::list tensorMaps() const {
+    py::list out;
+    for (intptr_t i = 0, e = uopPTXKernelsGetNumTensorMaps(*all, pos); i < e; ++i) {
+      intptr_t buffer, rank;
+      MlirStringRef element;
+      int64_t sizes[5], strides[4], box[5], swizzle;
+      uopPTXKernelsGetTensorMap(*all, pos, i, &buffer, &element, &rank, sizes, strides, box,
+                                &swizzle);
+      auto list = [](const int64_t *xs, intptr_t n) {
+        return py::cast(std::vector<int64_t>(xs, xs + n));
+      };
+      py::dict m;
+      m["buffer"] = buffer;
+      m["element"] = str(element);
+      m["sizes"] = list(sizes, rank);
+      m["strides"] = list(strides, rank - 1);
+      m["box"] = list(box, rank);
+      m["swizzle"] = swizzle;
+      out.append(m);
+    }
+    return out;
+  }
   py::tuple launchDims(const std::vector<int64_t> &vars) const {
     std::array<int32_t, 3> grid, block;
     ctx->take();
@@ -531,6 +554,7 @@ PYBIND11_MODULE(_uop_mlir, m) {
                              })
       .def_property_readonly("variables", &PTXKernel::variables)
       .def_property_readonly("symbolic_sizes", &PTXKernel::symbolicSizes)
+      .def_property_readonly("tensor_maps", &PTXKernel::tensorMaps)
       .def("evaluate_launch_dims", &PTXKernel::launchDims, py::arg("vars"))
       .def("__repr__", [](const PTXKernel &k) {
         auto [g, b] = k.bounds();

@@ -112,8 +112,10 @@ def compile(module, target="cpu", *, kernel=None, chip="", opts=None, heuristic=
             ptx_printer="llvm"):
     """Compiles `module`'s kernels for `target`:
 
-    - "ptx": every kernel to PTX; returns [PTXKernel] (name, chip, ptx, grid, block, and for
-      a symbolic kernel its variables, symbolic_sizes and launch_dims(**values));
+    - "ptx": every kernel to PTX; returns [PTXKernel] (name, chip, ptx, grid, block,
+      tensor_maps: what cuTensorMapEncodeTiled needs for each tensor map the kernel takes after
+      its buffers and variables, and for a symbolic kernel its variables, symbolic_sizes and
+      launch_dims(**values));
     - "llvm": every kernel to host LLVM IR; returns its text;
     - "cpu", "sim", "cuda", "auto": kernel `kernel` (the only one if None) as a Kernel
       to call on numpy arrays.

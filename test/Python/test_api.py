@@ -291,6 +291,21 @@ def test_symbolic_ptx():
     assert "variable n = 0 is outside its range [1, 15]" in "\n".join(e.value.diagnostics)
 
 
+def test_tensor_maps_ptx():
+    # GPU-level kernels that copy with TMA (tensor-copy.test's): each PTXKernel says what
+    # cuTensorMapEncodeTiled needs for the maps it takes, innermost dimension first.
+    path = os.path.join(os.path.dirname(__file__), "..", "Runtime", "Sim", "Inputs", "tensor-copy.mlir")
+    kernels = {k.name: k for k in uop_mlir.compile(uop_mlir.parse(open(path).read()), "ptx", chip="sm_90a")}
+    assert kernels["sw128_f32_2d"].tensor_maps == [
+        dict(buffer=1, element="f32", sizes=[40, 20], strides=[160], box=[32, 8], swizzle=128)]
+    assert kernels["sw64_f16_3d"].tensor_maps == [
+        dict(buffer=1, element="f16", sizes=[32, 6, 4], strides=[64, 384], box=[32, 4, 2], swizzle=64)]
+    assert kernels["none_f32_1d"].tensor_maps == [
+        dict(buffer=1, element="f32", sizes=[100], strides=[], box=[16], swizzle=0)]
+    (plain,) = uop_mlir.compile(uop_mlir.parse(SCALE), "ptx", chip="sm_80")
+    assert plain.tensor_maps == []
+
+
 # x // d and x % d as uop-decompose-math rewrites them: for x in
 # [0, 2^31 - 1], shifts and masks for 2 and 8, fast_idiv's products for 3
 # (in si32's 64-bit product) and 7 and 1000 (in si64, cast); for x in
