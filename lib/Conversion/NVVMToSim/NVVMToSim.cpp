@@ -899,7 +899,7 @@ struct ConvertNVVMToSim : public mlir::uop::impl::ConvertNVVMToSimBase<ConvertNV
       Rewriter(t).run();
   }
 
-  /// Each simulated thread runs on a fixed stack (Executor.cpp's fibers),
+  /// Each simulated thread runs on a fixed stack (BlockExecutor.cpp's fibers),
   /// which recursion could overflow: a call that closes a cycle of calls is
   /// an error at its location.
   static LogicalResult checkNoRecursion(Operation *table) {
