@@ -53,7 +53,8 @@ struct CallRewriter {
 
   /// Replaces `op` by a call of `fn` (its kPreSuffix name) returning
   /// `result` (void if null), which replaces the op's result if it has one
-  /// (arrive's is optional; the function returns it either way).
+  /// (arrive's is optional; the function returns it either way), truncated
+  /// (test_wait's i1) or cast to the op's address space (mapa's).
   void replace(Operation *op, StringRef fn, Type result, ArrayRef<Value> args) {
     b.setInsertionPoint(op);
     Location loc = op->getLoc();
@@ -64,8 +65,11 @@ struct CallRewriter {
     LLVM::CallOp call = callSimFunction(b, table, loc, name, result ? result : voidTy, all);
     if (result && op->getNumResults() == 1) {
       Value v = call.getResult();
-      if (op->getResult(0).getType() != result) // test_wait's i1
-        v = LLVM::TruncOp::create(b, loc, op->getResult(0).getType(), v);
+      Type type = op->getResult(0).getType();
+      if (type != result)
+        v = isa<LLVM::LLVMPointerType>(type)
+                ? LLVM::AddrSpaceCastOp::create(b, loc, type, v).getResult()
+                : LLVM::TruncOp::create(b, loc, type, v).getResult();
       op->getResult(0).replaceAllUsesWith(v);
     }
     op->erase();
@@ -181,19 +185,9 @@ void mlir::uop::sim::rewriteMBarriersForSim(Operation *table) {
     } else if (isa<NVVM::FenceMbarrierInitOp>(op)) {
       r.replace(op, kFenceMbarrierInitFn, nullptr, {});
     } else if (auto mapa = dyn_cast<NVVM::MapaOp>(op)) {
-      // The host address in the other CTA's shared memory, in the result's
-      // address space (shared::cluster, or generic).
-      Type result = mapa.getRes().getType();
-      r.b.setInsertionPoint(op);
-      Location loc = op->getLoc();
-      std::string name = (StringRef(kMapaFn) + kPreSuffix).str();
-      Value p = callSimFunction(r.b, table, loc, name, LLVM::LLVMPointerType::get(op->getContext()),
-                                {genericPointer(r.b, loc, mapa.getA()), mapa.getB()})
-                    .getResult();
-      if (p.getType() != result)
-        p = LLVM::AddrSpaceCastOp::create(r.b, loc, result, p);
-      mapa.getRes().replaceAllUsesWith(p);
-      op->erase();
+      // The host address in the other CTA's shared memory.
+      r.replace(op, kMapaFn, LLVM::LLVMPointerType::get(op->getContext()),
+                {mapa.getA(), mapa.getB()});
     }
   }
 }

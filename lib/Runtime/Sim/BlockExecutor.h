@@ -380,6 +380,12 @@ struct Executor {
     return {&spec.globals, &sharedRegions, &current->allocations};
   }
 
+  /// "reads 4 bytes at", for an error about an access.
+  static std::string accessText(Access access, int64_t bytes) {
+    return std::string(access == Access::Read ? "reads " : "writes ") + std::to_string(bytes) +
+           " bytes at";
+  }
+
   void check(void *ptr, int64_t bytes, int32_t site, Access access) {
     if (bytes == 0) // (a memcpy or memset of nothing, which LLVM allows anywhere)
       return;
@@ -388,10 +394,7 @@ struct Executor {
       for (const MemRegion &r : *list)
         if (inside(r, p, bytes)) {
           if (list == &sharedRegions) {
-            auto what = [&] {
-              return std::string(access == Access::Read ? "reads " : "writes ") +
-                     std::to_string(bytes) + " bytes at";
-            };
+            auto what = [&] { return accessText(access, bytes); };
             checkShared(p, bytes, current->linear, what, site);
             checkNotMBarrier(p, bytes, site);
             if (access != Access::Read) {
@@ -437,10 +440,7 @@ struct Executor {
   /// block must not have exited. (Not counted: distributed shared memory
   /// goes through the SMs' network, not the banks.)
   void remoteAccess(uintptr_t p, int64_t bytes, int32_t site, Access access) {
-    auto what = [&] {
-      return std::string(access == Access::Read ? "reads " : "writes ") + std::to_string(bytes) +
-             " bytes at";
-    };
+    auto what = [&] { return accessText(access, bytes); };
     if (exited())
       fault(what() + " " + sharedByte(p) + ", whose threads have all exited ('" + this->site(site) +
             "')");

@@ -88,7 +88,7 @@ int64_t Executor::remoteArrive(int32_t site, uintptr_t p, int32_t count, const T
   if (exited())
     fault("a remote mbarrier.arrive on " + sharedByte(p) + ", whose threads have all exited" + at);
   auto [offset, mb] = mbarrier(p, "a remote mbarrier.arrive", site);
-  if (mb->clusterRelease < 0 || by.clusterWaits <= mb->clusterRelease)
+  if (!mb->releasedTo(by.clusterWaits))
     fault("a remote mbarrier.arrive on the mbarrier at " + sharedByte(p) +
           " before a barrier.cluster has ordered its mbarrier.init before it (the "
           "initializing thread's next cluster arrive, with a fence.mbarrier_init if it is "

@@ -60,7 +60,7 @@ void Executor::deliverBulk(StringRef op, int32_t site, uintptr_t dst, uintptr_t 
       fault((op + " multicast to block " + str(to.ctaid) + ", whose threads have all exited" + at)
                 .str());
     auto [offset, mb] = to.mbarrier(toBar, complete, site);
-    if (&to != this && (mb->clusterRelease < 0 || current->clusterWaits <= mb->clusterRelease))
+    if (&to != this && !mb->releasedTo(current->clusterWaits))
       fault((op + " multicast completing on the mbarrier at " + to.sharedByte(toBar) +
              " before a barrier.cluster has ordered its mbarrier.init before it" + at)
                 .str());

@@ -30,6 +30,11 @@ struct MBarrierState {
   /// thread released the init to the cluster's other CTAs, or -1: a thread
   /// of another CTA may use the mbarrier once it has waited for that phase.
   int64_t clusterRelease = -1;
+  /// Whether a thread of another CTA that has completed `clusterWaits`
+  /// cluster waits may use the mbarrier: one of them was for that phase.
+  bool releasedTo(uint32_t clusterWaits) const {
+    return clusterRelease >= 0 && clusterWaits > clusterRelease;
+  }
 
   /// mbarrier.init: empty, or why `count` is not a valid count.
   std::string init(int64_t count);
