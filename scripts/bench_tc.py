@@ -5,7 +5,8 @@ For the corpus-perf kernels tinygrad runs on tensor cores (the 1024^3 f16 matmul
 attention matmuls), under each tensor-core schedule of uop-optimize (`--tc-schedule`:
 tinygrad's, fragments loaded from global memory; staged, tiles copied to shared memory with
 cp.async and read with ldmatrix; wgmma, the same tiles multiplied by Hopper's wgmma, sm_90a
-only, estimated on the H100 only, or the reason it does not apply), this reports as markdown:
+only, estimated on the H100 only, or the reason it does not apply; tma, wgmma with the tiles
+copied by Hopper's tensor memory accelerator), this reports as markdown:
   - the opts, launch dimensions, registers and spills (ptxas -v, sm_80 and sm_90a);
   - from one run on the simulator (seeded random inputs, checked against the unoptimized
     kernel on the CPU): warp instructions per mma.sync and per k16 step of a warp, global
@@ -31,7 +32,8 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KERNELS = ["perf_matmul_f16_1024/k0.json", "perf_attention/k0.json", "perf_attention/k4.json"]
-SCHEDULES = ["tinygrad", "staged", "wgmma"]  # wgmma: Hopper's, sm_90a only
+SCHEDULES = ["tinygrad", "staged", "wgmma", "tma"]
+HOPPER = ("wgmma", "tma")  # Hopper's schedules: sm_90a only
 
 
 def die(msg):
@@ -87,12 +89,12 @@ def prepare(bin_dir, path, work):
 
 def ptxas_info(bin_dir, path, schedule, chip, work):
     """(registers, spill bytes, launch dims), or None where the schedule does not apply."""
-    if schedule == "wgmma" and chip != "sm_90a":
+    if schedule in HOPPER and chip != "sm_90a":
         return None
     ptx = os.path.join(work, f"{schedule}-{chip}.ptx")
     r = run([os.path.join(bin_dir, "uop-translate"), "--export-ptx", path, f"--chip={chip}",
              f"--tc-schedule={schedule}", "-o", ptx])
-    if r.returncode and schedule == "wgmma":
+    if r.returncode and schedule in HOPPER:
         return None
     if r.returncode:
         die(f"--export-ptx {path}: {r.stderr}")
@@ -108,10 +110,10 @@ def ptxas_info(bin_dir, path, schedule, chip, work):
 
 
 def simulate(bin_dir, kernel_json, schedule, regs):
-    # wgmma is Hopper's: run for sm_90a, estimated on the H100 only.
+    # wgmma and tma are Hopper's: run for sm_90a, estimated on the H100 only.
     cmd = [os.path.join(bin_dir, "uop-run"), kernel_json, "--target=sim", "--counters",
            f"--tc-schedule={schedule}"]
-    cmd += (["--chip=sm_90a", "--estimate=H100"] if schedule == "wgmma"
+    cmd += (["--chip=sm_90a", "--estimate=H100"] if schedule in HOPPER
             else ["--estimate=A100,H100"])
     if regs:
         cmd.append(f"--registers={regs}")

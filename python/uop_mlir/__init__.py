@@ -124,7 +124,7 @@ def compile(module, target="cpu", *, kernel=None, chip="", opts=None, heuristic=
     tinygrad's heuristic runs unless `heuristic` is False (tinygrad's NOOPT); its tensor-core
     kernels stage their operands in shared memory where they can (`tc_schedule` "auto"; "staged"
     insists, "tinygrad" loads fragments from global memory as tinygrad does, "wgmma" uses
-    Hopper's wgmma on sm_90a). The module
+    Hopper's wgmma on sm_90a, "tma" also its tensor memory accelerator). The module
     is compiled on a copy unless `in_place`.
 
     For "ptx", `ptx_printer` "direct" writes the PTX with uop-mlir's own printer instead of

@@ -250,9 +250,16 @@ private:
       return emitStoreInLoops(store);
     // Effects without a value are emitted once, where their ranges are.
     if (isa<BarrierOp, AsyncCopyOp, AsyncCommitOp, AsyncWaitOp, WgmmaFenceOp, WgmmaCommitOp,
-            FenceProxyAsyncOp>(op) &&
+            FenceProxyAsyncOp, MBarrierInitOp, MBarrierExpectTxOp, MBarrierWaitOp, TensorCopyOp>(
+            op) &&
         !effectsDone.insert(op).second)
       return Value();
+    if (auto init = dyn_cast<MBarrierInitOp>(op))
+      return emitGated(op, init.getBar(), {});
+    if (auto expect = dyn_cast<MBarrierExpectTxOp>(op))
+      return emitGated(op, expect.getBar(), {});
+    if (auto copy = dyn_cast<TensorCopyOp>(op))
+      return emitTensorCopy(copy);
     if (auto reduce = dyn_cast<ReduceOp>(op))
       return emitReduce(reduce);
     if (auto copy = dyn_cast<AsyncCopyOp>(op))
@@ -382,6 +389,50 @@ private:
     if (!r)
       return copy.emitOpError() << "is not supported by " << passName;
     return *r;
+  }
+
+  /// An op only the threads where the INDEX `gated` is gated on execute
+  /// (one thread, for the TMA's copies and mbarrier ops): behind `scf.if`.
+  /// The target's op gets the op's operands but its deps, then `extra`.
+  FailureOr<Value> emitGated(Operation *op, Value gated, ArrayRef<Value> extra) {
+    SmallVector<Value> operands;
+    for (Value v : op->getOperands()) {
+      FailureOr<Value> c = emit(v);
+      if (failed(c))
+        return failure();
+      if (!isa<VoidType>(v.getType()))
+        operands.push_back(*c);
+    }
+    llvm::append_range(operands, extra);
+    OpBuilder &ob = at();
+    OpBuilder inner = ob;
+    if (IndexOp index = getIndexOfPointer(gated); index && index.getGate()) {
+      FailureOr<Value> gate = emit(index.getGate());
+      if (failed(gate))
+        return failure();
+      OpBuilder &gb = at();
+      auto ifOp = scf::IfOp::create(gb, op->getLoc(), *gate, /*withElseRegion=*/false);
+      inner = ifOp.getThenBodyBuilder();
+    }
+    std::optional<FailureOr<Value>> r = target.emitTargetOp(op, operands, inner);
+    if (!r)
+      return op->emitOpError() << "is not supported by " << passName;
+    return *r;
+  }
+
+  /// TENSOR_COPY: its tensor map is the kernel's parameter after the
+  /// buffers and variables, in kernelTensorMaps order.
+  FailureOr<Value> emitTensorCopy(TensorCopyOp copy) {
+    TensorMapAttr map = copy.getMapAttr();
+    if (!map)
+      return copy.emitOpError() << "is not lowered: run uop-lower first";
+    SmallVector<TensorMapAttr> maps = kernelTensorMaps(kernel);
+    int64_t arg = countBuffers(kernel) + kernelVariables(kernel).size() +
+                  (llvm::find(maps, map) - maps.begin());
+    if (arg >= entry->getNumArguments())
+      return copy.emitOpError() << "has no tensor map argument in the function " << passName
+                                << " made";
+    return emitGated(copy, copy.getSrc(), {entry->getArgument(arg)});
   }
 
   /// STORE, behind `scf.if` when gated. Its result (void) has no value.
@@ -606,6 +657,14 @@ int64_t mlir::uop::countBuffers(KernelOp kernel) {
   for (DefineGlobalOp g : kernel.getBodyBlock().getOps<DefineGlobalOp>())
     buffers = std::max(buffers, static_cast<int64_t>(g.getIndex()) + 1);
   return buffers;
+}
+
+SmallVector<TensorMapAttr> mlir::uop::kernelTensorMaps(KernelOp kernel) {
+  llvm::SetVector<TensorMapAttr> maps;
+  for (TensorCopyOp copy : kernel.getBodyBlock().getOps<TensorCopyOp>())
+    if (TensorMapAttr map = copy.getMapAttr())
+      maps.insert(map);
+  return maps.takeVector();
 }
 
 SmallVector<DefineVarOp> mlir::uop::kernelVariables(KernelOp kernel) {

@@ -90,6 +90,42 @@ Value emitAsyncCopy(AsyncCopyOp copy, Value dst, Value src, OpBuilder &b) {
   return Value();
 }
 
+/// The TMA's ops (sm_90): mbarrier init, arrive with expected bytes, the
+/// parity wait (upstream's op retries try_wait until it succeeds), and a 2d
+/// tile copy to the CTA's own shared memory through the tensor map `map`
+/// (a kernel parameter), completing on the mbarrier.
+std::optional<FailureOr<Value>> emitTensorCopyOp(Operation *op, ValueRange operands, StringRef chip,
+                                                 OpBuilder &b) {
+  if (!isa<MBarrierInitOp, MBarrierExpectTxOp, MBarrierWaitOp, TensorCopyOp>(op))
+    return std::nullopt;
+  if (!chip.starts_with("sm_90") && !chip.starts_with("sm_1"))
+    return FailureOr<Value>(op->emitOpError() << "needs sm_90 or later, not " << chip);
+  Location loc = op->getLoc();
+  auto i32 = [&](int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(v)).getResult();
+  };
+  if (auto init = dyn_cast<MBarrierInitOp>(op)) {
+    NVVM::MBarrierInitOp::create(b, loc, operands[0], i32(init.getCount()), Value());
+  } else if (auto expect = dyn_cast<MBarrierExpectTxOp>(op)) {
+    NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), operands[0], i32(expect.getBytes()),
+                                           NVVM::MemScopeKind::CTA, /*relaxed=*/false, Value());
+  } else if (isa<MBarrierWaitOp>(op)) {
+    Value parity = LLVM::AndOp::create(b, loc, operands[1], i32(1));
+    // A hint of how long the thread may be suspended, CUTLASS's (ns).
+    NVVM::MBarrierTryWaitParityOp::create(b, loc, operands[0], parity, i32(0x989680));
+  } else {
+    // operands: dst, src, column, row, mbarrier, tensor map.
+    auto cluster = LLVM::LLVMPointerType::get(
+        b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+    Value dst = LLVM::AddrSpaceCastOp::create(b, loc, cluster, operands[0]);
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        b, loc, dst, operands[5], ValueRange{operands[2], operands[3]}, operands[4], ValueRange{},
+        /*multicastMask=*/Value(), /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
+        /*isCTAOnly=*/false, /*group=*/nullptr, /*predicate=*/Value());
+  }
+  return FailureOr<Value>(Value());
+}
+
 /// LDMATRIX as nvvm.ldmatrix (m8n8, b16): one 32-bit register per matrix,
 /// two elements each, low half first, into the result vector in order.
 Value emitLdMatrix(LdMatrixOp ld, Value ptr, OpBuilder &b) {
@@ -271,6 +307,8 @@ std::optional<FailureOr<Value>> NVPTXTargetInfo::emitTargetOp(Operation *op, Val
   }
   if (auto ld = dyn_cast<LdMatrixOp>(op))
     return FailureOr<Value>(emitLdMatrix(ld, operands[0], b));
+  if (auto r = emitTensorCopyOp(op, operands, target.getChip(), b))
+    return *r;
   if (auto wgmma = dyn_cast<WgmmaOp>(op))
     return emitWgmma(wgmma, operands, target, b);
   if (isa<WgmmaFenceOp, WgmmaCommitOp, WgmmaWaitOp, FenceProxyAsyncOp>(op) &&

@@ -122,12 +122,16 @@ struct KernelDims {
     return llvm::any_of(symbolic, [&](SymEntryAttr e) { return (e.getSlot() >= 3) == ofBlock; });
   }
 
-  DictionaryAttr attr(Builder &b) const {
+  /// The kernel's uop.launch entry, with the tensor maps it takes.
+  DictionaryAttr attr(Builder &b, ArrayRef<TensorMapAttr> maps) const {
     SmallVector<NamedAttribute> entries{b.getNamedAttr("block", b.getDenseI32ArrayAttr(block)),
                                         b.getNamedAttr("grid", b.getDenseI32ArrayAttr(grid))};
     if (!symbolic.empty())
       entries.push_back(b.getNamedAttr(
           "sym", b.getArrayAttr(SmallVector<Attribute>(symbolic.begin(), symbolic.end()))));
+    if (!maps.empty())
+      entries.push_back(b.getNamedAttr(
+          "tensor_maps", b.getArrayAttr(SmallVector<Attribute>(maps.begin(), maps.end()))));
     return b.getDictionaryAttr(entries);
   }
 };
@@ -150,10 +154,11 @@ struct ConvertUOpToGPUPass : mlir::uop::impl::ConvertUOpToGPUBase<ConvertUOpToGP
       llvm::append_range(launch, old.getValue());
     for (KernelOp kernel : kernels) {
       KernelDims dims;
+      SmallVector<TensorMapAttr> maps = kernelTensorMaps(kernel);
       if (failed(checkMapped(kernel)) || failed(dims.collect(kernel)) ||
-          failed(convert(kernel, target, dims)))
+          failed(convert(kernel, target, dims, maps)))
         return signalPassFailure();
-      launch.push_back(b.getNamedAttr(kernel.getSymName(), dims.attr(b)));
+      launch.push_back(b.getNamedAttr(kernel.getSymName(), dims.attr(b, maps)));
       kernel.erase();
     }
     launchAttr.setAttr(module, b.getDictionaryAttr(launch));
@@ -169,10 +174,12 @@ struct ConvertUOpToGPUPass : mlir::uop::impl::ConvertUOpToGPUBase<ConvertUOpToGP
   }
 
   /// `uop.kernel @k` becomes `gpu.func @k(%buf0: !llvm.ptr, ..., %var0: i32,
-  /// ...) kernel`: one pointer per DEFINE_GLOBAL index, then one integer per
-  /// variable (DEFINE_VAR) sorted by name, as on the CPU; the module's
-  /// `uop.variables` names them.
-  static LogicalResult convert(KernelOp kernel, const TargetInfo &target, const KernelDims &dims) {
+  /// ..., %map0: !llvm.ptr, ...) kernel`: one pointer per DEFINE_GLOBAL
+  /// index, then one integer per variable (DEFINE_VAR) sorted by name, as on
+  /// the CPU (the module's `uop.variables` names them), then a pointer to
+  /// each tensor map its TMA copies read (its uop.launch entry lists them).
+  static LogicalResult convert(KernelOp kernel, const TargetInfo &target, const KernelDims &dims,
+                               ArrayRef<TensorMapAttr> maps) {
     MLIRContext *ctx = kernel.getContext();
     Location loc = kernel.getLoc();
     OpBuilder b(kernel);
@@ -183,6 +190,7 @@ struct ConvertUOpToGPUPass : mlir::uop::impl::ConvertUOpToGPUBase<ConvertUOpToGP
     SmallVector<DefineVarOp> vars = kernelVariables(kernel);
     for (DefineVarOp v : vars)
       args.push_back(target.types.storage(v.getType()));
+    args.append(maps.size(), LLVM::LLVMPointerType::get(ctx));
     auto func = gpu::GPUFuncOp::create(b, loc, kernel.getSymName(), b.getFunctionType(args, {}));
     func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
     // Known sizes are exact: a symbolic grid or block has only a bound.

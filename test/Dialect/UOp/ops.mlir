@@ -345,6 +345,37 @@ uop.kernel @staged {
   uop.sink
 }
 
+// Hopper's TMA: a ring of mbarriers, initialized, announced and waited on;
+// a tile copy in AST form (VIEW operands, the phase a sourceless VIEW) and
+// lowered (INDEX operands, the box's column and row, the tensor map).
+// CHECK-LABEL: uop.kernel @tma
+uop.kernel @tma {
+  %g = uop.define_global 0 : !uop.ptr<f16, 4096>
+  %s = uop.define_local "t" {swizzle = #uop.swizzle<2, 4, 3>} : !uop.ptr<f16, 2048, local>
+  %m = uop.define_local "bars" : !uop.ptr<si64, 2, local>
+  %gv = uop.view %g [#uop.view<shape = [2], strides = [2048]>] : !uop.ptr<f16, 4096>
+  %sv = uop.view %s [#uop.view<shape = [2], strides = [0]>] : !uop.ptr<f16, 2048, local>
+  %mv = uop.view %m [#uop.view<shape = [2], strides = [1]>] : !uop.ptr<si64, 2, local>
+  %pv = uop.view [#uop.view<shape = [2], strides = [1]>] : !uop.void
+  // CHECK: %[[I:.*]] = uop.mbarrier_init %{{.*}} count 1 : !uop.ptr<si64, 2, local>
+  %init = uop.mbarrier_init %mv count 1 : !uop.ptr<si64, 2, local>
+  // CHECK: %[[E:.*]] = uop.mbarrier_expect_tx %{{.*}} bytes 4096 after %[[I]] : !uop.ptr<si64, 2, local>
+  %e = uop.mbarrier_expect_tx %mv bytes 4096 after %init : !uop.ptr<si64, 2, local>
+  // CHECK: %[[T:.*]] = uop.tensor_copy %{{.*}}, %{{.*}} rows 64 cols 32 pitch 64, %{{.*}} after %[[E]] : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 4096>, !uop.ptr<si64, 2, local>
+  %t = uop.tensor_copy %sv, %gv rows 64 cols 32 pitch 64, %mv after %e : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 4096>, !uop.ptr<si64, 2, local>
+  // CHECK: uop.mbarrier_wait %{{.*}}, %{{.*}} after %[[T]] : !uop.ptr<si64, 2, local>, !uop.void
+  %w = uop.mbarrier_wait %mv, %pv after %t : !uop.ptr<si64, 2, local>, !uop.void
+  %i = uop.const 0 : si32
+  %gi = uop.index %g[%i] : !uop.ptr<f16, 4096>, si32
+  %si = uop.index %s[%i] : !uop.ptr<f16, 2048, local>, si32
+  %mi = uop.index %m[%i] : !uop.ptr<si64, 2, local>, si32
+  // CHECK: uop.tensor_copy %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] map <buffer = 0, element = f16, sizes = [64, 64], strides = [128], box = [32, 64], swizzle = 64> rows 64 cols 32 pitch 64, %{{.*}} : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 4096>, !uop.ptr<si64, 2, local>, si32, si32
+  %tl = uop.tensor_copy %si, %gi [%i, %i] map #uop.tensor_map<buffer = 0, element = f16, sizes = [64, 64], strides = [128], box = [32, 64], swizzle = 64> rows 64 cols 32 pitch 64, %mi : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 4096>, !uop.ptr<si64, 2, local>, si32, si32
+  // CHECK: uop.mbarrier_wait %{{.*}}, %{{.*}} : !uop.ptr<si64, 2, local>, si32
+  %wl = uop.mbarrier_wait %mi, %i : !uop.ptr<si64, 2, local>, si32
+  uop.sink
+}
+
 // Hopper's wgmma: fence, the multiply with each tile's descriptor layout,
 // commit, wait (which gives the retired accumulator), and the proxy fence.
 // CHECK-LABEL: uop.kernel @wgmma

@@ -311,3 +311,50 @@ uop.kernel @wgmma_m_major_a attributes {uop.opts = "TC:0:-1,0,1,LOCAL:0:4,UPCAST
   uop.sink %st
 }
 }
+
+// -----
+
+// A TMA box has at most 256 rows: WGMMA copies this A tile of 512, TMA
+// cannot.
+module attributes {uop.target = #uop.target<"sm_90a">} {
+// expected-error @+1 {{for sm_90a: TMA copies boxes of at most 256 rows, not A's 512}}
+uop.kernel @tma_rows attributes {uop.opts = "TC:0:-1,0,1,LOCAL:0:4,UPCAST:1:8,UPCAST:0:8,TMA:0:2"} {
+  %out = uop.define_global 0 : !uop.ptr<f32, 32768>
+  %out_v = uop.view %out [#uop.view<shape = [512, 64, 1], strides = [64, 1, 0]>] : !uop.ptr<f32, 32768>
+  %a = uop.define_global 1 : !uop.ptr<f16, 16384>
+  %a_v = uop.view %a [#uop.view<shape = [512, 64, 32], strides = [32, 0, 1]>] : !uop.ptr<f16, 16384>
+  %b = uop.define_global 2 : !uop.ptr<f16, 2048>
+  %b_v = uop.view %b [#uop.view<shape = [512, 64, 32], strides = [0, 1, 64]>] : !uop.ptr<f16, 2048>
+  %x = uop.load %a_v : !uop.ptr<f16, 16384>
+  %y = uop.load %b_v : !uop.ptr<f16, 2048>
+  %m = uop.mul %x, %y : f16
+  %f = uop.cast %m : f16 -> f32
+  %sum = uop.reduce_axis add %f [2] : f32
+  %st = uop.store %out_v, %sum : !uop.ptr<f32, 32768>
+  uop.sink %st
+}
+}
+
+// -----
+
+// TMA sees A's buffer as rows of its pitch (40): starting 16 elements into
+// a row, the second k-step's 16 columns would run into the next row, which
+// the copy would read as zeros. (WGMMA's copies take it.)
+module attributes {uop.target = #uop.target<"sm_90a">} {
+// expected-error @+1 {{for sm_90a: TMA cannot copy A's tiles: a row of one would cross a row of 40 elements of its buffer}}
+uop.kernel @tma_row_crossing attributes {uop.opts = "TC:0:-1,0,1,LOCAL:0:4,UPCAST:0:8,TMA:0:2"} {
+  %out = uop.define_global 0 : !uop.ptr<f32, 4096>
+  %out_v = uop.view %out [#uop.view<shape = [64, 64, 1], strides = [64, 1, 0]>] : !uop.ptr<f32, 4096>
+  %a = uop.define_global 1 : !uop.ptr<f16, 2576>
+  %a_v = uop.view %a [#uop.view<shape = [64, 64, 32], strides = [40, 0, 1], offset = 16>] : !uop.ptr<f16, 2576>
+  %b = uop.define_global 2 : !uop.ptr<f16, 2048>
+  %b_v = uop.view %b [#uop.view<shape = [64, 64, 32], strides = [0, 1, 64]>] : !uop.ptr<f16, 2048>
+  %x = uop.load %a_v : !uop.ptr<f16, 2576>
+  %y = uop.load %b_v : !uop.ptr<f16, 2048>
+  %m = uop.mul %x, %y : f16
+  %f = uop.cast %m : f16 -> f32
+  %sum = uop.reduce_axis add %f [2] : f32
+  %st = uop.store %out_v, %sum : !uop.ptr<f32, 4096>
+  uop.sink %st
+}
+}

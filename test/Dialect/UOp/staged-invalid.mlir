@@ -181,3 +181,89 @@ uop.kernel @k {
   %d = uop.wgmma %acc, %g [#uop.wgmma_tile<k, swizzle = 0, lbo = 16, sbo = 16>], %g [#uop.wgmma_tile<k, swizzle = 0, lbo = 16, sbo = 16>] : !uop.ptr<f16, 4096>, !uop.ptr<f16, 4096> -> vector<4xf32>
   uop.sink
 }
+
+// -----
+
+uop.kernel @k {
+  %m = uop.define_local "bars" : !uop.ptr<si32, 2, local>
+  // expected-error @+1 {{needs mbarriers: a pointer to 64-bit integers in local memory, not '!uop.ptr<si32, 2, local>'}}
+  %i = uop.mbarrier_init %m count 1 : !uop.ptr<si32, 2, local>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %m = uop.define_local "bars" : !uop.ptr<si64, 2, local>
+  // expected-error @+1 {{'bytes' failed to satisfy constraint}}
+  %e = uop.mbarrier_expect_tx %m bytes 1048576 : !uop.ptr<si64, 2, local>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %g = uop.define_global 0 : !uop.ptr<f16, 4096>
+  %s = uop.define_local "t" : !uop.ptr<f16, 2048, local>
+  %m = uop.define_local "bars" : !uop.ptr<si64, 2, local>
+  // expected-error @+1 {{copies from global into local memory, not from '!uop.ptr<f16, 2048, local>' into '!uop.ptr<f16, 4096>'}}
+  %t = uop.tensor_copy %g, %s rows 8 cols 8 pitch 64, %m : !uop.ptr<f16, 4096>, !uop.ptr<f16, 2048, local>, !uop.ptr<si64, 2, local>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %g = uop.define_global 0 : !uop.ptr<f16, 4096>
+  %s = uop.define_local "t" : !uop.ptr<f16, 2048, local>
+  %m = uop.define_local "bars" : !uop.ptr<si64, 2, local>
+  // expected-error @+1 {{copies rows of 12 bytes: the TMA copies whole 16-byte pieces}}
+  %t = uop.tensor_copy %s, %g rows 8 cols 6 pitch 64, %m : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 4096>, !uop.ptr<si64, 2, local>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %g = uop.define_global 0 : !uop.ptr<f16, 4096>
+  %s = uop.define_local "t" : !uop.ptr<f16, 2048, local>
+  %m = uop.define_local "bars" : !uop.ptr<si64, 2, local>
+  // expected-error @+1 {{reads rows 60 elements apart: at least the 8 a row has, and a multiple of 16 bytes}}
+  %t = uop.tensor_copy %s, %g rows 8 cols 8 pitch 60, %m : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 4096>, !uop.ptr<si64, 2, local>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %g = uop.define_global 0 : !uop.ptr<f16, 4096>
+  %s = uop.define_local "t" : !uop.ptr<f16, 2048, local>
+  %m = uop.define_local "bars" : !uop.ptr<si64, 2, local>
+  // expected-error @+1 {{'rows' failed to satisfy constraint}}
+  %t = uop.tensor_copy %s, %g rows 512 cols 8 pitch 64, %m : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 4096>, !uop.ptr<si64, 2, local>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %g = uop.define_global 0 : !uop.ptr<f16, 4096>
+  %s = uop.define_local "t" : !uop.ptr<f16, 2048, local>
+  %m = uop.define_local "bars" : !uop.ptr<si64, 2, local>
+  %i = uop.const 0 : si32
+  // expected-error @+1 {{has coordinates and a tensor map after uop-lower, neither before}}
+  %t = uop.tensor_copy %s, %g [%i, %i] rows 8 cols 8 pitch 64, %m : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 4096>, !uop.ptr<si64, 2, local>, si32, si32
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %g = uop.define_global 0 : !uop.ptr<f16, 4096>
+  %s = uop.define_local "t" : !uop.ptr<f16, 2048, local>
+  %m = uop.define_local "bars" : !uop.ptr<si64, 2, local>
+  %i = uop.const 0 : si32
+  // expected-error @+1 {{copies 8 rows of 8 elements, 64 apart, not boxes of #uop.tensor_map<buffer = 0, element = f16, sizes = [64, 64], strides = [128], box = [16, 8], swizzle = 0>}}
+  %t = uop.tensor_copy %s, %g [%i, %i] map #uop.tensor_map<buffer = 0, element = f16, sizes = [64, 64], strides = [128], box = [16, 8], swizzle = 0> rows 8 cols 8 pitch 64, %m : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 4096>, !uop.ptr<si64, 2, local>, si32, si32
+  uop.sink
+}

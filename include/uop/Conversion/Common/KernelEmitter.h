@@ -21,6 +21,10 @@ int64_t countBuffers(KernelOp kernel);
 /// (ProgramSpec.vars).
 SmallVector<DefineVarOp> kernelVariables(KernelOp kernel);
 
+/// The tensor maps of the kernel's (lowered) TMA copies, each once, in op
+/// order: a GPU kernel's parameters after its variables.
+SmallVector<TensorMapAttr> kernelTensorMaps(KernelOp kernel);
+
 /// Names the kernel's variables in its module's `uop.variables`, in
 /// argument order, for whoever calls the function the kernel becomes.
 void recordKernelVariables(KernelOp kernel);

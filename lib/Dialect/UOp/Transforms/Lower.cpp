@@ -302,6 +302,9 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
       } else if (auto copy = dyn_cast<CopyTileOp>(op)) {
         if (failed(lowerCopyTile(copy, ix, ranges, info, &made)))
           return signalPassFailure();
+      } else if (isa<MBarrierInitOp, MBarrierExpectTxOp, MBarrierWaitOp, TensorCopyOp>(op)) {
+        if (failed(lowerTensorCopyOp(&op, ix, ranges, &made)))
+          return signalPassFailure();
       } else if (auto ld = dyn_cast<LdMatrixOp>(op)) {
         auto view = ld.getPtr().getDefiningOp<ViewOp>();
         if (!view)
@@ -441,6 +444,111 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
     copy.getResult().replaceAllUsesWith(done);
     copy.erase();
     return success();
+  }
+
+  /// A TMA copy or an mbarrier op on INDEXes: each VIEW of a buffer becomes
+  /// the INDEX of its element, gated where the view is masked off (the
+  /// threads that do nothing); a tensor copy's source also gives the tile's
+  /// column and row in its tensor map, which the op now carries.
+  static LogicalResult lowerTensorCopyOp(Operation *op, Indexer &ix, ArrayRef<Value> ranges,
+                                         sym::Build::Made *made) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    // The INDEX of `v`, a VIEW of a buffer (`what`), gated where the view is
+    // masked off if `gated` allows a mask.
+    auto index = [&](Value v, StringRef what, bool gated = false) -> FailureOr<Value> {
+      auto view = v.getDefiningOp<ViewOp>();
+      if (!view || !view.getSrc())
+        return op->emitOpError() << "takes " << what << " as a VIEW of a buffer";
+      auto [idx, valid] = ix.index(view.getSt(), ranges);
+      if (valid && !gated)
+        return op->emitOpError() << "takes " << what << " through a masked view";
+      return IndexOp::create(b, loc, view.getSrc(), idx, valid).getResult();
+    };
+    Type voidType = VoidType::get(b.getContext());
+    Operation *lowered = nullptr;
+    if (auto init = dyn_cast<MBarrierInitOp>(op)) {
+      FailureOr<Value> bar = index(init.getBar(), "its mbarrier", /*gated=*/true);
+      if (failed(bar))
+        return failure();
+      lowered = MBarrierInitOp::create(b, loc, voidType, *bar, init.getCount(), init.getDeps());
+    } else if (auto expect = dyn_cast<MBarrierExpectTxOp>(op)) {
+      FailureOr<Value> bar = index(expect.getBar(), "its mbarrier", /*gated=*/true);
+      if (failed(bar))
+        return failure();
+      lowered =
+          MBarrierExpectTxOp::create(b, loc, voidType, *bar, expect.getBytes(), expect.getDeps());
+    } else if (auto wait = dyn_cast<MBarrierWaitOp>(op)) {
+      FailureOr<Value> bar = index(wait.getBar(), "its mbarrier");
+      auto phase = wait.getPhase().getDefiningOp<ViewOp>();
+      if (failed(bar))
+        return failure();
+      if (!phase || phase.getSrc())
+        return op->emitOpError() << "takes its phase as a VIEW without a source";
+      auto [number, valid] = ix.index(phase.getSt(), ranges);
+      if (valid)
+        return op->emitOpError() << "takes its phase through a masked view";
+      lowered = MBarrierWaitOp::create(b, loc, voidType, *bar, number, wait.getDeps());
+    } else {
+      auto copy = cast<TensorCopyOp>(op);
+      FailureOr<Value> dst = index(copy.getDst(), "its destination");
+      FailureOr<Value> bar = index(copy.getBar(), "its mbarrier");
+      FailureOr<Value> src = index(copy.getSrc(), "its source", /*gated=*/true);
+      if (failed(dst) || failed(bar) || failed(src))
+        return failure();
+      FailureOr<TensorMapAttr> map = tensorMapOf(copy);
+      if (failed(map))
+        return failure();
+      // The tile's first element is at column idx % pitch of row idx / pitch
+      // (int32: the map has fewer than 2^31 rows, tensorMapOf checked).
+      sym::Build build(b, loc, made);
+      Value idx = (*src).getDefiningOp<IndexOp>().getIdx();
+      Value coords[2] = {build.mod(idx, copy.getPitch()), build.idiv(idx, copy.getPitch())};
+      Type i32 = IntegerType::get(b.getContext(), 32, IntegerType::Signed);
+      for (Value &c : coords)
+        if (c.getType() != i32)
+          c = CastOp::create(b, loc, i32, c);
+      lowered = TensorCopyOp::create(b, loc, voidType, *dst, *src, coords, copy.getRows(),
+                                     copy.getCols(), copy.getPitch(), *bar, *map, copy.getDeps());
+    }
+    op->getResult(0).replaceAllUsesWith(lowered->getResult(0));
+    op->erase();
+    return success();
+  }
+
+  /// The tensor map a TMA copy reads through: its buffer as rows of `pitch`
+  /// elements (as many whole rows as it holds), boxes of the tile, swizzled
+  /// as the destination's define_local.
+  static FailureOr<TensorMapAttr> tensorMapOf(TensorCopyOp copy) {
+    auto src = copy.getSrc().getDefiningOp<ViewOp>().getSrc();
+    auto global = src.getDefiningOp<DefineGlobalOp>();
+    auto ptr = cast<PtrType>(src.getType());
+    if (!global || ptr.getSize() == PtrType::kUnknownSize || ptr.getSize() < copy.getPitch() ||
+        ptr.getSize() / copy.getPitch() > INT32_MAX)
+      return copy.emitOpError() << "copies from a kernel buffer of known size, 1 to 2^31 - 1 rows "
+                                << "of " << copy.getPitch() << " elements";
+    Type elem = ptr.getElementType();
+    int64_t bytes = elem.getIntOrFloatBitWidth() / 8, swizzle = 0;
+    auto local = copy.getDst().getDefiningOp<ViewOp>().getSrc().getDefiningOp<DefineLocalOp>();
+    if (!local)
+      return copy.emitOpError() << "copies into a define_local";
+    if (std::optional<SwizzleAttr> s = local.getSwizzle()) {
+      if (s->getBase() != 4 || s->getShift() != 3)
+        return copy.emitOpError() << "copies into a buffer swizzled as " << *s
+                                  << ", not as the TMA swizzles (<1|2|3, 4, 3>)";
+      swizzle = int64_t(16) << s->getBits();
+    }
+    auto emitError = [&]() -> InFlightDiagnostic {
+      return copy.emitOpError() << "cannot be copied by the TMA: ";
+    };
+    int64_t pitch = copy.getPitch(), rows = copy.getRows(), cols = copy.getCols();
+    SmallVector<int64_t> sizes{pitch, ptr.getSize() / pitch}, strides{pitch * bytes},
+        box{cols, rows};
+    if (failed(TensorMapAttr::verify(emitError, global.getIndex(), elem, sizes, strides, box,
+                                     swizzle)))
+      return failure();
+    return TensorMapAttr::get(copy.getContext(), global.getIndex(), elem, sizes, strides, box,
+                              swizzle);
   }
 
   /// The role of axis i of a kernel of rank `rank` (tinygrad's lowerer and

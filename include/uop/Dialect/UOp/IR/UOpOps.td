@@ -1211,6 +1211,123 @@ def UOp_FenceProxyAsyncOp : Op<UOp_Dialect, "fence_proxy_async", [MemoryEffects<
 }
 
 //===----------------------------------------------------------------------===//
+// Hopper's tensor memory accelerator (TMA): tiles copied by one thread,
+// completing on mbarriers in shared memory
+//===----------------------------------------------------------------------===//
+
+def UOp_MBarrierInitOp : Op<UOp_Dialect, "mbarrier_init", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "initializes an mbarrier in shared memory";
+  let description = [{
+    PTX's `mbarrier.init.shared.b64 [bar], count` (sm_80+): the mbarrier at
+    `bar` (a VIEW of a `define_local` of i64, one mbarrier per element; an
+    INDEX after `uop-lower`) starts its phase 0, which completes after
+    `count` arrivals and the transaction bytes announced in it. Where the
+    VIEW is masked off (the INDEX gated off) the thread does nothing: a
+    schedule masks it to one thread. Other threads may use the mbarrier
+    after a BARRIER that follows.
+
+    ```mlir
+    %i = uop.mbarrier_init %bar count 1 : !uop.ptr<i64, 3, local>
+    ```
+  }];
+  let arguments = (ins UOp_AnyPtr:$bar, ConfinedAttr<I64Attr, [IntPositive]>:$count,
+                       Variadic<UOp_Void>:$deps);
+  let results = (outs UOp_Void:$result);
+  let assemblyFormat = "$bar `count` $count (`after` $deps^)? attr-dict `:` type($bar)";
+  let hasVerifier = 1;
+}
+
+def UOp_MBarrierExpectTxOp : Op<UOp_Dialect, "mbarrier_expect_tx",
+                                [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "arrives on an mbarrier, announcing the bytes copies will complete on it";
+  let description = [{
+    PTX's `mbarrier.arrive.expect_tx.shared.b64 _, [bar], bytes` (sm_90):
+    the thread arrives on the mbarrier at `bar` and adds `bytes` to the
+    transaction bytes its current phase waits for (`tensor_copy`s complete
+    them). Gated as `mbarrier_init` is.
+
+    ```mlir
+    %e = uop.mbarrier_expect_tx %bar bytes 16384 after %prev : !uop.ptr<i64, 3, local>
+    ```
+  }];
+  let arguments = (ins UOp_AnyPtr:$bar,
+                       ConfinedAttr<I64Attr, [IntPositive, IntMaxValue<1048575>]>:$bytes,
+                       Variadic<UOp_Void>:$deps);
+  let results = (outs UOp_Void:$result);
+  let assemblyFormat = "$bar `bytes` $bytes (`after` $deps^)? attr-dict `:` type($bar)";
+  let hasVerifier = 1;
+}
+
+def UOp_MBarrierWaitOp : Op<UOp_Dialect, "mbarrier_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "waits until an mbarrier's phase of a parity has completed";
+  let description = [{
+    PTX's `mbarrier.try_wait.parity.shared.b64` until it succeeds (sm_90):
+    the thread waits for the completion of the phase of the mbarrier at
+    `bar` whose parity is `phase`'s lowest bit; the bytes copies completed
+    on that phase are then visible to it. Before `uop-lower` `phase` is a
+    VIEW without a source, whose index is the phase's number (a ring of `S`
+    mbarriers used once per step of a loop: step `u` waits for phase
+    `u / S` of mbarrier `u % S`); after, that number as an integer. Every
+    thread waits: `bar` is not masked.
+
+    ```mlir
+    %w = uop.mbarrier_wait %bar, %phase after %copy : !uop.ptr<i64, 3, local>, !uop.void
+    ```
+  }];
+  let arguments = (ins UOp_AnyPtr:$bar, AnyTypeOf<[UOp_Void, UOp_Int]>:$phase,
+                       Variadic<UOp_Void>:$deps);
+  let results = (outs UOp_Void:$result);
+  let assemblyFormat = [{
+    $bar `,` $phase (`after` $deps^)? attr-dict `:` type($bar) `,` type($phase)
+  }];
+  let hasVerifier = 1;
+}
+
+def UOp_TensorCopyOp : Op<UOp_Dialect, "tensor_copy", [MemoryEffects<[MemRead, MemWrite]>,
+                                                      AttrSizedOperandSegments]> {
+  let summary = "one thread copies a tile into shared memory with the TMA";
+  let description = [{
+    PTX's `cp.async.bulk.tensor.2d.shared::cluster.global.tile
+    .mbarrier::complete_tx::bytes` (sm_90): copies the `rows` x `cols` tile
+    whose row `r` starts `r * pitch` elements after `src` (a VIEW of a
+    global buffer: the tile's first element) to `dst` (a VIEW of a
+    `define_local`: where the tile starts), its rows packed `cols` apart and
+    XOR-swizzled as the `define_local`'s `#uop.swizzle` (which must be TMA's
+    32, 64 or 128-byte swizzle with rows of exactly its span, or none). The
+    copy goes through a tensor map of the buffer seen as rows of `pitch`
+    elements; elements past its last whole row read as zero. When the bytes
+    have landed it completes `rows * cols * element bytes` transaction bytes
+    on the mbarrier at `bar` (announced there by an `mbarrier_expect_tx`);
+    they are visible to the threads whose `mbarrier_wait` saw that phase
+    complete. Where `src`'s VIEW is masked off the thread copies nothing:
+    a schedule masks it to one thread, which copies the whole tile.
+
+    `uop-lower` makes `dst` and `bar` INDEXes, `src` the INDEX of the
+    tile's first element (its gate says which threads copy), `coords` the
+    tile's column and row in the tensor map, and sets `map`, the tensor
+    map (`#uop.tensor_map`) that `convert-uop-to-gpu` makes a kernel
+    parameter of.
+
+    ```mlir
+    %c = uop.tensor_copy %dst, %src rows 128 cols 64 pitch 1024, %bar after %e
+           : !uop.ptr<f16, 24576, local>, !uop.ptr<f16, 1048576>, !uop.ptr<i64, 3, local>
+    ```
+  }];
+  let arguments = (ins UOp_AnyPtr:$dst, UOp_AnyPtr:$src, Variadic<UOp_Int>:$coords,
+                       ConfinedAttr<I64Attr, [IntPositive, IntMaxValue<256>]>:$rows,
+                       ConfinedAttr<I64Attr, [IntPositive, IntMaxValue<256>]>:$cols,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$pitch, UOp_AnyPtr:$bar,
+                       OptionalAttr<UOp_TensorMapAttr>:$map, Variadic<UOp_Void>:$deps);
+  let results = (outs UOp_Void:$result);
+  let assemblyFormat = [{
+    $dst `,` $src (`[` $coords^ `]`)? (`map` $map^)? `rows` $rows `cols` $cols `pitch` $pitch
+    `,` $bar (`after` $deps^)? attr-dict `:` type($dst) `,` type($src) `,` type($bar)
+    (`,` type($coords)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Control
 //===----------------------------------------------------------------------===//
 

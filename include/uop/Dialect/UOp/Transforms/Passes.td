@@ -52,8 +52,9 @@ def UOpOptimize : Pass<"uop-optimize", "::mlir::uop::KernelOp"> {
     Option<"tcSchedule", "tc-schedule", "std::string", /*default=*/"\"auto\"",
            "The heuristic's tensor-core schedule: \"tinygrad\" (fragments loaded from "
            "global memory, as tinygrad does), \"staged\" (tiles staged in shared memory: "
-           "STAGE), \"wgmma\" (Hopper's wgmma from staged tiles: WGMMA, sm_90a) or \"auto\" "
-           "(staged where the kernel and target allow)">
+           "STAGE), \"wgmma\" (Hopper's wgmma from staged tiles: WGMMA, sm_90a), \"tma\" "
+           "(wgmma from tiles the tensor memory accelerator copies: TMA, sm_90a) or \"auto\" "
+           "(wgmma on sm_90a, else staged, where the kernel and target allow)">
   ];
   let dependentDialects = ["::mlir::uop::UOpDialect"];
 }

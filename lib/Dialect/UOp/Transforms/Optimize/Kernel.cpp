@@ -408,7 +408,7 @@ llvm::Error OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
   CHECK(!stages, "STAGE must be the last opt");
   if (opt.op == OptOp::TC)
     return applyTC(opt);
-  if (opt.op == OptOp::STAGE || opt.op == OptOp::WGMMA)
+  if (opt.op == OptOp::STAGE || opt.op == OptOp::WGMMA || opt.op == OptOp::TMA)
     return applyStage(opt);
   int64_t axis = realAxis(opt);
   CHECK(axis < (int64_t)fullShape().size(), "invalid axis " + std::to_string(axis) +
@@ -529,6 +529,7 @@ llvm::Error OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
   case OptOp::TC:
   case OptOp::STAGE:
   case OptOp::WGMMA:
+  case OptOp::TMA:
     break;
   }
   if (appendOpt)

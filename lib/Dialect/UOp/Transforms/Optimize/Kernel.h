@@ -64,6 +64,11 @@ struct StagePlan {
   // layout: swizzle, LBO, SBO in bytes.
   bool wgmma = false, bKMajor = false;
   int64_t wgmmaN = 0, nBlockAxis = -1;
+  // TMA: each operand's tile (each panel of it) copied as a box of
+  // tmaBox[i] = (columns, rows), tmaPitch[i] elements between rows.
+  bool tma = false;
+  std::array<std::array<int64_t, 2>, 2> tmaBox{};
+  std::array<int64_t, 2> tmaPitch{};
   std::array<std::array<int64_t, 3>, 2> tileLayout{};
 };
 
@@ -131,14 +136,15 @@ public:
   std::optional<TensorCoreDesc> tensorCore;
   int64_t useTensorCores = 0;
   std::optional<TCOptions> tcOpts;
-  // STAGE and WGMMA: the number of shared-memory buffers of the staged
-  // operands; whether wgmma multiplies them.
+  // STAGE, WGMMA and TMA: the number of shared-memory buffers of the staged
+  // operands; whether wgmma multiplies them; whether the TMA copies them.
   int64_t stages = 0;
-  bool wgmma = false;
+  bool wgmma = false, tma = false;
 
-  /// How STAGE:axis:stages (WGMMA:axis:stages with `wgmma`) would stage the
-  /// TC's operands, or why it cannot.
-  llvm::Expected<StagePlan> planStaging(int64_t axis, int64_t stages, bool wgmma = false) const;
+  /// How STAGE:axis:stages (WGMMA:axis:stages with `wgmma`, TMA:axis:stages
+  /// with `tma` too) would stage the TC's operands, or why it cannot.
+  llvm::Expected<StagePlan> planStaging(int64_t axis, int64_t stages, bool wgmma = false,
+                                        bool tma = false) const;
 
 private:
   OptKernel(KernelOp kernel, const OptTarget &target) : kernel(kernel), target(target) {}
@@ -172,6 +178,8 @@ private:
   /// WGMMA's part of planStaging: the warpgroup, the wgmma's N, the tiles'
   /// layouts as wgmma reads them, or why the staged tiles do not fit it.
   llvm::Error planWgmma(StagePlan &plan) const;
+  /// TMA's part: each tile as boxes of a 2d tensor map of its buffer.
+  llvm::Error planTma(StagePlan &plan) const;
   /// The shared-memory buffers, copies and barrier of STAGE at `b`, and the
   /// A and B fragments each lane reads from there (WGMMA: the starts of the
   /// warpgroup's A and B tiles there, and in `barrier` the barrier that
@@ -193,9 +201,10 @@ llvm::Expected<SmallVector<Opt>> stagedTensorCoreOptimizations(const OptKernel &
                                                                ArrayRef<Opt> tcOpts);
 /// The tensor-core opts for Hopper's wgmma (sm_90a): TC, a warpgroup per
 /// block (LOCAL 4 down M), UPCAST 8 on N and 2 on M (two m64n64 wgmmas),
-/// UNROLL for k-steps of 64 (128-byte rows) where K allows, WGMMA; or why
-/// they cannot be.
-llvm::Expected<SmallVector<Opt>> wgmmaTensorCoreOptimizations(const OptKernel &k);
+/// UNROLL for k-steps of 64 (128-byte rows) where K allows, then WGMMA (or
+/// `copier`: TMA, its tiles copied by the TMA); or why they cannot be.
+llvm::Expected<SmallVector<Opt>> wgmmaTensorCoreOptimizations(const OptKernel &k,
+                                                              OptOp copier = OptOp::WGMMA);
 
 } // namespace mlir::uop
 

@@ -24,6 +24,7 @@ constexpr std::pair<OptOp, llvm::StringLiteral> kOptOps[] = {
     {OptOp::SWAP, "SWAP"},
     {OptOp::STAGE, "STAGE"},
     {OptOp::WGMMA, "WGMMA"},
+    {OptOp::TMA, "TMA"},
 };
 
 StringRef name(OptOp op) {

@@ -21,9 +21,10 @@
 namespace mlir::uop {
 class TargetAttr;
 
-/// tinygrad's OptOps, and STAGE and WGMMA (ours): the tensor cores' operand
-/// tiles staged in shared memory, STAGE:axis:buffers, and multiplied from
-/// there by Hopper's wgmma, WGMMA:axis:buffers (docs/optimize.md).
+/// tinygrad's OptOps, and STAGE, WGMMA and TMA (ours): the tensor cores'
+/// operand tiles staged in shared memory, STAGE:axis:buffers, multiplied
+/// from there by Hopper's wgmma, WGMMA:axis:buffers, and copied there by its
+/// tensor memory accelerator, TMA:axis:buffers (docs/optimize.md).
 enum class OptOp {
   TC,
   UPCAST,
@@ -35,7 +36,8 @@ enum class OptOp {
   PADTO,
   SWAP,
   STAGE,
-  WGMMA
+  WGMMA,
+  TMA
 };
 
 struct Opt {

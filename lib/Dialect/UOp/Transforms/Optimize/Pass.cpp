@@ -79,21 +79,22 @@ struct UOpOptimizePass : mlir::uop::impl::UOpOptimizeBase<UOpOptimizePass> {
     } else if (heuristic) {
       StringRef schedule = tcSchedule;
       if (schedule != "auto" && schedule != "tinygrad" && schedule != "staged" &&
-          schedule != "wgmma")
+          schedule != "wgmma" && schedule != "tma")
         return kernel.emitOpError() << "unknown tensor-core schedule '" << schedule
-                                    << "' (known: auto, tinygrad, staged, wgmma)";
+                                    << "' (known: auto, tinygrad, staged, wgmma, tma)";
+      bool hopper = schedule == "wgmma" || schedule == "tma";
       // tinygrad tries the tensor cores first, then its hand-coded opts;
       // their operands are staged in shared memory where they can be, and
       // on sm_90a multiplied there by wgmma where it can be.
       if (auto tc = tensorCoreOptimizations(*k)) {
         toApply = std::move(*tc);
         llvm::Expected<SmallVector<Opt>> wgmma =
-            schedule == "wgmma" || (schedule == "auto" && target.hasWgmma)
-                ? wgmmaTensorCoreOptimizations(*k)
+            hopper || (schedule == "auto" && target.hasWgmma)
+                ? wgmmaTensorCoreOptimizations(*k, schedule == "tma" ? OptOp::TMA : OptOp::WGMMA)
                 : llvm::Expected<SmallVector<Opt>>(llvm::createStringError("not asked"));
         if (wgmma) {
           toApply = std::move(*wgmma);
-        } else if (schedule == "wgmma") {
+        } else if (hopper) {
           return kernel.emitOpError()
                  << "cannot multiply with wgmma (" << llvm::toString(wgmma.takeError()) << ")";
         } else if (llvm::consumeError(wgmma.takeError()); schedule != "tinygrad") {

@@ -16,6 +16,12 @@
 // buffers keep S-2 tiles in flight. The buffers are swizzled (#uop.swizzle)
 // so that neither the copies nor the ldmatrix rows conflict on banks.
 //
+// WGMMA multiplies the staged tiles with Hopper's wgmma instead (planWgmma);
+// TMA also copies them with Hopper's tensor memory accelerator: the
+// block's first thread copies each tile as a box, completing on the
+// buffer's mbarrier, which every thread waits on instead of its copy groups
+// (planTma, copyTma).
+//
 // Everything here is derived from the views the TC opt left and checked
 // against the PTX ISA's fragment layouts (mmaFragmentCoord): the operand's
 // tile must be a box of whole 16-byte rows in its buffer, and each lane's
@@ -138,7 +144,8 @@ static Operation *tcSource(ReduceAxisOp r, int i) {
   return src.getDefiningOp();
 }
 
-llvm::Expected<StagePlan> OptKernel::planStaging(int64_t axis, int64_t stages, bool wgmma) const {
+llvm::Expected<StagePlan> OptKernel::planStaging(int64_t axis, int64_t stages, bool wgmma,
+                                                 bool tma) const {
   CHECK(tensorCore && useTensorCores == 1, "STAGE stages the tensor cores' operands: TC first");
   CHECK(target.hasAsyncCopy,
         "STAGE needs cp.async and ldmatrix (sm_80 or later), not " + target.name);
@@ -279,6 +286,11 @@ llvm::Expected<StagePlan> OptKernel::planStaging(int64_t axis, int64_t stages, b
   if (wgmma)
     if (llvm::Error e = planWgmma(plan))
       return e;
+  if (tma) {
+    if (llvm::Error e = planTma(plan))
+      return e;
+    smemBytes += 8 * stages; // an mbarrier per buffer
+  }
   CHECK(smemBytes <= target.sharedMax,
         "exceeds maximum shared memory size: " + std::to_string(stages) + " buffers need " +
             std::to_string(smemBytes) + " bytes, max " + std::to_string(target.sharedMax));
@@ -369,21 +381,70 @@ llvm::Error OptKernel::planWgmma(StagePlan &plan) const {
   return llvm::Error::success();
 }
 
+llvm::Error OptKernel::planTma(StagePlan &plan) const {
+  CHECK(plan.wgmma, "TMA copies the tiles wgmma multiplies");
+  for (int i = 0; i < 2; ++i) {
+    StagedOperand &op = plan.operands[i];
+    std::string which = i == 0 ? "A" : "B";
+    auto ptr = cast<PtrType>(ViewOp(bufViews[op.buf]).getType());
+    int64_t esize = ptr.getElementType().getIntOrFloatBitWidth() / 8;
+    // A box's rows are the swizzle's span (the tile's rows as wgmma reads
+    // them); findBox merged rows that are contiguous in the buffer.
+    int64_t span = plan.tileLayout[i][0] / esize;
+    int64_t rows = op.rows, cols = op.cols / op.panels, pitch = op.pitch;
+    if (cols != span) {
+      CHECK(cols % span == 0 && op.panels == 1 && (rows == 1 || pitch == cols),
+            "TMA cannot copy " + which + "'s tile as rows of " + std::to_string(span) +
+                " elements");
+      rows = rows * cols / span;
+      cols = pitch = span;
+    }
+    CHECK(rows <= 256,
+          "TMA copies boxes of at most 256 rows, not " + which + "'s " + std::to_string(rows));
+    CHECK(ptr.getSize() != PtrType::kUnknownSize && ptr.getSize() >= pitch &&
+              ptr.getSize() / pitch <= INT32_MAX,
+          "TMA needs " + which + "'s buffer of a known size, 1 to 2^31 - 1 rows of " +
+              std::to_string(pitch) + " elements");
+    // The map sees the buffer as rows of `pitch`: a box's row must not run
+    // past one (it would read zeros, not the next row's elements). The
+    // column of a tile's first element, over every block, step and panel,
+    // is at most this sum while it stays below the pitch.
+    const View &v = op.frag;
+    int64_t lastColumn = v.offset % pitch + (op.panels - 1) * cols;
+    bool forward = v.offset >= 0;
+    for (int64_t a = 0; a < (int64_t)v.shape.size(); ++a)
+      if (a < globalDims() || a == plan.axis) {
+        forward &= v.strides[a] >= 0;
+        lastColumn += (v.shape[a] - 1) * (v.strides[a] % pitch);
+      }
+    CHECK(forward && lastColumn + cols <= pitch,
+          "TMA cannot copy " + which + "'s tiles: a row of one would cross a row of " +
+              std::to_string(pitch) + " elements of its buffer");
+    plan.tmaBox[i] = {cols, rows};
+    plan.tmaPitch[i] = pitch;
+  }
+  plan.tma = true;
+  return llvm::Error::success();
+}
+
 llvm::Error OptKernel::applyStage(const Opt &opt) {
   CHECK(!stages, "STAGE is applied once");
   CHECK(opt.axis && opt.arg, "STAGE needs an axis and a number of buffers");
-  llvm::Expected<StagePlan> plan = planStaging(*opt.axis, *opt.arg, opt.op == OptOp::WGMMA);
+  bool withTma = opt.op == OptOp::TMA;
+  llvm::Expected<StagePlan> plan =
+      planStaging(*opt.axis, *opt.arg, opt.op == OptOp::WGMMA || withTma, withTma);
   if (!plan)
     return plan.takeError();
   stages = *opt.arg;
-  wgmma = opt.op == OptOp::WGMMA;
+  wgmma = opt.op == OptOp::WGMMA || withTma;
+  tma = withTma;
   appliedOpts.push_back(opt);
   return llvm::Error::success();
 }
 
 std::pair<Value, Value> OptKernel::writeStagedOperands(OpBuilder &b, Location loc,
                                                        Value *published) {
-  llvm::Expected<StagePlan> planned = planStaging(0, stages, wgmma);
+  llvm::Expected<StagePlan> planned = planStaging(0, stages, wgmma, tma);
   // (applyStage checked it, and STAGE is the last opt)
   assert(planned && "STAGE was applied to a kernel it does not fit");
   StagePlan &plan = *planned;
@@ -410,24 +471,36 @@ std::pair<Value, Value> OptKernel::writeStagedOperands(OpBuilder &b, Location lo
     return ViewOp::create(b, loc, buf.getType(), buf, st.toAttr(ctx));
   };
   SmallVector<int64_t> zeros(full.size(), 0);
+  // The mask of an op of step `step`: the loop's (-1, for tile kt + ahead)
+  // off past the last tile; with `oneThread`, all but the block's first
+  // thread off (the TMA's copies and mbarrier ops).
+  auto maskOf = [&](int64_t step, bool oneThread) {
+    std::optional<shape::Mask> mask;
+    auto cut = [&](int64_t axis, int64_t end) {
+      if (!mask) {
+        mask.emplace();
+        for (int64_t size : full)
+          mask->push_back({0, size});
+      }
+      (*mask)[axis].second = end;
+    };
+    if (step < 0 && ahead > 0)
+      cut(kt, std::max<int64_t>(0, steps - ahead));
+    for (int64_t a = wd; a < kt && oneThread; ++a)
+      cut(a, 1);
+    return mask;
+  };
   // The first element of tile `step` (-1: the loop's, kt + ahead) in the
-  // operand's buffer; the loop's is masked off past the last tile.
-  auto origin = [&](int i, int64_t step, int64_t extra) {
+  // operand's buffer.
+  auto origin = [&](int i, int64_t step, int64_t extra, bool oneThread = false) {
     const View &v = plan.operands[i].frag;
     SmallVector<int64_t> strides(zeros);
     for (int64_t a = 0; a < wd; ++a)
       strides[a] = v.strides[a];
-    std::optional<shape::Mask> mask;
-    if (step < 0) {
+    if (step < 0)
       strides[kt] = v.strides[kt];
-      if (ahead > 0) {
-        mask.emplace();
-        for (auto [a, size] : llvm::enumerate(full))
-          mask->push_back({0, (int64_t)a == kt ? std::max<int64_t>(0, size - ahead) : size});
-      }
-    }
     int64_t offset = v.offset + (step < 0 ? ahead : step) * v.strides[kt] + extra;
-    return ShapeTracker{{View::create(full, strides, offset, mask)}};
+    return ShapeTracker{{View::create(full, strides, offset, maskOf(step, oneThread))}};
   };
   // Buffer (step % S) of the ring, over the kernel's shape: a view of the
   // flat position step * tile modulo the ring's size.
@@ -438,37 +511,105 @@ std::pair<Value, Value> OptKernel::writeStagedOperands(OpBuilder &b, Location lo
                          View::create(full, strides, shift * tile[i] + extra)}};
   };
 
-  // Tiles 0 .. ahead-1 before the loop, one group each (an empty group
-  // where there is no such tile, so the loop's count of groups holds).
-  Value group;
-  auto after = [&]() { return group ? SmallVector<Value>{group} : SmallVector<Value>{}; };
-  auto copies = [&](int64_t step) {
-    SmallVector<Value> done;
-    for (int i = 0; i < 2; ++i) {
-      const StagedOperand &op = plan.operands[i];
-      // Panel p (columns 64p .. 64p+63 of the tile) after p whole panels.
-      int64_t cols = op.cols / op.panels;
-      for (int64_t p = 0; p < op.panels; ++p) {
-        int64_t into = p * op.rows * cols;
-        ShapeTracker dst = step < 0 ? ring(i, ahead, zeros, into)
-                                    : ShapeTracker{{View::create(full, zeros, step * tile[i] + into)}};
-        done.push_back(CopyTileOp::create(b, loc, voidType, view(local[i], dst),
-                                          view(global[i], origin(i, step, p * cols)), op.rows,
-                                          cols, op.pitch, cols, after()));
-      }
-    }
-    return done;
+  // Panel p (columns p * cols .. of the tile) lands after p whole panels.
+  auto destination = [&](int i, int64_t step, int64_t p) {
+    const StagedOperand &op = plan.operands[i];
+    int64_t into = p * op.rows * (op.cols / op.panels);
+    return view(local[i], step < 0
+                              ? ring(i, ahead, zeros, into)
+                              : ShapeTracker{{View::create(full, zeros, step * tile[i] + into)}});
   };
-  for (int64_t step = 0; step < ahead; ++step) {
-    SmallVector<Value> issued = step < steps ? copies(step) : after();
-    group = AsyncCommitOp::create(b, loc, voidType, issued);
-  }
-  group = AsyncCommitOp::create(b, loc, voidType, copies(-1));
-  Value landed = AsyncWaitOp::create(b, loc, voidType, ahead, ValueRange{group});
-  // wgmma reads shared memory through the async proxy: the copies (the
-  // generic proxy's writes) are fenced before the barrier publishes them.
-  if (plan.wgmma)
-    landed = FenceProxyAsyncOp::create(b, loc, voidType, ValueRange{landed});
+
+  // cp.async: the block's threads copy 16-byte pieces of tiles 0 .. ahead-1
+  // before the loop, one group each (an empty group where there is no such
+  // tile, so the loop's count of groups holds), then tile kt + ahead per
+  // step; tile kt has landed when at most `ahead` groups are in flight.
+  auto copyAsync = [&]() {
+    Value group;
+    auto after = [&]() { return group ? SmallVector<Value>{group} : SmallVector<Value>{}; };
+    auto copies = [&](int64_t step) {
+      SmallVector<Value> done;
+      for (int i = 0; i < 2; ++i) {
+        const StagedOperand &op = plan.operands[i];
+        int64_t cols = op.cols / op.panels;
+        for (int64_t p = 0; p < op.panels; ++p)
+          done.push_back(CopyTileOp::create(b, loc, voidType, destination(i, step, p),
+                                            view(global[i], origin(i, step, p * cols)), op.rows,
+                                            cols, op.pitch, cols, after()));
+      }
+      return done;
+    };
+    for (int64_t step = 0; step < ahead; ++step) {
+      SmallVector<Value> issued = step < steps ? copies(step) : after();
+      group = AsyncCommitOp::create(b, loc, voidType, issued);
+    }
+    group = AsyncCommitOp::create(b, loc, voidType, copies(-1));
+    Value landed = AsyncWaitOp::create(b, loc, voidType, ahead, ValueRange{group});
+    // wgmma reads shared memory through the async proxy: the copies (the
+    // generic proxy's writes) are fenced before the barrier publishes them.
+    if (plan.wgmma)
+      landed = FenceProxyAsyncOp::create(b, loc, voidType, ValueRange{landed});
+    return landed;
+  };
+
+  // The TMA: the block's first thread copies each tile as boxes, which
+  // complete on the tile's mbarrier, one per buffer (`tc_full`); the
+  // thread announces their bytes there first. Every thread waits for the
+  // phase of tile kt: buffer kt % S's mbarrier completes a phase per tile,
+  // so tile kt's is phase kt / S, of parity (kt / S) % 2. The TMA writes
+  // through the async proxy, as wgmma reads: no proxy fence.
+  auto copyTma = [&]() {
+    Type i64 = IntegerType::get(ctx, 64, IntegerType::Signed);
+    Value bars = DefineLocalOp::create(b, loc, PtrType::get(i64, plan.stages, AddressSpace::local),
+                                       b.getStringAttr("tc_full"), SwizzleAttr());
+    // Tile `step`'s mbarrier (-1: the loop's, of tile kt + shift).
+    auto bar = [&](int64_t step, int64_t shift, std::optional<shape::Mask> mask) {
+      if (step >= 0)
+        return view(bars, ShapeTracker{{View::create(full, zeros, step % plan.stages, mask)}});
+      SmallVector<int64_t> strides(zeros);
+      strides[kt] = 1;
+      return view(bars, ShapeTracker{{View::create({plan.stages}),
+                                      View::create(full, strides, shift, mask)}});
+    };
+    int64_t bytes = 0;
+    for (int i = 0; i < 2; ++i)
+      bytes +=
+          tile[i] * cast<PtrType>(global[i].getType()).getElementType().getIntOrFloatBitWidth() / 8;
+    auto copies = [&](int64_t step, ValueRange after) {
+      Value announced = MBarrierExpectTxOp::create(
+          b, loc, voidType, bar(step, ahead, maskOf(step, /*oneThread=*/true)), bytes, after);
+      SmallVector<Value> done;
+      for (int i = 0; i < 2; ++i) {
+        const StagedOperand &op = plan.operands[i];
+        auto [cols, rows] = plan.tmaBox[i];
+        for (int64_t p = 0; p < op.panels; ++p)
+          done.push_back(TensorCopyOp::create(
+              b, loc, voidType, destination(i, step, p),
+              view(global[i], origin(i, step, p * (op.cols / op.panels), /*oneThread=*/true)),
+              ValueRange{}, rows, cols, plan.tmaPitch[i], bar(step, ahead, std::nullopt),
+              TensorMapAttr(), ValueRange{announced}));
+      }
+      return done;
+    };
+    SmallVector<Value> issued;
+    for (int64_t s = 0; s < plan.stages; ++s)
+      issued.push_back(MBarrierInitOp::create(
+          b, loc, voidType, bar(s, 0, maskOf(s, /*oneThread=*/true)), 1, ValueRange{}));
+    issued = {BarrierOp::create(b, loc, voidType, issued)}; // the mbarriers are ready
+    for (int64_t step = 0; step < std::min(ahead, steps); ++step)
+      issued = copies(step, issued);
+    issued = copies(-1, issued);
+    SmallVector<int64_t> strides(zeros);
+    strides[kt] = 1;
+    Value phase = ViewOp::create(
+        b, loc, voidType, Value(),
+        ShapeTracker{{View::create({2, plan.stages}, {1, 0}), View::create(full, strides)}}.toAttr(
+            ctx));
+    return MBarrierWaitOp::create(b, loc, voidType, bar(-1, 0, std::nullopt), phase, issued)
+        .getResult();
+  };
+
+  Value landed = plan.tma ? copyTma() : copyAsync();
   Value barrier = BarrierOp::create(b, loc, voidType, ValueRange{landed});
   *published = barrier;
 
@@ -725,8 +866,8 @@ llvm::Expected<SmallVector<Opt>> mlir::uop::stagedTensorCoreOptimizations(const 
   return staged(*k, /*conflictFree=*/false);
 }
 
-llvm::Expected<SmallVector<Opt>>
-mlir::uop::wgmmaTensorCoreOptimizations(const OptKernel &original) {
+llvm::Expected<SmallVector<Opt>> mlir::uop::wgmmaTensorCoreOptimizations(const OptKernel &original,
+                                                                         OptOp copier) {
   OptKernel base = original;
   auto applyTo = [](OptKernel &k, Opt o) -> llvm::Error {
     if (llvm::Error e = k.applyOpt(o))
@@ -782,7 +923,7 @@ mlir::uop::wgmmaTensorCoreOptimizations(const OptKernel &original) {
         llvm::Error e =
             unroll > 1 ? applyTo(tried, Opt{OptOp::UNROLL, 0, unroll, {}}) : llvm::Error::success();
         if (!e)
-          e = applyTo(tried, Opt{OptOp::WGMMA, 0, buffers, {}});
+          e = applyTo(tried, Opt{copier, 0, buffers, {}});
         if (!e)
           return tried.appliedOpts;
         why = llvm::toString(std::move(e));
