@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""run_ptx_printer_sim.py BIN_DIR OUT_DIR CHIP KERNEL.json...: the direct PTX printer's text, executed.
+"""run_ptx_printer_sim.py BIN_DIR OUT_DIR CHIP [--tc-schedule=S] KERNEL.json...: the direct PTX
+printer's text, executed.
 
 The kernels go to PTX by uop-mlir's own printer (uop-translate --export-ptx
 --ptx-printer=direct), and the PTX runs on the SIMT simulator (uop-run K.ptx
@@ -40,14 +41,14 @@ def ptx_on_sim(bin_dir, ptx, path, ref):
             "--exact", *expect]
 
 
-def run_one(bin_dir, out_dir, chip, path):
+def run_one(bin_dir, out_dir, chip, schedule, path):
     name = name_of(path)
     ptx = os.path.join(out_dir, name + ".ptx")
     # The reference: the same kernel on the simulator through the IR path,
     # every buffer as it ends.
     ref = os.path.join(out_dir, name + ".ref")
     r = subprocess.run([os.path.join(bin_dir, "uop-run"), path, "--target=sim", f"--chip={chip}",
-                        f"--write-buffers={ref}"], capture_output=True, text=True)
+                        *schedule, f"--write-buffers={ref}"], capture_output=True, text=True)
     command = ptx_on_sim(bin_dir, ptx, path, ref)
     if not command:
         return f"reference: {(r.stdout + r.stderr).strip()[-1500:]}"
@@ -59,6 +60,9 @@ def run_one(bin_dir, out_dir, chip, path):
 
 def main():
     bin_dir, out_dir, chip, *kernels = sys.argv[1:]
+    # The tensor-core schedule both paths compile with (default: the heuristic's).
+    schedule = [a for a in kernels if a.startswith("--tc-schedule=")]
+    kernels = [a for a in kernels if a not in schedule]
     if not kernels:
         print("error: no kernels given")
         return 1
@@ -75,13 +79,13 @@ def main():
         prepared.append(want)
     kernels = prepared
     r = subprocess.run([os.path.join(bin_dir, "uop-translate"), "--export-ptx", *kernels,
-                        f"--chip={chip}", "--ptx-printer=direct", f"--ptx-dir={out_dir}"],
+                        f"--chip={chip}", *schedule, "--ptx-printer=direct", f"--ptx-dir={out_dir}"],
                        capture_output=True, text=True)
     if r.returncode != 0:
         print(f"FAIL export: {r.stderr.strip()[-2000:]}")
         return 1
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        results = list(pool.map(lambda p: (p, run_one(bin_dir, out_dir, chip, p)), kernels))
+        results = list(pool.map(lambda p: (p, run_one(bin_dir, out_dir, chip, schedule, p)), kernels))
     failed = [(p, e) for p, e in results if e]
     for p, e in failed:
         print(f"FAIL {name_of(p)}: {e}")

@@ -147,6 +147,9 @@ private:
   Space spaceOfType(Type t, const Ptr &p);
   /// "[%rd5+16]": `p` as a load's or store's address operand.
   std::string memOperand(const Ptr &p);
+  /// `ptr`'s address operand where it points into shared memory (its own
+  /// CTA's, also as a shared::cluster address), else failure.
+  FailureOr<std::string> sharedOperand(Value ptr);
 
   LogicalResult printOp(Operation *op);
   LogicalResult printConstant(LLVM::ConstantOp op);

@@ -19,6 +19,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "uop/Target/PTX/PTXImporter.h"
+#include "uop/Dialect/UOp/IR/UOpAttrs.h"
+#include "uop/Dialect/UOp/IR/UOpDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -89,6 +91,50 @@ Type typeOf(MLIRContext *ctx, StringRef t) {
   return {};
 }
 
+/// The tensor maps of a launch line ("buffer1:f16:sizes=[1024,1024]:
+/// strides=[2048]:box=[64,16]:swizzle=128;..."), verified as
+/// #uop.tensor_map is.
+LogicalResult parseTensorMaps(MLIRContext *ctx, StringRef text, SmallVectorImpl<TensorMapAttr> &out,
+                              function_ref<InFlightDiagnostic()> emitError) {
+  SmallVector<StringRef> specs;
+  text.split(specs, ';');
+  for (StringRef spec : specs) {
+    SmallVector<StringRef> f;
+    spec.split(f, ':');
+    int64_t buffer, swizzle;
+    SmallVector<int64_t> lists[3];
+    auto list = [](StringRef s, StringRef key, SmallVectorImpl<int64_t> &xs) {
+      if (!s.consume_front(key) || !s.consume_front("=[") || !s.consume_back("]"))
+        return false;
+      SmallVector<StringRef> items;
+      if (!s.empty())
+        s.split(items, ',');
+      for (StringRef x : items)
+        if (x.getAsInteger(10, xs.emplace_back()))
+          return false;
+      return true;
+    };
+    Type elem;
+    if (f.size() == 6 && f[1].consume_front("i")) {
+      unsigned bits;
+      if (!f[1].getAsInteger(10, bits) && bits <= 64)
+        elem = IntegerType::get(ctx, bits);
+    } else if (f.size() == 6) {
+      elem = typeOf(ctx, f[1]);
+    }
+    if (f.size() != 6 || !f[0].consume_front("buffer") || f[0].getAsInteger(10, buffer) || !elem ||
+        !list(f[2], "sizes", lists[0]) || !list(f[3], "strides", lists[1]) ||
+        !list(f[4], "box", lists[2]) || !f[5].consume_front("swizzle=") ||
+        f[5].getAsInteger(10, swizzle))
+      return emitError() << "bad tensor map '" << spec << "'";
+    if (failed(
+            TensorMapAttr::verify(emitError, buffer, elem, lists[0], lists[1], lists[2], swizzle)))
+      return failure();
+    out.push_back(TensorMapAttr::get(ctx, buffer, elem, lists[0], lists[1], lists[2], swizzle));
+  }
+  return success();
+}
+
 bool isSignedType(StringRef t) { return t.starts_with("s"); }
 bool isFloatType(StringRef t) { return t.starts_with("f") || t == "bf16"; }
 
@@ -135,6 +181,8 @@ private:
   LogicalResult inlineBlock(ArrayRef<std::pair<StringRef, Location>> lines);
   LogicalResult wgmma(const Instruction &in, ArrayRef<StringRef> parts, bool scaleD);
   LogicalResult wgmmaSync(const Instruction &in, ArrayRef<StringRef> parts);
+  LogicalResult tensorCopy(const Instruction &in);
+  LogicalResult tryWaitBlock(ArrayRef<std::pair<StringRef, Location>> lines);
   /// Fails if a wgmma's registers are still in flight where control may
   /// arrive from elsewhere (a label, the kernel's end).
   LogicalResult checkNoWgmmaInFlight(Location loc);
@@ -709,16 +757,95 @@ LogicalResult Importer::tensorCore(const Instruction &in, ArrayRef<StringRef> pa
 }
 
 //===----------------------------------------------------------------------===//
+// Hopper's TMA and mbarriers, as the direct printer writes them
+//===----------------------------------------------------------------------===//
+
+/// mbarrier.init.shared.b64 [bar], count
+/// mbarrier.arrive.expect_tx.shared.b64 _, [bar], bytes
+/// mbarrier.try_wait.parity.shared.b64 p, [bar], parity, ticks: a test of the
+///   phase (the printer's loop around it retries, as try_wait's would)
+/// cp.async.bulk.tensor.Nd.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+///   [dst], [map, {c0, ...}], [bar]
+LogicalResult Importer::tensorCopy(const Instruction &in) {
+  Location loc = in.loc;
+  auto i32 = [&](StringRef r) { return read(r, b.getI32Type(), loc); };
+  if (in.guard.size())
+    return fail(loc, "a predicated '" + in.opcode + "'");
+  if (in.opcode == "mbarrier.init.shared.b64") {
+    FailureOr<Value> bar = address(in.operands[0], 3, loc), n = i32(in.operands[1]);
+    if (failed(bar) || failed(n))
+      return failure();
+    NVVM::MBarrierInitOp::create(b, loc, *bar, *n, Value());
+    return success();
+  }
+  if (in.opcode == "mbarrier.arrive.expect_tx.shared.b64") {
+    if (in.operands[0] != "_")
+      return fail(loc, "'" + in.opcode + "' with a state register (only '_')");
+    FailureOr<Value> bar = address(in.operands[1], 3, loc), n = i32(in.operands[2]);
+    if (failed(bar) || failed(n))
+      return failure();
+    NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), *bar, *n, NVVM::MemScopeKind::CTA,
+                                           /*relaxed=*/false, Value());
+    return success();
+  }
+  if (in.opcode == "mbarrier.try_wait.parity.shared.b64") {
+    FailureOr<Value> bar = address(in.operands[1], 3, loc), parity = i32(in.operands[2]),
+                     ticks = i32(in.operands[3]);
+    if (failed(bar) || failed(parity) || failed(ticks))
+      return failure();
+    Value done = NVVM::MBarrierTestWaitOp::create(b, loc, b.getI1Type(), *bar, *parity);
+    return write(in.operands[0], done, false, loc);
+  }
+  StringRef rest = in.opcode;
+  unsigned rank = 0;
+  if (!rest.consume_front("cp.async.bulk.tensor.") || rest.consumeInteger(10, rank) ||
+      rest != "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" || rank < 1 || rank > 5)
+    return fail(loc, "unsupported '" + in.opcode + "'");
+  StringRef source = in.operands[1];
+  if (!source.consume_front("[") || !source.consume_back("]"))
+    return fail(loc, "expected '[map, {coordinates}]', got '" + in.operands[1] + "'");
+  auto [mapReg, list] = source.split(',');
+  list = list.trim();
+  SmallVector<StringRef> coords;
+  if (list.consume_front("{") && list.consume_back("}"))
+    coords = splitOperands(list);
+  if (coords.size() != rank)
+    return fail(loc, "'" + in.opcode + "' takes " + Twine(rank) + " coordinates");
+  FailureOr<Value> dst = address(in.operands[0], 3, loc), bar = address(in.operands[2], 3, loc),
+                   map = read(mapReg.trim(), b.getI64Type(), loc);
+  if (failed(dst) || failed(bar) || failed(map))
+    return failure();
+  SmallVector<Value> xs;
+  for (StringRef c : coords) {
+    FailureOr<Value> x = i32(c);
+    if (failed(x))
+      return failure();
+    xs.push_back(*x);
+  }
+  Value cluster = LLVM::AddrSpaceCastOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 7), *dst);
+  Value mapPtr = LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(ctx), *map);
+  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+      b, loc, cluster, mapPtr, xs, *bar, ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE,
+      /*isCTAOnly=*/false, /*group=*/nullptr, /*predicate=*/Value());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Hopper's wgmma
 //===----------------------------------------------------------------------===//
 
-/// The one inline-asm block the printer copies from MLIR's NVVM lowering:
+/// The inline-asm blocks the printer copies from MLIR's NVVM lowering:
 ///   { .reg .pred p; setp.ne.b32 p, SCALE_D, 0; wgmma.mma_async... p, ...; }
+///   { .reg .pred P1; LAB_WAIT: mbarrier.try_wait.parity.shared.b64 P1, [bar],
+///     parity, ticks; @P1 bra.uni DONE; bra.uni LAB_WAIT; DONE: }
+/// (the second: a wait until the phase completes, as the op it came from).
 LogicalResult Importer::inlineBlock(ArrayRef<std::pair<StringRef, Location>> lines) {
   auto unsupported = [&](Location loc) {
     return fail(loc, "unsupported inline PTX block (the importer reads the wgmma.mma_async "
-                     "block of MLIR's NVVM lowering)");
+                     "and mbarrier.try_wait.parity blocks of MLIR's NVVM lowering)");
   };
+  if (lines.size() == 6)
+    return tryWaitBlock(lines);
   if (lines.size() != 3)
     return unsupported(lines.empty() ? func.getLoc() : lines[0].second);
   StringRef decl = lines[0].first, setp = lines[1].first, mma = lines[2].first;
@@ -742,6 +869,34 @@ LogicalResult Importer::inlineBlock(ArrayRef<std::pair<StringRef, Location>> lin
     return unsupported(lines[2].second);
   startBlockIfTerminated();
   return wgmma(in, parts, scaleD == 1);
+}
+
+LogicalResult Importer::tryWaitBlock(ArrayRef<std::pair<StringRef, Location>> lines) {
+  // Each line with its runs of blanks as one space.
+  auto normal = [](StringRef l) {
+    SmallVector<StringRef> words;
+    l.split(words, ' ', -1, /*KeepEmpty=*/false);
+    return llvm::join(words, " ");
+  };
+  std::string wait = normal(lines[2].first);
+  StringRef w = wait;
+  SmallVector<StringRef> ops;
+  if (w.consume_front("mbarrier.try_wait.parity.shared.b64 ") && w.consume_back(";"))
+    ops = splitOperands(w);
+  if (normal(lines[0].first) != ".reg .pred P1;" || normal(lines[1].first) != "LAB_WAIT:" ||
+      ops.size() != 4 || ops[0] != "P1" || normal(lines[3].first) != "@P1 bra.uni DONE;" ||
+      normal(lines[4].first) != "bra.uni LAB_WAIT;" || normal(lines[5].first) != "DONE:")
+    return fail(lines[0].second, "unsupported inline PTX block (the importer reads the "
+                                 "wgmma.mma_async and mbarrier.try_wait.parity blocks of MLIR's "
+                                 "NVVM lowering)");
+  Location loc = lines[2].second;
+  startBlockIfTerminated();
+  FailureOr<Value> bar = address(ops[1], 3, loc), parity = read(ops[2], b.getI32Type(), loc),
+                   ticks = read(ops[3], b.getI32Type(), loc);
+  if (failed(bar) || failed(parity) || failed(ticks))
+    return failure();
+  NVVM::MBarrierTryWaitParityOp::create(b, loc, *bar, *parity, *ticks);
+  return success();
 }
 
 /// wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}.{f16,bf16}
@@ -989,9 +1144,11 @@ static size_t operandCount(ArrayRef<StringRef> parts) {
       op == "neg" || op == "not" || op == "ex2" || op == "lg2" || op == "sin" || op == "cos" ||
       op == "sqrt" || op == "rcp")
     return 2;
+  if (op == "mbarrier") // init; arrive.expect_tx; try_wait.parity
+    return parts[1] == "init" ? 2 : parts[1] == "arrive" ? 3 : 4;
   if (op == "selp" || op == "mma" || op == "fma")
     return 4;
-  return 3; // setp, cp.async, and the binary operations
+  return 3; // setp, cp.async (and cp.async.bulk.tensor), and the binary operations
 }
 
 LogicalResult Importer::instruction(const Instruction &in) {
@@ -1138,6 +1295,8 @@ LogicalResult Importer::instruction(const Instruction &in) {
         NVVM::CpAsyncWaitGroupOp::create(b, loc, n);
         return success();
       }
+      if (in.opcode.starts_with("cp.async.bulk.tensor."))
+        return tensorCopy(in);
       if (in.opcode != "cp.async.cg.shared.global" && in.opcode != "cp.async.ca.shared.global")
         return fail(loc, "unsupported '" + in.opcode + "'");
       FailureOr<Value> dst = address(in.operands[0], 3, loc), src = address(in.operands[1], 1, loc);
@@ -1150,6 +1309,8 @@ LogicalResult Importer::instruction(const Instruction &in) {
                               Value());
       return success();
     }
+    if (op == "mbarrier")
+      return tensorCopy(in);
     if (op == "ldmatrix" || op == "mma")
       return tensorCore(in, parts);
     if (op == "wgmma" || op == "fence")
@@ -1180,6 +1341,8 @@ OwningOpRef<ModuleOp> Importer::run() {
   SmallVector<std::pair<std::string, unsigned>> sharedDecls; // name, bytes (with align below)
   StringRef launchKernel;
   SmallVector<int32_t> grid, block;
+  SmallVector<TensorMapAttr> maps;
+  NamedAttrList launch; // uop.launch entries of the kernels that take tensor maps
   enum { Top, Params, Body, AsmBlock } state = Top;
   SmallVector<std::pair<StringRef, Location>> asmLines;
   gpu::GPUModuleOp gpuModule;
@@ -1207,13 +1370,28 @@ OwningOpRef<ModuleOp> Importer::run() {
       line.split(fields, ' ');
       grid.clear();
       block.clear();
-      if (fields.size() != 3 || !fields[1].consume_front("grid=") ||
-          !fields[2].consume_front("block=") || !parseDims(fields[1], grid) ||
-          !parseDims(fields[2], block)) {
+      maps.clear();
+      // Then `variables=` (what a caller passes: not needed here) and the
+      // tensor maps the kernel takes, which the runtimes make.
+      bool ok = fields.size() >= 3 && fields.size() <= 5 && fields[1].consume_front("grid=") &&
+                fields[2].consume_front("block=") && parseDims(fields[1], grid) &&
+                parseDims(fields[2], block);
+      for (StringRef f : ArrayRef(fields).drop_front(3))
+        ok &= f.starts_with("variables=") ||
+              (f.consume_front("tensor_maps=") &&
+               succeeded(parseTensorMaps(ctx, f, maps, [&] { return emitError(loc); })));
+      if (!ok) {
         emitError(loc) << "bad launch line";
         return nullptr;
       }
       launchKernel = fields[0];
+      if (!maps.empty()) {
+        NamedAttrList entry;
+        entry.set("grid", b.getDenseI32ArrayAttr(grid));
+        entry.set("block", b.getDenseI32ArrayAttr(block));
+        entry.set("tensor_maps", b.getArrayAttr(SmallVector<Attribute>(maps.begin(), maps.end())));
+        launch.set(launchKernel, entry.getDictionary(ctx));
+      }
       continue;
     }
     if (line.starts_with("//"))
@@ -1415,12 +1593,14 @@ OwningOpRef<ModuleOp> Importer::run() {
     emitError(locAt(lines.size(), 1)) << "the PTX ends inside a kernel";
     return nullptr;
   }
+  if (!launch.empty())
+    UOpDialect::LaunchAttrHelper(ctx).setAttr(*module, launch.getDictionary(ctx));
   return module;
 }
 
 } // namespace
 
 OwningOpRef<ModuleOp> mlir::uop::importPTX(llvm::SourceMgr &sourceMgr, MLIRContext *context) {
-  context->loadDialect<gpu::GPUDialect, LLVM::LLVMDialect, NVVM::NVVMDialect>();
+  context->loadDialect<gpu::GPUDialect, LLVM::LLVMDialect, NVVM::NVVMDialect, UOpDialect>();
   return Importer(sourceMgr, context).run();
 }

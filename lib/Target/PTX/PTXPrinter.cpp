@@ -148,6 +148,14 @@ Reg KernelPrinter::address(const Ptr &p, Space want) {
   return s;
 }
 
+FailureOr<std::string> KernelPrinter::sharedOperand(Value ptr) {
+  Ptr p = ptrs.find(ptr)->second;
+  if (spaceOfType(ptr.getType(), p) != Space::Shared)
+    return failure();
+  p.space = Space::Shared;
+  return memOperand(p);
+}
+
 std::string KernelPrinter::memOperand(const Ptr &p) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -714,6 +722,50 @@ LogicalResult KernelPrinter::printOp(Operation *op) {
         default:
           return fail(o, "this proxy kind");
         }
+      })
+      .Case([&](NVVM::MBarrierInitOp o) -> LogicalResult {
+        FailureOr<std::string> bar = sharedOperand(o.getAddr());
+        if (o.getPredicate() || failed(bar))
+          return fail(o, "mbarrier.init other than unpredicated, in shared memory");
+        emit("mbarrier.init.shared.b64", {*bar, scalar(o.getCount())});
+        return success();
+      })
+      .Case([&](NVVM::MBarrierArriveExpectTxOp o) -> LogicalResult {
+        FailureOr<std::string> bar = sharedOperand(o.getAddr());
+        if (o.getPredicate() || o.getRelaxed() || o->getNumResults() ||
+            o.getScope() != NVVM::MemScopeKind::CTA || failed(bar))
+          return fail(o, "mbarrier.arrive.expect_tx other than the CTA's, unpredicated, without "
+                         "a state, in shared memory");
+        emit("mbarrier.arrive.expect_tx.shared.b64", {"_", *bar, scalar(o.getTxcount())});
+        return success();
+      })
+      .Case([&](NVVM::MBarrierTryWaitParityOp o) -> LogicalResult {
+        // Tried until the phase has completed, as upstream's op is.
+        FailureOr<std::string> bar = sharedOperand(o.getAddr());
+        if (failed(bar))
+          return fail(o, "mbarrier.try_wait.parity other than in shared memory");
+        Reg done = fresh(RC::Pred);
+        std::string again = "$L__WAIT0_" + std::to_string(++edges);
+        body << again << ":\n";
+        emit("mbarrier.try_wait.parity.shared.b64",
+             {done, *bar, scalar(o.getPhase()), scalar(o.getTicks())});
+        body << "\t@!" << done << " bra " << again << ";\n";
+        return success();
+      })
+      .Case([&](NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp o) -> LogicalResult {
+        FailureOr<std::string> dst = sharedOperand(o.getDstMem()), bar = sharedOperand(o.getMbar());
+        if (o.getMode() != NVVM::TMALoadMode::TILE || o.getMulticastMask() || o.getL2CacheHint() ||
+            o.getPredicate() || o.getGroup() || failed(dst) || failed(bar))
+          return fail(o, "cp.async.bulk.tensor other than a tile to the CTA's own shared memory "
+                         "without multicast, cache hint or predicate");
+        Reg map = address(ptrs.find(o.getTmaDescriptor())->second, Space::Generic);
+        body << "\tcp.async.bulk.tensor." << o.getCoordinates().size()
+             << "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes " << *dst << ", ["
+             << map << ", {";
+        for (auto [i, c] : llvm::enumerate(o.getCoordinates()))
+          body << (i ? ", " : "") << scalar(c);
+        body << "}], " << *bar << ";\n";
+        return success();
       })
       .Case([&](NVVM::WgmmaFenceAlignedOp) {
         emit("wgmma.fence.sync.aligned", {});
