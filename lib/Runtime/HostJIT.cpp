@@ -5,7 +5,10 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
 
 #include <cmath>
 #include <cstdint>
@@ -43,6 +46,18 @@ static __bf16 truncDFBF2(double d) {
   return truncToBF16(bits);
 }
 
+// The host's CPU features without AVX512-FP16. LLVM 22's x86 code for
+// llvm.fptosi.sat.iN.f16 (N = 13..16) under it gives NaN the minimum, not 0
+// (llvm/llvm-project#210556, fixed after 22), so the simulator's cvt.rzi of
+// a half NaN depended on the machine. Without it half is converted through
+// f32 as on every other x86: results do not depend on the host.
+static std::string jitFeatures() {
+  llvm::SubtargetFeatures features;
+  for (const auto &[name, on] : llvm::sys::getHostCPUFeatures())
+    features.AddFeature(name, on && name != "avx512fp16");
+  return features.getString();
+}
+
 FailureOr<std::unique_ptr<ExecutionEngine>> mlir::uop::createHostJIT(ModuleOp module) {
   static bool initialized = [] {
     llvm::InitializeNativeTarget();
@@ -53,7 +68,17 @@ FailureOr<std::unique_ptr<ExecutionEngine>> mlir::uop::createHostJIT(ModuleOp mo
   registerBuiltinDialectTranslation(*module.getContext());
   registerLLVMDialectTranslation(*module.getContext());
   ExecutionEngineOptions options;
-  auto transformer = makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0, nullptr);
+  auto optimize = makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0, nullptr);
+  static const std::string cpu = llvm::sys::getHostCPUName().str(), features = jitFeatures();
+  auto transformer = [&](llvm::Module *ir) {
+    for (llvm::Function &f : *ir) {
+      if (f.isDeclaration())
+        continue;
+      f.addFnAttr("target-cpu", cpu);
+      f.addFnAttr("target-features", features);
+    }
+    return optimize(ir);
+  };
   options.transformer = transformer;
   options.enableGDBNotificationListener = false;
   options.enablePerfNotificationListener = false;
