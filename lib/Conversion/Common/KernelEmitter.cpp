@@ -35,7 +35,15 @@ class KernelEmitter {
 public:
   KernelEmitter(KernelOp kernel, Block *entry, const TargetInfo &target, StringRef passName)
       : kernel(kernel), entry(entry), target(target), types(target.types), passName(passName),
-        b(kernel.getContext()) {}
+        b(kernel.getContext()) {
+    // The arguments after the buffers, looked up by each DEFINE_VAR and
+    // TENSOR_COPY: laid out once rather than per op.
+    int64_t arg = countBuffers(kernel);
+    for (DefineVarOp v : kernelVariables(kernel))
+      extraArgs[v.getNameAttr()] = arg++;
+    for (TensorMapAttr map : kernelTensorMaps(kernel))
+      extraArgs[map] = arg++;
+  }
 
   LogicalResult run() {
     collectFreeRanges();
@@ -235,12 +243,7 @@ private:
     if (auto g = dyn_cast<DefineGlobalOp>(op))
       return entry->getArgument(g.getIndex());
     if (auto var = dyn_cast<DefineVarOp>(op)) {
-      SmallVector<DefineVarOp> vars = kernelVariables(kernel);
-      auto at = llvm::find_if(vars, [&](DefineVarOp v) { return v.getName() == var.getName(); });
-      int64_t arg = countBuffers(kernel) + (at - vars.begin());
-      if (arg >= entry->getNumArguments())
-        return var.emitOpError() << "has no argument in the function " << passName << " made";
-      return entry->getArgument(arg);
+      return extraArgument(var, var.getNameAttr());
     }
     if (auto index = dyn_cast<IndexOp>(op))
       return emitIndex(index);
@@ -367,41 +370,39 @@ private:
     return ifOp.getResult(0);
   }
 
+  /// The argument after the buffers that `key` (a variable's name, a
+  /// tensor map) was given.
+  FailureOr<Value> extraArgument(Operation *op, Attribute key) {
+    auto it = extraArgs.find(key);
+    if (it == extraArgs.end() || it->second >= entry->getNumArguments())
+      return op->emitOpError() << "has no argument in the function " << passName << " made";
+    return entry->getArgument(it->second);
+  }
+
   /// ASYNC_COPY, behind `scf.if` where its source is gated off (the
   /// target's instruction copies unconditionally).
   FailureOr<Value> emitAsyncCopy(AsyncCopyOp copy) {
-    for (Value dep : copy.getDeps())
-      if (failed(emit(dep)))
-        return failure();
-    Value dst, src, gate, noGate;
-    if (failed(emitAddress(copy.getDst(), dst, noGate)) ||
-        failed(emitAddress(copy.getSrc(), src, gate)))
-      return failure();
-    if (noGate)
+    if (IndexOp dst = getIndexOfPointer(copy.getDst()); dst && dst.getGate())
       return copy.emitOpError() << "copies into a gated INDEX";
-    OpBuilder &ob = at();
-    OpBuilder inner = ob;
-    if (gate) {
-      auto ifOp = scf::IfOp::create(ob, copy.getLoc(), gate, /*withElseRegion=*/false);
-      inner = ifOp.getThenBodyBuilder();
-    }
-    std::optional<FailureOr<Value>> r = target.emitTargetOp(copy, ValueRange{dst, src}, inner);
-    if (!r)
-      return copy.emitOpError() << "is not supported by " << passName;
-    return *r;
+    return emitGated(copy, copy.getSrc(), {});
   }
 
   /// An op only the threads where the INDEX `gated` is gated on execute
   /// (one thread, for the TMA's copies and mbarrier ops): behind `scf.if`.
-  /// The target's op gets the op's operands but its deps, then `extra`.
+  /// The target's op gets the op's operands but its deps (emitted first:
+  /// what must happen before), then `extra`.
   FailureOr<Value> emitGated(Operation *op, Value gated, ArrayRef<Value> extra) {
+    for (Value dep : op->getOperands())
+      if (isa<VoidType>(dep.getType()) && failed(emit(dep)))
+        return failure();
     SmallVector<Value> operands;
     for (Value v : op->getOperands()) {
+      if (isa<VoidType>(v.getType()))
+        continue;
       FailureOr<Value> c = emit(v);
       if (failed(c))
         return failure();
-      if (!isa<VoidType>(v.getType()))
-        operands.push_back(*c);
+      operands.push_back(*c);
     }
     llvm::append_range(operands, extra);
     OpBuilder &ob = at();
@@ -426,13 +427,10 @@ private:
     TensorMapAttr map = copy.getMapAttr();
     if (!map)
       return copy.emitOpError() << "is not lowered: run uop-lower first";
-    SmallVector<TensorMapAttr> maps = kernelTensorMaps(kernel);
-    int64_t arg = countBuffers(kernel) + kernelVariables(kernel).size() +
-                  (llvm::find(maps, map) - maps.begin());
-    if (arg >= entry->getNumArguments())
-      return copy.emitOpError() << "has no tensor map argument in the function " << passName
-                                << " made";
-    return emitGated(copy, copy.getSrc(), {entry->getArgument(arg)});
+    FailureOr<Value> arg = extraArgument(copy, map);
+    if (failed(arg))
+      return failure();
+    return emitGated(copy, copy.getSrc(), {*arg});
   }
 
   /// STORE, behind `scf.if` when gated. Its result (void) has no value.
@@ -644,6 +642,7 @@ private:
   const DTypeLowering &types;
   StringRef passName;
   OpBuilder b;
+  DenseMap<Attribute, int64_t> extraArgs; // variable name or tensor map -> argument
   DenseMap<Operation *, RangeSet> free;
   DenseMap<Operation *, RangeSet> loopsOf; // of each STORE
   llvm::SmallPtrSet<Operation *, 8> effectsDone;

@@ -98,7 +98,7 @@ std::optional<FailureOr<Value>> emitTensorCopyOp(Operation *op, ValueRange opera
                                                  OpBuilder &b) {
   if (!isa<MBarrierInitOp, MBarrierExpectTxOp, MBarrierWaitOp, TensorCopyOp>(op))
     return std::nullopt;
-  if (!chip.starts_with("sm_90") && !chip.starts_with("sm_1"))
+  if (TargetAttr::getSMVersion(chip) < 90)
     return FailureOr<Value>(op->emitOpError() << "needs sm_90 or later, not " << chip);
   Location loc = op->getLoc();
   auto i32 = [&](int64_t v) {

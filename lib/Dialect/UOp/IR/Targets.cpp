@@ -59,14 +59,6 @@ SmallVector<StringAttr> strings(MLIRContext *ctx, ArrayRef<llvm::StringLiteral> 
   return out;
 }
 
-int64_t smVersion(StringRef chip) {
-  int64_t v = 0;
-  if (!chip.consume_front("sm_"))
-    return 0;
-  chip.consume_back("a");
-  return chip.getAsInteger(10, v) ? 0 : v;
-}
-
 /// The tensor cores tinygrad's PTX renderer uses, in its order (the TC opt
 /// tries them in order, and TC:axis:N picks the Nth): sm_75 has m16n8k8 f16
 /// -> f32 and f16 -> f16; sm_80 and later first m16n8k16, then m16n8k8. bf16
@@ -123,16 +115,25 @@ TargetAttr TargetAttr::getForChip(MLIRContext *ctx, StringRef chip) {
   // CUDARenderer's global_max and local_max, and its shared_max 49152 (the
   // static shared memory a block may declare).
   return TargetAttr::get(ctx, chip, kCudaGridMax, kCudaBlockMax, 49152,
-                         defaultTensorCores(ctx, smVersion(chip)), strings(ctx, kPTXHalfOps),
-                         strings(ctx, kApproxOps), strings(ctx, kPTXNativeOps));
+                         defaultTensorCores(ctx, TargetAttr::getSMVersion(chip)),
+                         strings(ctx, kPTXHalfOps), strings(ctx, kApproxOps),
+                         strings(ctx, kPTXNativeOps));
 }
 
 ArrayRef<llvm::StringLiteral> TargetAttr::getKnownChips() { return kChips; }
 
+int64_t TargetAttr::getSMVersion(StringRef chip) {
+  int64_t v = 0;
+  if (!chip.consume_front("sm_"))
+    return 0;
+  chip.consume_back("a");
+  return chip.getAsInteger(10, v) ? 0 : v;
+}
+
 StringRef TargetAttr::getPTXFeatures(StringRef chip) {
   // The oldest PTX ISA that has the chip (LLVM's NVPTX requires it): 8.0
   // (CUDA 12.0) up to sm_90a, 8.6 for sm_100, 8.7 for sm_120, 9.0 for sm_110.
-  int64_t sm = smVersion(chip);
+  int64_t sm = TargetAttr::getSMVersion(chip);
   if (sm >= 120)
     return "+ptx87";
   if (sm >= 110)
@@ -216,7 +217,7 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, S
   for (TensorCoreAttr tc : tensorCores) {
     const TensorCoreDesc *d =
         findTensorCore(tc.getM(), tc.getN(), tc.getK(), tc.getDtypeIn(), tc.getDtypeOut());
-    if (d && d->minSM > smVersion(chip))
+    if (d && d->minSM > TargetAttr::getSMVersion(chip))
       return emitError() << "tensor core " << tc << " needs sm_" << d->minSM << " or later";
   }
   for (StringAttr op : halfOps)

@@ -231,6 +231,9 @@ def UOp_TargetAttr : UOp_Attr<"Target", "target"> {
     static ::llvm::ArrayRef<::llvm::StringLiteral> getKnownChips();
     /// The NVPTX features (PTX ISA version) the chip needs: "+ptx80" ...
     static ::llvm::StringRef getPTXFeatures(::llvm::StringRef chip);
+    /// The chip's SM version, 90 for "sm_90a"; 0 for the host or a name
+    /// that is not "sm_<digits>[a]".
+    static int64_t getSMVersion(::llvm::StringRef chip);
     /// The chip name of the host target (tinygrad's ClangRenderer).
     static constexpr ::llvm::StringLiteral kHostChip = "host";
     bool isHost() const { return getChip() == kHostChip; }
