@@ -19,7 +19,8 @@ namespace mlir::uop::sim::detail {
 void Executor::fiberMain() {
   Executor &e = *active;
   e.spec.entry(const_cast<void **>(e.spec.args.data()));
-  e.current->state = State::Done; // returning switches to uc_link, the scheduler
+  e.current->state = State::Done;
+  switchFiber(e.current->fiber, e.scheduler, /*exiting=*/true);
 }
 
 /// Completes each warp whose lanes all wait at one warp-collective op
@@ -333,10 +334,7 @@ std::string Executor::describeDeadlock() const {
 void Executor::startFibers() {
   for (Thread &t : threads) {
     resetThread(t);
-    t.context.uc_stack.ss_sp = t.stack;
-    t.context.uc_stack.ss_size = kFiberStack;
-    t.context.uc_link = &scheduler;
-    makecontext(&t.context, &Executor::fiberMain, 0);
+    prepareFiber(t.fiber, t.stack, kFiberStack, &Executor::fiberMain);
   }
 }
 
@@ -345,7 +343,7 @@ LogicalResult Executor::runReady() {
     if (t.state != State::Ready)
       continue;
     current = &t;
-    swapcontext(&scheduler, &t.context);
+    switchFiber(scheduler, t.fiber);
     if (t.state == State::Faulted)
       return failure();
     events += t.state == State::Done;
@@ -395,7 +393,6 @@ llvm::Error Executor::allocateStacks() {
       return llvm::createStringError("cannot map a stack for simulated thread " + Twine(i));
     mprotect(mem, page, PROT_NONE); // a stack overflow faults instead of corrupting
     t.stack = static_cast<char *>(mem) + page;
-    getcontext(&t.context); // once: makecontext reuses it for every block
     int32_t linear = static_cast<int32_t>(i);
     t.linear = linear;
     t.tid = {linear % spec.block.x, linear / spec.block.x % spec.block.y,

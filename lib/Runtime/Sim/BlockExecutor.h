@@ -15,6 +15,7 @@
 
 #include "Counters.h"
 #include "Executor.h"
+#include "Fiber.h"
 #include "MBarrier.h"
 #include "Mma.h"
 #include "TensorCopy.h"
@@ -32,7 +33,6 @@
 #include <map>
 #include <memory>
 #include <sys/mman.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 namespace mlir::uop::sim::detail {
@@ -139,7 +139,7 @@ struct Thread {
   std::vector<uint8_t> privateMemory;
   int64_t privateUsed = 0;
   std::vector<MemRegion> allocations;
-  ucontext_t context;
+  Fiber fiber;
   void *stack = nullptr; // mmap'ed, a guard page below
 };
 
@@ -193,7 +193,7 @@ struct Executor {
   std::vector<Thread> threads;
   Thread *current = nullptr;
   bool fibers = false;
-  ucontext_t scheduler;
+  Fiber scheduler; // the OS thread's stack, which runs the block's fibers
   jmp_buf directExit;
   std::string error;
 
@@ -229,7 +229,7 @@ struct Executor {
     error = where(*current) + ": " + message;
     current->state = State::Faulted;
     if (fibers)
-      swapcontext(&current->context, &scheduler);
+      switchFiber(current->fiber, scheduler, /*exiting=*/true);
     longjmp(directExit, 1);
   }
 
@@ -241,7 +241,7 @@ struct Executor {
             "without fibers");
     current->state = state;
     current->waitSite = site;
-    swapcontext(&current->context, &scheduler);
+    switchFiber(current->fiber, scheduler);
   }
 
   void setUpBlock() {

@@ -4,7 +4,7 @@
 // another. A kernel without barriers or warp-collective ops runs each
 // thread to completion as a plain call (a fault longjmps back here). A
 // kernel with them gives each thread of the cluster a fiber (its own stack,
-// ucontext): a thread runs until it waits at a barrier, mma.sync, an
+// Fiber.h): a thread runs until it waits at a barrier, mma.sync, an
 // mbarrier or the cluster barrier, exits or faults; when no thread can
 // run, the executor completes the warps whose 32 lanes all wait at one
 // mma.sync, and resumes the threads whose mbarrier phase or cluster
