@@ -34,6 +34,9 @@ config.substitutions.append(("%tinygrad", os.path.join(os.path.dirname(config.uo
 # Only Python gets it: the sanitized tools link their runtime statically.
 asan_preload = ""
 if "-fsanitize=address" in config.consumer_cxx_flags:
+    # Tests whose cost is simulating full-size kernels (9x slower under ASan)
+    # and that exercise no code the smaller ones do not are UNSUPPORTED here.
+    config.available_features.add("sanitized")
     import subprocess
     runtime = subprocess.check_output([config.cxx_compiler, "-print-file-name=libclang_rt.asan-x86_64.so"],
                                       text=True).strip()
