@@ -42,6 +42,6 @@ set +e
 status=${PIPESTATUS[0]}
 set -e
 reports=$(grep -cE "ERROR: AddressSanitizer|runtime error:" "$build/sanitize-output.log" || true)
-unsupported=$(sed -nE 's/^UNSUPPORTED: UOP :: ([^ ]+).*/\1/p' "$build/sanitize-output.log" | paste -sd, -)
+unsupported=$(sed -n '/^Unsupported Tests/,/^$/s/^  UOP :: //p' "$build/sanitize-output.log" | paste -sd, -)
 echo "sanitized suite: lit exit $status, $reports sanitizer reports, $(( $(date +%s) - start )) s${unsupported:+ (not run sanitized, full-size simulations: $unsupported)}"
 exit "$status"

@@ -48,6 +48,18 @@ void endSwitch(Fiber *self) {
   (void)self;
 #endif
 }
+
+/// The part of preparing a fiber that both implementations share.
+void resetStack(Fiber &fiber, void *stack, size_t size) {
+#ifdef UOP_SIM_ASAN
+  // Frames a fiber left when it last stopped (a fault, a block's end)
+  // keep their redzones poisoned.
+  ASAN_UNPOISON_MEMORY_REGION(stack, size);
+#endif
+  fiber.stackBottom = stack;
+  fiber.stackSize = size;
+  fiber.fakeStack = nullptr;
+}
 } // namespace
 
 #if defined(__x86_64__)
@@ -112,14 +124,7 @@ void uop_sim_fiber_begin(void (*entry)()) {
 }
 
 void prepareFiber(Fiber &fiber, void *stack, size_t size, void (*entry)()) {
-#ifdef UOP_SIM_ASAN
-  // Frames a fiber left when it last stopped (a fault, a block's end)
-  // keep their redzones poisoned.
-  ASAN_UNPOISON_MEMORY_REGION(stack, size);
-#endif
-  fiber.stackBottom = stack;
-  fiber.stackSize = size;
-  fiber.fakeStack = nullptr;
+  resetStack(fiber, stack, size);
   // From the 16-byte aligned top: 16 bytes unused, the trampoline as the
   // return address (the stack is 16-byte aligned after the `ret`, as before
   // a call), rbp = 0 (the end of a backtrace), rbx, r12 = entry, r13-r15,
@@ -156,12 +161,7 @@ void beginFromContext() {
 } // namespace
 
 void prepareFiber(Fiber &fiber, void *stack, size_t size, void (*entry)()) {
-#ifdef UOP_SIM_ASAN
-  ASAN_UNPOISON_MEMORY_REGION(stack, size);
-#endif
-  fiber.stackBottom = stack;
-  fiber.stackSize = size;
-  fiber.fakeStack = nullptr;
+  resetStack(fiber, stack, size);
   getcontext(&fiber.context);
   fiber.context.uc_stack.ss_sp = stack;
   fiber.context.uc_stack.ss_size = size;

@@ -56,8 +56,10 @@ LogicalResult TensorCopyOp::verify() {
   if (getCoords().empty() != !getMap())
     return emitOpError() << "has coordinates and a tensor map after uop-lower, neither before";
   if (TensorMapAttr map = getMapAttr()) {
-    if (map.getElement() != elem || map.getRank() != 2 || map.getBox()[0] != getCols() ||
-        map.getBox()[1] != getRows() || map.getStrides()[0] != getPitch() * bytes)
+    auto cols = static_cast<int64_t>(getCols()), rows = static_cast<int64_t>(getRows()),
+         rowBytes = static_cast<int64_t>(getPitch() * bytes);
+    if (map.getElement() != elem || map.getRank() != 2 || map.getBox()[0] != cols ||
+        map.getBox()[1] != rows || map.getStrides()[0] != rowBytes)
       return emitOpError() << "copies " << getRows() << " rows of " << getCols() << " elements, "
                            << getPitch() << " apart, not boxes of " << map;
   }
