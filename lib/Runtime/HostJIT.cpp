@@ -5,10 +5,8 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
-#include "llvm/IR/Module.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/TargetSelect.h"
-#include "llvm/TargetParser/Host.h"
-#include "llvm/TargetParser/SubtargetFeature.h"
 
 #include <cmath>
 #include <cstdint>
@@ -46,16 +44,17 @@ static __bf16 truncDFBF2(double d) {
   return truncToBF16(bits);
 }
 
-// The host's CPU features without AVX512-FP16. LLVM 22's x86 code for
+// The host's target machine without AVX512-FP16. LLVM 22's x86 code for
 // llvm.fptosi.sat.iN.f16 (N = 13..16) under it gives NaN the minimum, not 0
 // (llvm/llvm-project#210556, fixed after 22), so the simulator's cvt.rzi of
 // a half NaN depended on the machine. Without it half is converted through
 // f32 as on every other x86: results do not depend on the host.
-static std::string jitFeatures() {
-  llvm::SubtargetFeatures features;
-  for (const auto &[name, on] : llvm::sys::getHostCPUFeatures())
-    features.AddFeature(name, on && name != "avx512fp16");
-  return features.getString();
+static llvm::Expected<std::unique_ptr<llvm::TargetMachine>> hostMachine() {
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    return builder.takeError();
+  builder->addFeatures({"-avx512fp16"});
+  return builder->createTargetMachine();
 }
 
 FailureOr<std::unique_ptr<ExecutionEngine>> mlir::uop::createHostJIT(ModuleOp module) {
@@ -68,21 +67,15 @@ FailureOr<std::unique_ptr<ExecutionEngine>> mlir::uop::createHostJIT(ModuleOp mo
   registerBuiltinDialectTranslation(*module.getContext());
   registerLLVMDialectTranslation(*module.getContext());
   ExecutionEngineOptions options;
-  auto optimize = makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0, nullptr);
-  static const std::string cpu = llvm::sys::getHostCPUName().str(), features = jitFeatures();
-  auto transformer = [&](llvm::Module *ir) {
-    for (llvm::Function &f : *ir) {
-      if (f.isDeclaration())
-        continue;
-      f.addFnAttr("target-cpu", cpu);
-      f.addFnAttr("target-features", features);
-    }
-    return optimize(ir);
-  };
+  auto transformer = makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0, nullptr);
   options.transformer = transformer;
   options.enableGDBNotificationListener = false;
   options.enablePerfNotificationListener = false;
-  auto engine = ExecutionEngine::create(module, options);
+  auto machine = hostMachine();
+  if (!machine)
+    return emitError(module.getLoc())
+           << "JIT compilation failed: " << llvm::toString(machine.takeError());
+  auto engine = ExecutionEngine::create(module, options, std::move(*machine));
   if (!engine)
     return emitError(module.getLoc())
            << "JIT compilation failed: " << llvm::toString(engine.takeError());
