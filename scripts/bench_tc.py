@@ -6,7 +6,8 @@ attention matmuls), under each tensor-core schedule of uop-optimize (`--tc-sched
 tinygrad's, fragments loaded from global memory; staged, tiles copied to shared memory with
 cp.async and read with ldmatrix; wgmma, the same tiles multiplied by Hopper's wgmma, sm_90a
 only, estimated on the H100 only, or the reason it does not apply; tma, wgmma with the tiles
-copied by Hopper's tensor memory accelerator), this reports as markdown:
+copied by Hopper's tensor memory accelerator; cluster, tma's in thread-block clusters whose
+blocks share their tiles by multicast), this reports as markdown:
   - the opts, launch dimensions, registers and spills (ptxas -v, sm_80 and sm_90a);
   - from one run on the simulator (seeded random inputs, checked against the unoptimized
     kernel on the CPU): warp instructions per mma.sync and per k16 step of a warp, global
@@ -32,8 +33,8 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KERNELS = ["perf_matmul_f16_1024/k0.json", "perf_attention/k0.json", "perf_attention/k4.json"]
-SCHEDULES = ["tinygrad", "staged", "wgmma", "tma"]
-HOPPER = ("wgmma", "tma")  # Hopper's schedules: sm_90a only
+SCHEDULES = ["tinygrad", "staged", "wgmma", "tma", "cluster"]
+HOPPER = ("wgmma", "tma", "cluster")  # Hopper's schedules: sm_90a only
 
 
 def die(msg):
@@ -110,7 +111,7 @@ def ptxas_info(bin_dir, path, schedule, chip, work):
 
 
 def simulate(bin_dir, kernel_json, schedule, regs):
-    # wgmma and tma are Hopper's: run for sm_90a, estimated on the H100 only.
+    # wgmma, tma and cluster are Hopper's: run for sm_90a, estimated on the H100 only.
     cmd = [os.path.join(bin_dir, "uop-run"), kernel_json, "--target=sim", "--counters",
            f"--tc-schedule={schedule}"]
     cmd += (["--chip=sm_90a", "--estimate=H100"] if schedule in HOPPER

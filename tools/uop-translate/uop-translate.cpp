@@ -132,7 +132,7 @@ cl::opt<bool> noOpt(cl::cat(category), "no-opt",
 cl::opt<std::string> tcSchedule(cl::cat(category), "tc-schedule",
                                 cl::desc("--export-ptx: the heuristic's tensor-core schedule: "
                                          "auto (operands staged in shared memory where they can "
-                                         "be), staged, tinygrad, wgmma, tma (both sm_90a)"),
+                                         "be), staged, tinygrad, wgmma, tma, cluster (all sm_90a)"),
                                 cl::init("auto"));
 cl::opt<std::string>
     ptxDir(cl::cat(category), "ptx-dir",

@@ -166,7 +166,11 @@ def UOpPipelineWgmma : Pass<"uop-pipeline-wgmma", "::mlir::gpu::GPUModuleOp"> {
     Loops whose wgmma count is not a constant (a wgmma under an `scf.if`,
     or in a loop of unknown trip count), and kernels whose block is larger
     or of unknown size (another warpgroup's wgmma could still read the
-    buffer a thread copies into), are left as they are.
+    buffer a thread copies into), are left as they are. So are loops that
+    wait on a cluster barrier (CLUSTER's schedule): there the copies of
+    step `k + 1` write, in every block of the cluster, the buffer step
+    `k - 1` read, which the cluster barrier of step `k` (before step `k`'s
+    wgmmas) vouches for only while each step's wgmmas retire within it.
 
     `uop-to-ptx` runs it unless the PTX printer is `direct`: that printer
     copies values between registers at block boundaries (the loop's

@@ -139,8 +139,9 @@ template <typename Derived> struct UOpCodegenPipelineOptions : public PassPipeli
 
   mlir::detail::PassOptions::Option<std::string> tcSchedule{
       *this, "tc-schedule",
-      llvm::cl::desc("The heuristic's tensor-core schedule: auto (staged in shared memory where "
-                     "it can be), staged, tinygrad or wgmma (uop-optimize's tc-schedule)"),
+      llvm::cl::desc(
+          "The heuristic's tensor-core schedule: auto (staged in shared memory where "
+          "it can be), staged, tinygrad, wgmma, tma or cluster (uop-optimize's tc-schedule)"),
       llvm::cl::init("auto")};
 
   KernelCodegenOptions codegen() const { return {optimize, opts, heuristic, tcSchedule}; }

@@ -114,13 +114,26 @@ std::optional<FailureOr<Value>> emitTensorCopyOp(Operation *op, ValueRange opera
     // A hint of how long the thread may be suspended, CUTLASS's (ns).
     NVVM::MBarrierTryWaitParityOp::create(b, loc, operands[0], parity, i32(0x989680));
   } else {
-    // operands: dst, src, column, row, mbarrier, tensor map.
+    // operands: dst, src, column, row, mbarrier, [the mask's shift,] tensor map.
+    auto copy = cast<TensorCopyOp>(op);
     auto cluster = LLVM::LLVMPointerType::get(
         b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
     Value dst = LLVM::AddrSpaceCastOp::create(b, loc, cluster, operands[0]);
+    // The multicast's ctaMask, a b16 of %cluster_ctarank bits: receivers << shift.
+    Value mask;
+    if (std::optional<uint64_t> receivers = copy.getReceivers()) {
+      Value shift = operands[5];
+      unsigned width = shift.getType().getIntOrFloatBitWidth();
+      if (width > 32)
+        shift = LLVM::TruncOp::create(b, loc, b.getI32Type(), shift);
+      else if (width < 32)
+        shift = LLVM::ZExtOp::create(b, loc, b.getI32Type(), shift);
+      mask = LLVM::ShlOp::create(b, loc, i32(static_cast<int64_t>(*receivers)), shift);
+      mask = LLVM::TruncOp::create(b, loc, b.getI16Type(), mask);
+    }
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-        b, loc, dst, operands[5], ValueRange{operands[2], operands[3]}, operands[4], ValueRange{},
-        /*multicastMask=*/Value(), /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
+        b, loc, dst, operands.back(), ValueRange{operands[2], operands[3]}, operands[4],
+        ValueRange{}, mask, /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
         /*isCTAOnly=*/false, /*group=*/nullptr, /*predicate=*/Value());
   }
   return FailureOr<Value>(Value());
@@ -289,8 +302,19 @@ std::optional<FailureOr<Value>> NVPTXTargetInfo::emitTargetOp(Operation *op, Val
     return lowerWmmaToNVVM(wmma, operands[0], operands[1], operands[2], target, b);
   if (auto local = dyn_cast<DefineLocalOp>(op))
     return emitShared(local, b, types);
-  if (isa<BarrierOp>(op)) {
-    gpu::BarrierOp::create(b, op->getLoc());
+  if (auto barrier = dyn_cast<BarrierOp>(op)) {
+    if (!barrier.getCluster()) {
+      gpu::BarrierOp::create(b, op->getLoc());
+      return FailureOr<Value>(Value());
+    }
+    if (TargetAttr::getSMVersion(target.getChip()) < 90)
+      return FailureOr<Value>(
+          op->emitOpError() << "waits for a thread-block cluster, which needs sm_90 or later, not "
+                            << target.getChip());
+    // Every thread of the cluster's blocks takes part (.aligned: the warp's
+    // threads all execute it), the arrive releasing, the wait acquiring.
+    NVVM::ClusterArriveOp::create(b, op->getLoc(), b.getUnitAttr());
+    NVVM::ClusterWaitOp::create(b, op->getLoc(), b.getUnitAttr());
     return FailureOr<Value>(Value());
   }
   if (auto special = dyn_cast<SpecialOp>(op))

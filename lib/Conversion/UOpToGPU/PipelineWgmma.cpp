@@ -75,6 +75,15 @@ bool blockIsOneWarpgroup(Operation *op) {
   return threads <= 128;
 }
 
+/// Whether `loop` waits on a cluster barrier: its blocks then write each
+/// other's buffers, and each block's barrier of step k vouches only for
+/// the wgmmas it retired before it (Passes.td).
+bool waitsForCluster(scf::ForOp loop) {
+  return loop.getBody()
+      ->walk([](NVVM::ClusterWaitOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
 struct PipelineWgmma : uop::impl::UOpPipelineWgmmaBase<PipelineWgmma> {
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
@@ -90,7 +99,7 @@ struct PipelineWgmma : uop::impl::UOpPipelineWgmmaBase<PipelineWgmma> {
       return WalkResult::skip(); // the outermost loop only
     });
     for (scf::ForOp loop : loops) {
-      if (!blockIsOneWarpgroup(loop))
+      if (!blockIsOneWarpgroup(loop) || waitsForCluster(loop))
         continue;
       SmallVector<NVVM::WgmmaWaitGroupSyncOp> waits;
       std::optional<int64_t> perIteration = wgmmasPerIteration(loop, waits);

@@ -198,6 +198,16 @@ struct ConvertUOpToGPUPass : mlir::uop::impl::ConvertUOpToGPUBase<ConvertUOpToGP
       func.setKnownGridSizeAttr(b.getDenseI32ArrayAttr(dims.grid));
     if (!dims.isSymbolic(/*ofBlock=*/true))
       func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(dims.block));
+    // Clusters (CLUSTER): sizes per global axis, whose last is the grid's x
+    // (uop-gpu-dims checked that each is a grid dimension); upstream's
+    // lowering makes them nvvm.cluster_dim (PTX's .reqnctapercluster).
+    if (KernelInfoAttr info = UOpDialect::KernelInfoAttrHelper(ctx).getAttr(kernel);
+        info && !info.getCluster().empty()) {
+      SmallVector<int32_t> cluster(3, 1);
+      for (auto [i, c] : llvm::enumerate(llvm::reverse(info.getCluster())))
+        cluster[i] = static_cast<int32_t>(c);
+      func.setKnownClusterSizeAttr(b.getDenseI32ArrayAttr(cluster));
+    }
     // Buffers are the runtime's allocations (cuMemAlloc: 256-byte aligned),
     // so 16 bytes is known: LLVM may then merge adjacent loads and stores
     // into ld/st.global.v2/v4, as tinygrad's devectorizer does.

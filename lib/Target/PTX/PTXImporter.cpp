@@ -765,7 +765,7 @@ LogicalResult Importer::tensorCore(const Instruction &in, ArrayRef<StringRef> pa
 /// mbarrier.try_wait.parity.shared.b64 p, [bar], parity, ticks: a test of the
 ///   phase (the printer's loop around it retries, as try_wait's would)
 /// cp.async.bulk.tensor.Nd.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-///   [dst], [map, {c0, ...}], [bar]
+///   [dst], [map, {c0, ...}], [bar]; with .multicast::cluster, then ctaMask (b16)
 LogicalResult Importer::tensorCopy(const Instruction &in) {
   Location loc = in.loc;
   auto i32 = [&](StringRef r) { return read(r, b.getI32Type(), loc); };
@@ -798,9 +798,15 @@ LogicalResult Importer::tensorCopy(const Instruction &in) {
   }
   StringRef rest = in.opcode;
   unsigned rank = 0;
+  bool multicast = rest.consume_back(".multicast::cluster");
   if (!rest.consume_front("cp.async.bulk.tensor.") || rest.consumeInteger(10, rank) ||
       rest != "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" || rank < 1 || rank > 5)
     return fail(loc, "unsupported '" + in.opcode + "'");
+  FailureOr<Value> mask = Value();
+  if (multicast)
+    mask = read(in.operands[3], b.getI16Type(), loc);
+  if (failed(mask))
+    return failure();
   StringRef source = in.operands[1];
   if (!source.consume_front("[") || !source.consume_back("]"))
     return fail(loc, "expected '[map, {coordinates}]', got '" + in.operands[1] + "'");
@@ -825,7 +831,7 @@ LogicalResult Importer::tensorCopy(const Instruction &in) {
   Value cluster = LLVM::AddrSpaceCastOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 7), *dst);
   Value mapPtr = LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(ctx), *map);
   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-      b, loc, cluster, mapPtr, xs, *bar, ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE,
+      b, loc, cluster, mapPtr, xs, *bar, ValueRange{}, *mask, Value(), NVVM::TMALoadMode::TILE,
       /*isCTAOnly=*/false, /*group=*/nullptr, /*predicate=*/Value());
   return success();
 }
@@ -1136,7 +1142,8 @@ static size_t operandCount(ArrayRef<StringRef> parts) {
   StringRef op = parts[0];
   if (op == "wgmma")
     return parts[1] == "wait_group" ? 1 : parts[1] == "mma_async" ? 8 : 0;
-  if (op == "ret" || op == "fence" || (op == "cp" && parts.back() == "commit_group"))
+  if (op == "ret" || op == "fence" || op == "barrier" ||
+      (op == "cp" && parts.back() == "commit_group"))
     return 0;
   if (op == "bra" || op == "bar" || (op == "cp" && parts.back() == "wait_group"))
     return 1;
@@ -1146,7 +1153,7 @@ static size_t operandCount(ArrayRef<StringRef> parts) {
     return 2;
   if (op == "mbarrier") // init; arrive.expect_tx; try_wait.parity
     return parts[1] == "init" ? 2 : parts[1] == "arrive" ? 3 : 4;
-  if (op == "selp" || op == "mma" || op == "fma")
+  if (op == "selp" || op == "mma" || op == "fma" || parts.back() == "multicast::cluster")
     return 4;
   return 3; // setp, cp.async (and cp.async.bulk.tensor), and the binary operations
 }
@@ -1281,6 +1288,20 @@ LogicalResult Importer::instruction(const Instruction &in) {
       if (in.operands.size() != 1 || in.operands[0] != "0")
         return fail(loc, "only 'bar.sync 0' is supported");
       NVVM::Barrier0Op::create(b, loc);
+      return success();
+    }
+    if (op == "barrier") { // barrier.cluster.{arrive,wait}[.aligned]
+      bool aligned = parts.size() == 4 && parts[3] == "aligned";
+      UnitAttr alignedAttr = aligned ? b.getUnitAttr() : UnitAttr();
+      if (parts.size() < 3 || parts.size() > 4 || parts[1] != "cluster" ||
+          (parts.size() == 4 && !aligned))
+        return fail(loc, "unsupported '" + in.opcode + "'");
+      if (parts[2] == "arrive")
+        NVVM::ClusterArriveOp::create(b, loc, alignedAttr);
+      else if (parts[2] == "wait")
+        NVVM::ClusterWaitOp::create(b, loc, alignedAttr);
+      else
+        return fail(loc, "unsupported '" + in.opcode + "'");
       return success();
     }
     if (op == "cp") {
@@ -1481,8 +1502,17 @@ OwningOpRef<ModuleOp> Importer::run() {
         func.setFunctionType(LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), inputs));
         continue;
       }
-      if (line == ")")
+      if (line == ")" || line == ".explicitcluster")
         continue;
+      if (line.consume_front(".reqnctapercluster ")) {
+        SmallVector<int32_t> dims;
+        if (!parseDims(line, dims)) {
+          emitError(loc) << "bad cluster dimensions";
+          return nullptr;
+        }
+        func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(), b.getDenseI32ArrayAttr(dims));
+        continue;
+      }
       if (line.consume_front(".maxntid ") || line.consume_front(".reqntid ")) {
         SmallVector<int32_t> dims;
         if (!parseDims(line, dims)) {

@@ -754,17 +754,29 @@ LogicalResult KernelPrinter::printOp(Operation *op) {
       })
       .Case([&](NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp o) -> LogicalResult {
         FailureOr<std::string> dst = sharedOperand(o.getDstMem()), bar = sharedOperand(o.getMbar());
-        if (o.getMode() != NVVM::TMALoadMode::TILE || o.getMulticastMask() || o.getL2CacheHint() ||
-            o.getPredicate() || o.getGroup() || failed(dst) || failed(bar))
+        if (o.getMode() != NVVM::TMALoadMode::TILE || o.getL2CacheHint() || o.getPredicate() ||
+            o.getGroup() || failed(dst) || failed(bar))
           return fail(o, "cp.async.bulk.tensor other than a tile to the CTA's own shared memory "
-                         "without multicast, cache hint or predicate");
+                         "(or multicast to the cluster's) without cache hint or predicate");
         Reg map = address(ptrs.find(o.getTmaDescriptor())->second, Space::Generic);
         body << "\tcp.async.bulk.tensor." << o.getCoordinates().size()
-             << "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes " << *dst << ", ["
-             << map << ", {";
+             << "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+             << (o.getMulticastMask() ? ".multicast::cluster " : " ") << *dst << ", [" << map
+             << ", {";
         for (auto [i, c] : llvm::enumerate(o.getCoordinates()))
           body << (i ? ", " : "") << scalar(c);
-        body << "}], " << *bar << ";\n";
+        body << "}], " << *bar;
+        if (Value mask = o.getMulticastMask())
+          body << ", " << scalar(mask);
+        body << ";\n";
+        return success();
+      })
+      .Case([&](NVVM::ClusterArriveOp o) {
+        emit(o.getAlignedAttr() ? "barrier.cluster.arrive.aligned" : "barrier.cluster.arrive", {});
+        return success();
+      })
+      .Case([&](NVVM::ClusterWaitOp o) {
+        emit(o.getAlignedAttr() ? "barrier.cluster.wait.aligned" : "barrier.cluster.wait", {});
         return success();
       })
       .Case([&](NVVM::WgmmaFenceAlignedOp) {
@@ -900,6 +912,12 @@ LogicalResult KernelPrinter::print(llvm::raw_ostream &os) {
   if (auto reqntid = func->getAttrOfType<DenseI32ArrayAttr>("nvvm.reqntid")) {
     os << ".reqntid ";
     llvm::interleaveComma(reqntid.asArrayRef(), os);
+    os << "\n";
+  }
+  if (auto cluster =
+          func->getAttrOfType<DenseI32ArrayAttr>(NVVM::NVVMDialect::getClusterDimAttrName())) {
+    os << ".explicitcluster\n.reqnctapercluster ";
+    llvm::interleaveComma(cluster.asArrayRef(), os);
     os << "\n";
   }
   os << "{\n";

@@ -65,3 +65,45 @@ module attributes {uop.target = #uop.target<"sm_80">} {
     uop.sink %i
   }
 }
+
+// -----
+
+// In clusters (kernel_info's `cluster`, one size per global axis, the last
+// the grid's x): the function's known_cluster_size; a cluster barrier is
+// barrier.cluster's arrive and wait; a multicast's mask is its receivers
+// shifted, as the b16 ctaMask.
+// CHECK-LABEL: gpu.module @multicast
+// CHECK: gpu.func @multicast({{.*}}) kernel attributes {{{.*}}known_cluster_size = array<i32: 4, 2, 1>
+// CHECK: nvvm.cluster.arrive {aligned}
+// CHECK-NEXT: nvvm.cluster.wait {aligned}
+// CHECK: %[[R:.*]] = llvm.mlir.constant(5 : i32) : i32
+// CHECK: %[[S:.*]] = llvm.shl %[[R]], %{{.*}} : i32
+// CHECK: %[[MASK:.*]] = llvm.trunc %[[S]] : i32 to i16
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}] multicast_mask = %[[MASK]]
+module attributes {uop.target = #uop.target<"sm_90a">} {
+  uop.kernel @multicast attributes {uop.kernel_info = #uop.kernel_info<global_dims = 2, local_dims = 1, upcasted = 0, dont_use_locals = false, opts = "", cluster = [2, 4]>} {
+    %in = uop.define_global 0 : !uop.ptr<f16, 4096>
+    %s = uop.define_local "t" {swizzle = #uop.swizzle<3, 4, 3>} : !uop.ptr<f16, 4096, local>
+    %m = uop.define_local "bars" : !uop.ptr<si64, 1, local>
+    %g0 = uop.special "gidx0" 4 : si32
+    %g1 = uop.special "gidx1" 2 : si32
+    %l = uop.special "lidx0" 128 : si32
+    %z = uop.const 0 : si32
+    %ready = uop.barrier cluster
+    %dst = uop.index %s[%z] : !uop.ptr<f16, 4096, local>, si32
+    %src = uop.index %in[%z] : !uop.ptr<f16, 4096>, si32
+    %all = uop.index %m[%z] : !uop.ptr<si64, 1, local>, si32
+    %c = uop.tensor_copy %dst, %src [%z, %z] map <buffer = 0, element = f16, sizes = [64, 64], strides = [128], box = [64, 8], swizzle = 128> rows 8 cols 64 pitch 64, %all multicast 5 shl %g0 : si32 after %ready : !uop.ptr<f16, 4096, local>, !uop.ptr<f16, 4096>, !uop.ptr<si64, 1, local>, si32, si32
+    uop.sink %c
+  }
+}
+
+// -----
+
+module attributes {uop.target = #uop.target<"sm_80">} {
+  uop.kernel @cluster_sm80 {
+    // expected-error @+1 {{'uop.barrier' op waits for a thread-block cluster, which needs sm_90 or later, not sm_80}}
+    %b = uop.barrier cluster
+    uop.sink %b
+  }
+}

@@ -373,6 +373,14 @@ uop.kernel @tma {
   %tl = uop.tensor_copy %si, %gi [%i, %i] map #uop.tensor_map<buffer = 0, element = f16, sizes = [64, 64], strides = [128], box = [32, 64], swizzle = 64> rows 64 cols 32 pitch 64, %mi : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 4096>, !uop.ptr<si64, 2, local>, si32, si32
   // CHECK: uop.mbarrier_wait %{{.*}}, %{{.*}} : !uop.ptr<si64, 2, local>, si32
   %wl = uop.mbarrier_wait %mi, %i : !uop.ptr<si64, 2, local>, si32
+  // In a cluster: a share multicast to the blocks of mask 5 << shift (the
+  // shift a sourceless VIEW, then an integer), and the cluster's barrier.
+  // CHECK: uop.tensor_copy %{{.*}}, %{{.*}} rows 32 cols 32 pitch 64, %{{.*}} multicast 5 shl %{{.*}} : !uop.void : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 4096>, !uop.ptr<si64, 2, local>
+  %tm = uop.tensor_copy %sv, %gv rows 32 cols 32 pitch 64, %mv multicast 5 shl %pv : !uop.void : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 4096>, !uop.ptr<si64, 2, local>
+  // CHECK: uop.tensor_copy %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] map <{{.*}}> rows 32 cols 32 pitch 64, %{{.*}} multicast 5 shl %{{.*}} : si32 : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 4096>, !uop.ptr<si64, 2, local>, si32, si32
+  %tml = uop.tensor_copy %si, %gi [%i, %i] map #uop.tensor_map<buffer = 0, element = f16, sizes = [64, 64], strides = [128], box = [32, 32], swizzle = 64> rows 32 cols 32 pitch 64, %mi multicast 5 shl %i : si32 : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 4096>, !uop.ptr<si64, 2, local>, si32, si32
+  // CHECK: uop.barrier cluster after %{{.*}}, %{{.*}}{{$}}
+  %cb = uop.barrier cluster after %tm, %tml
   uop.sink
 }
 

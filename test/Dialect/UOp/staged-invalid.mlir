@@ -267,3 +267,31 @@ uop.kernel @k {
   %t = uop.tensor_copy %s, %g [%i, %i] map #uop.tensor_map<buffer = 0, element = f16, sizes = [64, 64], strides = [128], box = [16, 8], swizzle = 0> rows 8 cols 8 pitch 64, %m : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 4096>, !uop.ptr<si64, 2, local>, si32, si32
   uop.sink
 }
+
+// -----
+
+uop.kernel @k {
+  %g = uop.define_global 0 : !uop.ptr<f16, 4096>
+  %s = uop.define_local "t" : !uop.ptr<f16, 2048, local>
+  %m = uop.define_local "bars" : !uop.ptr<si64, 2, local>
+  %i = uop.const 0 : si32
+  %gi = uop.index %g[%i] : !uop.ptr<f16, 4096>, si32
+  %si = uop.index %s[%i] : !uop.ptr<f16, 2048, local>, si32
+  %mi = uop.index %m[%i] : !uop.ptr<si64, 2, local>, si32
+  %pv = uop.view [#uop.view<shape = [2], strides = [1]>] : !uop.void
+  // expected-error @+1 {{shifts its multicast mask by a VIEW's index before uop-lower, by an integer after}}
+  %t = uop.tensor_copy %si, %gi [%i, %i] map #uop.tensor_map<buffer = 0, element = f16, sizes = [64, 64], strides = [128], box = [8, 8], swizzle = 0> rows 8 cols 8 pitch 64, %mi multicast 3 shl %pv : !uop.void : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 4096>, !uop.ptr<si64, 2, local>, si32, si32
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %g = uop.define_global 0 : !uop.ptr<f16, 4096>
+  %s = uop.define_local "t" : !uop.ptr<f16, 2048, local>
+  %m = uop.define_local "bars" : !uop.ptr<si64, 2, local>
+  %pv = uop.view [#uop.view<shape = [2], strides = [1]>] : !uop.void
+  // expected-error @+1 {{'receivers' failed to satisfy constraint}}
+  %t = uop.tensor_copy %s, %g rows 8 cols 8 pitch 64, %m multicast 65536 shl %pv : !uop.void : !uop.ptr<f16, 2048, local>, !uop.ptr<f16, 4096>, !uop.ptr<si64, 2, local>
+  uop.sink
+}

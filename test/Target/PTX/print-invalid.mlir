@@ -107,19 +107,19 @@ module {
 
 // -----
 
-// A multicast TMA copy (to the cluster's CTAs in the mask) has no template yet.
+// A TMA copy with an L2 cache hint has no template yet.
 module attributes {gpu.container_module} {
   gpu.module @m [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
     llvm.mlir.global internal @bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
     llvm.mlir.global internal @tile() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<1024 x f16>
     llvm.func @k(%map: !llvm.ptr) attributes {nvvm.kernel} {
       %c0 = llvm.mlir.constant(0 : i32) : i32
-      %mask = llvm.mlir.constant(3 : i16) : i16
+      %hint = llvm.mlir.constant(0 : i64) : i64
       %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
       %t = llvm.mlir.addressof @tile : !llvm.ptr<3>
       %d = llvm.addrspacecast %t : !llvm.ptr<3> to !llvm.ptr<7>
-      // expected-error @+1 {{'nvvm.cp.async.bulk.tensor.shared.cluster.global' op has no PTX template: cp.async.bulk.tensor other than a tile to the CTA's own shared memory without multicast, cache hint or predicate}}
-      nvvm.cp.async.bulk.tensor.shared.cluster.global %d, %map, %b, box[%c0, %c0] multicast_mask = %mask : !llvm.ptr<7>, !llvm.ptr
+      // expected-error @+1 {{'nvvm.cp.async.bulk.tensor.shared.cluster.global' op has no PTX template: cp.async.bulk.tensor other than a tile to the CTA's own shared memory (or multicast to the cluster's) without cache hint or predicate}}
+      nvvm.cp.async.bulk.tensor.shared.cluster.global %d, %map, %b, box[%c0, %c0] l2_cache_hint = %hint : !llvm.ptr<7>, !llvm.ptr
       llvm.return
     }
   }

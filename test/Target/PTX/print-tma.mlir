@@ -16,6 +16,16 @@
 // IMPORT: ^bb{{[0-9]+}}:
 // IMPORT: nvvm.mbarrier.test.wait
 // IMPORT: llvm.cond_br
+// In a cluster (nvvm.cluster_dim: .explicitcluster and .reqnctapercluster),
+// barrier.cluster's arrive and wait, and a copy multicast to the blocks of
+// a b16 mask; read back as the same ops.
+// IMPORT-LABEL: llvm.func @multicast
+// IMPORT-SAME: nvvm.cluster_dim = array<i32: 2, 1, 1>
+// IMPORT: nvvm.cluster.arrive {aligned}
+// IMPORT: nvvm.cluster.wait {aligned}
+// IMPORT: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} multicast_mask = %{{.*}} :
+// IMPORT: nvvm.cluster.arrive{{$}}
+// IMPORT: nvvm.cluster.wait{{$}}
 
 module attributes {gpu.container_module} {
   gpu.module @m [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
@@ -48,6 +58,34 @@ module attributes {gpu.container_module} {
       nvvm.mbarrier.try_wait.parity %b, %c0, %ticks : !llvm.ptr<3>, i32, i32
       %v = llvm.load %dst : !llvm.ptr<3> -> f16
       llvm.store %v, %out : f16, !llvm.ptr
+      llvm.return
+    }
+
+    // CHECK-LABEL: .visible .entry multicast(
+    // CHECK: .explicitcluster
+    // CHECK-NEXT: .reqnctapercluster 2, 1, 1
+    // CHECK: barrier.cluster.arrive.aligned;
+    // CHECK-NEXT: barrier.cluster.wait.aligned;
+    // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [%rd{{[0-9]+}}], %rs{{[0-9]+}};
+    // CHECK: barrier.cluster.arrive;
+    // CHECK-NEXT: barrier.cluster.wait;
+    llvm.func @multicast(%map: !llvm.ptr, %shift: i32) attributes {nvvm.kernel, nvvm.cluster_dim = array<i32: 2, 1, 1>} {
+      %c0 = llvm.mlir.constant(0 : i32) : i32
+      %c3 = llvm.mlir.constant(3 : i32) : i32
+      %bytes = llvm.mlir.constant(2048 : i32) : i32
+      %c1 = llvm.mlir.constant(1 : i32) : i32
+      %t = llvm.mlir.addressof @tile : !llvm.ptr<3>
+      %bars = llvm.mlir.addressof @bar : !llvm.ptr<3>
+      nvvm.mbarrier.init %bars, %c1 : !llvm.ptr<3>, i32
+      nvvm.cluster.arrive {aligned}
+      nvvm.cluster.wait {aligned}
+      nvvm.mbarrier.arrive.expect_tx %bars, %bytes : !llvm.ptr<3>, i32
+      %s = llvm.shl %c3, %shift : i32
+      %mask = llvm.trunc %s : i32 to i16
+      %d = llvm.addrspacecast %t : !llvm.ptr<3> to !llvm.ptr<7>
+      nvvm.cp.async.bulk.tensor.shared.cluster.global %d, %map, %bars, box[%c0, %c0] multicast_mask = %mask : !llvm.ptr<7>, !llvm.ptr
+      nvvm.cluster.arrive
+      nvvm.cluster.wait
       llvm.return
     }
   }

@@ -55,6 +55,12 @@ LogicalResult TensorCopyOp::verify() {
                          << " coordinates";
   if (getCoords().empty() != !getMap())
     return emitOpError() << "has coordinates and a tensor map after uop-lower, neither before";
+  // (the parser reads the mask and the shift together; a builder may not)
+  if (static_cast<bool>(getShift()) != getReceivers().has_value())
+    return emitOpError() << "multicasts to a mask and a shift of it, or neither";
+  if (getShift() && isa<VoidType>(getShift().getType()) != getCoords().empty())
+    return emitOpError() << "shifts its multicast mask by a VIEW's index before uop-lower, by an "
+                            "integer after";
   if (TensorMapAttr map = getMapAttr()) {
     auto cols = static_cast<int64_t>(getCols()), rows = static_cast<int64_t>(getRows()),
          rowBytes = static_cast<int64_t>(getPitch() * bytes);

@@ -492,8 +492,10 @@ private:
       changed |= !copies.empty();
       llvm::append_range(deps, copies.empty() ? SmallVector<Value>{dep} : copies);
     }
-    Value done = changed ? BarrierOp::create(b, bar.getLoc(), bar.getType(), deps).getResult()
-                         : bar.getResult();
+    Value done = changed
+                     ? BarrierOp::create(b, bar.getLoc(), bar.getType(), deps, bar.getClusterAttr())
+                           .getResult()
+                     : bar.getResult();
     return barrierFor[bar.getResult()] = done;
   }
 

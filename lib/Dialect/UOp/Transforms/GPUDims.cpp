@@ -230,6 +230,41 @@ bool dontUseLocals(KernelOp kernel) {
   return info && info.getDontUseLocals();
 }
 
+/// A kernel launched in clusters (kernel_info's `cluster`, one size per
+/// global axis) needs each global axis as a grid dimension of its own,
+/// neither grouped nor split, whole clusters along it, and 8 blocks at most
+/// per cluster: convert-uop-to-gpu reverses the sizes into the grid's order.
+LogicalResult checkCluster(KernelOp kernel, ArrayRef<int64_t> dims, ArrayRef<Value> symbolic,
+                           ArrayRef<int64_t> max) {
+  KernelInfoAttr info = UOpDialect::KernelInfoAttrHelper(kernel.getContext()).getAttr(kernel);
+  if (!info || info.getCluster().empty())
+    return success();
+  ArrayRef<int64_t> cluster = info.getCluster();
+  auto error = [&]() {
+    InFlightDiagnostic d = kernel.emitOpError() << "is launched in clusters of [";
+    llvm::interleaveComma(cluster, d);
+    d << "] blocks along its global dimensions [";
+    llvm::interleaveComma(dims, d);
+    d << "]: ";
+    return d;
+  };
+  if (cluster.size() != dims.size() || dims.size() > max.size())
+    return error() << "expected one cluster size per global dimension, at most " << max.size();
+  if (llvm::any_of(symbolic, [](Value v) { return v; }))
+    return error() << "a symbolic grid cannot be cut into clusters";
+  int64_t blocks = 1;
+  for (auto [d, c, m] : llvm::zip(dims, cluster, llvm::reverse(max.take_front(dims.size())))) {
+    if (c < 1 || d % c != 0)
+      return error() << "a dimension is not whole clusters";
+    if (d > m)
+      return error() << "a dimension exceeds the target's limit of " << m;
+    blocks *= c;
+  }
+  if (blocks > 8)
+    return error() << "a cluster holds at most 8 blocks";
+  return success();
+}
+
 struct UOpGPUDimsPass : mlir::uop::impl::UOpGPUDimsBase<UOpGPUDimsPass> {
   void runOnOperation() override {
     KernelOp kernel = getOperation();
@@ -298,6 +333,8 @@ struct UOpGPUDimsPass : mlir::uop::impl::UOpGPUDimsBase<UOpGPUDimsPass> {
       b.setInsertionPointAfter(last);
     DimsBuilder db(b, kernel.getLoc());
     auto error = [&] { return kernel.emitOpError(); };
+    if (failed(checkCluster(kernel, *globalDims, globalSym, target.getGlobalMax())))
+      return signalPassFailure();
     FailureOr<SmallVector<Value>> gidx =
         groupedDims(db, dontUseLocals(kernel) ? "idx" : "gidx", *globalDims, globalSym,
                     target.getGlobalMax(), /*reverse=*/true, error);

@@ -465,6 +465,16 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
         return op->emitOpError() << "takes " << what << " through a masked view";
       return IndexOp::create(b, loc, view.getSrc(), idx, valid).getResult();
     };
+    // The index of `v`, a VIEW without a source (a number the op takes).
+    auto number = [&](Value v, StringRef what) -> FailureOr<Value> {
+      auto view = v.getDefiningOp<ViewOp>();
+      if (!view || view.getSrc())
+        return op->emitOpError() << "takes " << what << " as a VIEW without a source";
+      auto [idx, valid] = ix.index(view.getSt(), ranges);
+      if (valid)
+        return op->emitOpError() << "takes " << what << " through a masked view";
+      return idx;
+    };
     Type voidType = VoidType::get(b.getContext());
     Operation *lowered = nullptr;
     if (auto init = dyn_cast<MBarrierInitOp>(op)) {
@@ -480,21 +490,18 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
           MBarrierExpectTxOp::create(b, loc, voidType, *bar, expect.getBytes(), expect.getDeps());
     } else if (auto wait = dyn_cast<MBarrierWaitOp>(op)) {
       FailureOr<Value> bar = index(wait.getBar(), "its mbarrier");
-      auto phase = wait.getPhase().getDefiningOp<ViewOp>();
-      if (failed(bar))
+      FailureOr<Value> phase = number(wait.getPhase(), "its phase");
+      if (failed(bar) || failed(phase))
         return failure();
-      if (!phase || phase.getSrc())
-        return op->emitOpError() << "takes its phase as a VIEW without a source";
-      auto [number, valid] = ix.index(phase.getSt(), ranges);
-      if (valid)
-        return op->emitOpError() << "takes its phase through a masked view";
-      lowered = MBarrierWaitOp::create(b, loc, voidType, *bar, number, wait.getDeps());
+      lowered = MBarrierWaitOp::create(b, loc, voidType, *bar, *phase, wait.getDeps());
     } else {
       auto copy = cast<TensorCopyOp>(op);
       FailureOr<Value> dst = index(copy.getDst(), "its destination");
       FailureOr<Value> bar = index(copy.getBar(), "its mbarrier");
       FailureOr<Value> src = index(copy.getSrc(), "its source", /*gated=*/true);
-      if (failed(dst) || failed(bar) || failed(src))
+      FailureOr<Value> shift =
+          copy.getShift() ? number(copy.getShift(), "its multicast mask's shift") : Value();
+      if (failed(dst) || failed(bar) || failed(src) || failed(shift))
         return failure();
       FailureOr<TensorMapAttr> map = tensorMapOf(copy);
       if (failed(map))
@@ -509,7 +516,8 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
         if (c.getType() != i32)
           c = CastOp::create(b, loc, i32, c);
       lowered = TensorCopyOp::create(b, loc, voidType, *dst, *src, coords, copy.getRows(),
-                                     copy.getCols(), copy.getPitch(), *bar, *map, copy.getDeps());
+                                     copy.getCols(), copy.getPitch(), *bar, *shift,
+                                     copy.getReceiversAttr(), *map, copy.getDeps());
     }
     op->getResult(0).replaceAllUsesWith(lowered->getResult(0));
     op->erase();

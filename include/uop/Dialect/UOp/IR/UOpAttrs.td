@@ -335,7 +335,7 @@ def UOp_WgmmaTileAttr : UOp_Attr<"WgmmaTile", "wgmma_tile"> {
 }
 
 // A list of integers written in brackets, `[40, 20]` or `[]`.
-def UOp_IntListParameter : ArrayRefParameter<"int64_t", "a bracketed list of integers"> {
+class UOp_IntListParameterOf<string desc> : ArrayRefParameter<"int64_t", desc> {
   let parser = [{ [&]() -> ::mlir::FailureOr<::llvm::SmallVector<int64_t>> {
     ::llvm::SmallVector<int64_t> v;
     if ($_parser.parseCommaSeparatedList(::mlir::AsmParser::Delimiter::Square,
@@ -345,6 +345,7 @@ def UOp_IntListParameter : ArrayRefParameter<"int64_t", "a bracketed list of int
   }() }];
   let printer = [{ $_printer << '['; ::llvm::interleaveComma($_self, $_printer); $_printer << ']' }];
 }
+def UOp_IntListParameter : UOp_IntListParameterOf<"a bracketed list of integers">;
 
 def UOp_TensorMapAttr : UOp_Attr<"TensorMap", "tensor_map"> {
   let summary = "a TMA tensor map a kernel takes: a tiled view of one of its buffers";
@@ -392,6 +393,12 @@ def UOp_TensorMapAttr : UOp_Attr<"TensorMap", "tensor_map"> {
   }];
 }
 
+def UOp_OptionalIntListParameter
+    : UOp_IntListParameterOf<"a bracketed list of integers, or nothing (empty)"> {
+  let defaultValue = "::llvm::SmallVector<int64_t>()";
+  let comparator = "::llvm::ArrayRef<int64_t>($_lhs) == ::llvm::ArrayRef<int64_t>($_rhs)";
+}
+
 def UOp_KernelInfoAttr : UOp_Attr<"KernelInfo", "kernel_info"> {
   let summary = "what the optimizer decided for a kernel: tinygrad's KernelInfo";
   let description = [{
@@ -404,14 +411,18 @@ def UOp_KernelInfoAttr : UOp_Attr<"KernelInfo", "kernel_info"> {
     - `upcasted`: the last axes, unrolled into each thread's registers
       (UPCAST when not reduced, UNROLL when reduced);
     - `dont_use_locals`: NOLOCALS, the globals index threads directly;
-    - `opts`: the opts applied, in tinygrad's notation.
+    - `opts`: the opts applied, in tinygrad's notation;
+    - `cluster` (optional): blocks per thread-block cluster along each
+      global axis (CLUSTER, ours; sm_90), one size per global axis.
 
     ```
     #uop.kernel_info<global_dims = 1, local_dims = 1, upcasted = 1, dont_use_locals = false, opts = "LOCAL:0:16,UPCAST:0:4">
+    #uop.kernel_info<global_dims = 2, local_dims = 1, upcasted = 3, dont_use_locals = false, opts = "...", cluster = [2, 4]>
     ```
   }];
   let parameters = (ins "int64_t":$global_dims, "int64_t":$local_dims, "int64_t":$upcasted,
-                        "bool":$dont_use_locals, StringRefParameter<"applied opts">:$opts);
+                        "bool":$dont_use_locals, StringRefParameter<"applied opts">:$opts,
+                        UOp_OptionalIntListParameter:$cluster);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

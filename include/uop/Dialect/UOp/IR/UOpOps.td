@@ -1302,6 +1302,14 @@ def UOp_TensorCopyOp : Op<UOp_Dialect, "tensor_copy", [MemoryEffects<[MemRead, M
     complete. Where `src`'s VIEW is masked off the thread copies nothing:
     a schedule masks it to one thread, which copies the whole tile.
 
+    With `multicast R shl s` (`.multicast::cluster`, in a thread-block
+    cluster) the tile lands at the same place in the shared memory of every
+    block of the cluster whose `%cluster_ctarank` is a bit of the mask
+    `R << s`, completing its bytes on each one's mbarrier at `bar`'s place;
+    each of them announces the bytes of every share it receives. Before
+    `uop-lower` `s` is a VIEW without a source whose index is the shift;
+    after, that number as an integer.
+
     `uop-lower` makes `dst` and `bar` INDEXes, `src` the INDEX of the
     tile's first element (its gate says which threads copy), `coords` the
     tile's column and row in the tensor map, and sets `map`, the tensor
@@ -1311,18 +1319,22 @@ def UOp_TensorCopyOp : Op<UOp_Dialect, "tensor_copy", [MemoryEffects<[MemRead, M
     ```mlir
     %c = uop.tensor_copy %dst, %src rows 128 cols 64 pitch 1024, %bar after %e
            : !uop.ptr<f16, 24576, local>, !uop.ptr<f16, 1048576>, !uop.ptr<i64, 3, local>
+    %m = uop.tensor_copy %dst, %src rows 32 cols 64 pitch 1024, %bar multicast 15 shl %s : !uop.void
+           : !uop.ptr<f16, 24576, local>, !uop.ptr<f16, 1048576>, !uop.ptr<i64, 3, local>
     ```
   }];
   let arguments = (ins UOp_AnyPtr:$dst, UOp_AnyPtr:$src, Variadic<UOp_Int>:$coords,
                        ConfinedAttr<I64Attr, [IntPositive, IntMaxValue<256>]>:$rows,
                        ConfinedAttr<I64Attr, [IntPositive, IntMaxValue<256>]>:$cols,
                        ConfinedAttr<I64Attr, [IntPositive]>:$pitch, UOp_AnyPtr:$bar,
+                       Optional<AnyTypeOf<[UOp_Void, UOp_Int]>>:$shift,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive, IntMaxValue<65535>]>>:$receivers,
                        OptionalAttr<UOp_TensorMapAttr>:$map, Variadic<UOp_Void>:$deps);
   let results = (outs UOp_Void:$result);
   let assemblyFormat = [{
     $dst `,` $src (`[` $coords^ `]`)? (`map` $map^)? `rows` $rows `cols` $cols `pitch` $pitch
-    `,` $bar (`after` $deps^)? attr-dict `:` type($dst) `,` type($src) `,` type($bar)
-    (`,` type($coords)^)?
+    `,` $bar (`multicast` $receivers^ `shl` $shift `:` type($shift))? (`after` $deps^)? attr-dict
+    `:` type($dst) `,` type($src) `,` type($bar) (`,` type($coords)^)?
   }];
   let hasVerifier = 1;
 }
@@ -1376,14 +1388,23 @@ def UOp_EndRangeOp : UOp_Op<"endrange", [MemoryEffects<[MemRead, MemWrite]>]> {
 def UOp_BarrierOp : UOp_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "BARRIER: all threads of the block wait here (after the given stores)";
   let description = [{
+    With `cluster` (ours, not tinygrad's; sm_90) every thread of every block
+    of the thread-block cluster waits here: PTX's `barrier.cluster.arrive`
+    and `barrier.cluster.wait`, which release the thread's earlier memory
+    operations (an `mbarrier_init` among them) to the cluster's threads and
+    acquire theirs. A schedule whose blocks copy into each other's shared
+    memory (multicast `tensor_copy`) waits so before overwriting a buffer
+    its peers may still read.
+
     ```mlir
     %b = uop.barrier after %store0, %store1
     %b2 = uop.barrier
+    %b3 = uop.barrier cluster after %w
     ```
   }];
-  let arguments = (ins Variadic<UOp_Void>:$deps);
+  let arguments = (ins Variadic<UOp_Void>:$deps, UnitAttr:$cluster);
   let results = (outs UOp_Void:$result);
-  let assemblyFormat = "(`after` $deps^)? attr-dict";
+  let assemblyFormat = "(`cluster` $cluster^)? (`after` $deps^)? attr-dict";
 }
 
 def UOp_NoopOp : UOp_Op<"noop", [Pure]> {

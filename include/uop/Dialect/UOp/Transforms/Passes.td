@@ -53,7 +53,9 @@ def UOpOptimize : Pass<"uop-optimize", "::mlir::uop::KernelOp"> {
            "The heuristic's tensor-core schedule: \"tinygrad\" (fragments loaded from "
            "global memory, as tinygrad does), \"staged\" (tiles staged in shared memory: "
            "STAGE), \"wgmma\" (Hopper's wgmma from staged tiles: WGMMA, sm_90a), \"tma\" "
-           "(wgmma from tiles the tensor memory accelerator copies: TMA, sm_90a) or \"auto\" "
+           "(wgmma from tiles the tensor memory accelerator copies: TMA, sm_90a), \"cluster\" "
+           "(TMA's, the blocks in thread-block clusters sharing their tiles: CLUSTER, "
+           "sm_90a) or \"auto\" "
            "(wgmma on sm_90a, else staged, where the kernel and target allow)">
   ];
   let dependentDialects = ["::mlir::uop::UOpDialect"];

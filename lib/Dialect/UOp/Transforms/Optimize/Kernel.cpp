@@ -406,6 +406,8 @@ llvm::Error OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
     CHECK(opt.op != OptOp::LOCAL && opt.op != OptOp::GROUP && opt.op != OptOp::GROUPTOP,
           "not using locals");
   CHECK(!stages, "STAGE must be the last opt");
+  CHECK(cluster.empty() || opt.op == OptOp::CLUSTER || opt.op == OptOp::TMA,
+        "CLUSTER comes after the other opts, before TMA");
   if (opt.op == OptOp::TC)
     return applyTC(opt);
   if (opt.op == OptOp::STAGE || opt.op == OptOp::WGMMA || opt.op == OptOp::TMA)
@@ -524,6 +526,24 @@ llvm::Error OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
     std::swap(perm[axis], perm[amt]);
     if (llvm::Error e = reshapeAndPermute(nullptr, perm))
       return e;
+    break;
+  }
+  case OptOp::CLUSTER: {
+    // A cluster's blocks are consecutive along each grid dimension, and
+    // uop-gpu-dims makes each global axis a grid dimension of its own.
+    CHECK(target.hasClusters, "thread-block clusters need sm_90 or later, not " + target.name);
+    CHECK(axis < globalDims(), "CLUSTER is for globals");
+    CHECK(!dontUseLocals, "CLUSTER groups thread blocks, which NOLOCALS does without");
+    CHECK(globalDims() <= 3, "CLUSTER needs at most 3 global axes, one per grid dimension, not " +
+                                 std::to_string(globalDims()));
+    CHECK(!symbolic(), "CLUSTER needs a grid of known size");
+    if (cluster.empty())
+      cluster.assign(globalDims(), 1);
+    CHECK(cluster[axis] == 1, "axis " + std::to_string(axis) + " is clustered already");
+    cluster[axis] = amt;
+    // Up to 8 blocks: the portable cluster size every sm_90 GPU launches.
+    CHECK(prod(cluster) <= 8,
+          "a cluster holds at most 8 blocks, not " + std::to_string(prod(cluster)));
     break;
   }
   case OptOp::TC:

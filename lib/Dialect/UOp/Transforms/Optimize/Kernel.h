@@ -69,6 +69,9 @@ struct StagePlan {
   bool tma = false;
   std::array<std::array<int64_t, 2>, 2> tmaBox{};
   std::array<int64_t, 2> tmaPitch{};
+  // In clusters (CLUSTER): the blocks that share operand i's tile, each
+  // copying sharers[i] of its rows and multicasting them (1: no sharing).
+  std::array<int64_t, 2> sharers{1, 1};
   std::array<std::array<int64_t, 3>, 2> tileLayout{};
 };
 
@@ -140,6 +143,9 @@ public:
   // operands; whether wgmma multiplies them; whether the TMA copies them.
   int64_t stages = 0;
   bool wgmma = false, tma = false;
+  // CLUSTER: blocks per thread-block cluster along each global axis; empty
+  // without clusters.
+  SmallVector<int64_t> cluster;
 
   /// How STAGE:axis:stages (WGMMA:axis:stages with `wgmma`, TMA:axis:stages
   /// with `tma` too) would stage the TC's operands, or why it cannot.
@@ -202,9 +208,12 @@ llvm::Expected<SmallVector<Opt>> stagedTensorCoreOptimizations(const OptKernel &
 /// The tensor-core opts for Hopper's wgmma (sm_90a): TC, a warpgroup per
 /// block (LOCAL 4 down M), UPCAST 8 on N and 2 on M (two m64n64 wgmmas),
 /// UNROLL for k-steps of 64 (128-byte rows) where K allows, then WGMMA (or
-/// `copier`: TMA, its tiles copied by the TMA); or why they cannot be.
+/// `copier`: TMA, its tiles copied by the TMA); with `clustered`, 64x128
+/// tiles first and CLUSTER opts before TMA, the blocks of a cluster sharing
+/// their tiles; or why they cannot be.
 llvm::Expected<SmallVector<Opt>> wgmmaTensorCoreOptimizations(const OptKernel &k,
-                                                              OptOp copier = OptOp::WGMMA);
+                                                              OptOp copier = OptOp::WGMMA,
+                                                              bool clustered = false);
 
 } // namespace mlir::uop
 

@@ -25,6 +25,7 @@ constexpr std::pair<OptOp, llvm::StringLiteral> kOptOps[] = {
     {OptOp::STAGE, "STAGE"},
     {OptOp::WGMMA, "WGMMA"},
     {OptOp::TMA, "TMA"},
+    {OptOp::CLUSTER, "CLUSTER"},
 };
 
 StringRef name(OptOp op) {
@@ -134,6 +135,7 @@ OptTarget OptTarget::get(TargetAttr target) {
       StringRef(t.name).starts_with("sm_") &&
       !StringRef(t.name).drop_front(3).take_while(llvm::isDigit).getAsInteger(10, sm) && sm >= 80;
   t.hasWgmma = t.name == "sm_90a";
+  t.hasClusters = t.hasAsyncCopy && sm >= 90;
   // The target's tensor cores in its order (tinygrad tries them in order).
   for (TensorCoreAttr tc : target.getTensorCores())
     for (const TensorCoreDesc &d : getNvidiaTensorCores())

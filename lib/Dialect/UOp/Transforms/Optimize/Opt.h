@@ -21,10 +21,12 @@
 namespace mlir::uop {
 class TargetAttr;
 
-/// tinygrad's OptOps, and STAGE, WGMMA and TMA (ours): the tensor cores'
-/// operand tiles staged in shared memory, STAGE:axis:buffers, multiplied
-/// from there by Hopper's wgmma, WGMMA:axis:buffers, and copied there by its
-/// tensor memory accelerator, TMA:axis:buffers (docs/optimize.md).
+/// tinygrad's OptOps, and STAGE, WGMMA, TMA and CLUSTER (ours): the tensor
+/// cores' operand tiles staged in shared memory, STAGE:axis:buffers,
+/// multiplied from there by Hopper's wgmma, WGMMA:axis:buffers, and copied
+/// there by its tensor memory accelerator, TMA:axis:buffers; the blocks
+/// launched in thread-block clusters of CLUSTER:axis:blocks along global
+/// axes, which TMA's copies then share (docs/optimize.md).
 enum class OptOp {
   TC,
   UPCAST,
@@ -37,7 +39,8 @@ enum class OptOp {
   SWAP,
   STAGE,
   WGMMA,
-  TMA
+  TMA,
+  CLUSTER
 };
 
 struct Opt {
@@ -62,6 +65,8 @@ struct OptTarget {
   bool hasAsyncCopy = false;
   /// Hopper's wgmma (sm_90a): what WGMMA needs.
   bool hasWgmma = false;
+  /// Thread-block clusters (sm_90 and later): what CLUSTER needs.
+  bool hasClusters = false;
   int64_t sharedMax = 0;
   llvm::SmallVector<TensorCoreDesc> tensorCores;
   std::string name = "cpu";

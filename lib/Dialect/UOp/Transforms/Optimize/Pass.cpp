@@ -79,10 +79,10 @@ struct UOpOptimizePass : mlir::uop::impl::UOpOptimizeBase<UOpOptimizePass> {
     } else if (heuristic) {
       StringRef schedule = tcSchedule;
       if (schedule != "auto" && schedule != "tinygrad" && schedule != "staged" &&
-          schedule != "wgmma" && schedule != "tma")
+          schedule != "wgmma" && schedule != "tma" && schedule != "cluster")
         return kernel.emitOpError() << "unknown tensor-core schedule '" << schedule
-                                    << "' (known: auto, tinygrad, staged, wgmma, tma)";
-      bool hopper = schedule == "wgmma" || schedule == "tma";
+                                    << "' (known: auto, tinygrad, staged, wgmma, tma, cluster)";
+      bool hopper = schedule == "wgmma" || schedule == "tma" || schedule == "cluster";
       // tinygrad tries the tensor cores first, then its hand-coded opts;
       // their operands are staged in shared memory where they can be, and
       // on sm_90a multiplied there by wgmma where it can be.
@@ -90,7 +90,9 @@ struct UOpOptimizePass : mlir::uop::impl::UOpOptimizeBase<UOpOptimizePass> {
         toApply = std::move(*tc);
         llvm::Expected<SmallVector<Opt>> wgmma =
             hopper || (schedule == "auto" && target.hasWgmma)
-                ? wgmmaTensorCoreOptimizations(*k, schedule == "tma" ? OptOp::TMA : OptOp::WGMMA)
+                ? wgmmaTensorCoreOptimizations(
+                      *k, schedule == "wgmma" || schedule == "auto" ? OptOp::WGMMA : OptOp::TMA,
+                      schedule == "cluster")
                 : llvm::Expected<SmallVector<Opt>>(llvm::createStringError("not asked"));
         if (wgmma) {
           toApply = std::move(*wgmma);

@@ -20,7 +20,9 @@
 // TMA also copies them with Hopper's tensor memory accelerator: the
 // block's first thread copies each tile as a box, completing on the
 // buffer's mbarrier, which every thread waits on instead of its copy groups
-// (planTma, copyTma).
+// (planTma, copyTma); in thread-block clusters (CLUSTER), the blocks that
+// read the same tile each copy a share of it and multicast it to all of
+// them, and the barriers are the cluster's.
 //
 // Everything here is derived from the views the TC opt left and checked
 // against the PTX ISA's fragment layouts (mmaFragmentCoord): the operand's
@@ -35,6 +37,8 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::uop;
@@ -423,6 +427,24 @@ llvm::Error OptKernel::planTma(StagePlan &plan) const {
     plan.tmaBox[i] = {cols, rows};
     plan.tmaPitch[i] = pitch;
   }
+  // CLUSTER: the blocks of a cluster that differ only along global axes
+  // an operand's tile does not move with read the same tile; each copies
+  // an equal share of its rows and multicasts it to all of them. A share
+  // is whole 8-row swizzle atoms, so that it is swizzled as the tile is.
+  if (!cluster.empty())
+    for (int i = 0; i < 2; ++i) {
+      int64_t sharers = 1;
+      for (int64_t a = 0; a < globalDims(); ++a)
+        if (plan.operands[i].frag.strides[a] == 0)
+          sharers *= cluster[a];
+      int64_t rows = plan.tmaBox[i][1];
+      CHECK(rows % (8 * sharers) == 0,
+            std::string(i ? "B" : "A") + "'s tile of " + std::to_string(rows) +
+                " rows cannot be shared by the " + std::to_string(sharers) +
+                " blocks of a cluster that read it, in shares of whole 8-row swizzle atoms");
+      plan.tmaBox[i][1] = rows / sharers;
+      plan.sharers[i] = sharers;
+    }
   plan.tma = true;
   return llvm::Error::success();
 }
@@ -515,10 +537,84 @@ std::pair<Value, Value> OptKernel::writeStagedOperands(OpBuilder &b, Location lo
   auto destination = [&](int i, int64_t step, int64_t p) {
     const StagedOperand &op = plan.operands[i];
     int64_t into = p * op.rows * (op.cols / op.panels);
-    return view(local[i], step < 0
-                              ? ring(i, ahead, zeros, into)
-                              : ShapeTracker{{View::create(full, zeros, step * tile[i] + into)}});
+    return step < 0 ? ring(i, ahead, zeros, into)
+                    : ShapeTracker{{View::create(full, zeros, step * tile[i] + into)}};
   };
+
+  // CLUSTER: a block's place in its cluster along global axis a is
+  // g_a % cluster[a]. `clustered` adds sum_a (g_a % cluster[a]) * extra[a]
+  // to `st`'s index: its outer view split, each global axis into
+  // (g_a / cluster[a], g_a % cluster[a]), under a row-major view of the
+  // kernel's shape. The mask (of the loop and thread axes, never a global
+  // one) stays on the split view, so the views reach what the copies do.
+  auto clustered = [&](ShapeTracker st, ArrayRef<int64_t> extra) {
+    const View &v = st.views.back();
+    SmallVector<int64_t> shape, strides;
+    std::optional<shape::Mask> mask;
+    if (v.mask)
+      mask.emplace();
+    for (int64_t a = 0; a < (int64_t)full.size(); ++a) {
+      if (a < wd) {
+        assert((!v.mask || (*v.mask)[a] == std::make_pair<int64_t, int64_t>(0, full[a])) &&
+               "a copy masked along a global axis");
+        shape.append({full[a] / cluster[a], cluster[a]});
+        strides.append({cluster[a] * v.strides[a], v.strides[a] + extra[a]});
+        if (mask)
+          mask->append({{0, full[a] / cluster[a]}, {0, cluster[a]}});
+      } else {
+        shape.push_back(full[a]);
+        strides.push_back(v.strides[a]);
+        if (mask)
+          mask->push_back((*v.mask)[a]);
+      }
+    }
+    st.views.back() = View::create(shape, strides, v.offset, mask);
+    st.views.push_back(View::create(full));
+    return st;
+  };
+  auto scaled = [](ArrayRef<int64_t> v, int64_t by) {
+    return llvm::map_to_vector(v, [&](int64_t x) { return x * by; });
+  };
+  // Operand i's tile is shared by the blocks of a cluster that agree on
+  // the global axes it moves along: a block's share is its place among
+  // them (`place`: row-major over the other axes); it multicasts to those
+  // whose %cluster_ctarank (x, the last global axis, fastest) is a bit of
+  // `receivers << shift`, `shift` being its rank on the axes it moves
+  // along.
+  struct Sharing {
+    SmallVector<int64_t> place, shift;
+    int64_t receivers = 0;
+  };
+  Sharing sharing[2];
+  bool multicast = plan.sharers[0] > 1 || plan.sharers[1] > 1;
+  UnitAttr clusterBarrier = multicast ? b.getUnitAttr() : UnitAttr();
+  if (multicast) {
+    SmallVector<int64_t> rank(wd, 1);
+    for (int64_t a = wd - 2; a >= 0; --a)
+      rank[a] = rank[a + 1] * cluster[a + 1];
+    for (int i = 0; i < 2; ++i) {
+      Sharing &share = sharing[i];
+      share.place.assign(wd, 0);
+      share.shift.assign(wd, 0);
+      SmallVector<int64_t> ranks{0};
+      int64_t weight = 1;
+      for (int64_t a = wd - 1; a >= 0; --a) {
+        if (plan.operands[i].frag.strides[a] != 0) {
+          share.shift[a] = rank[a];
+          continue;
+        }
+        share.place[a] = weight;
+        weight *= cluster[a];
+        SmallVector<int64_t> more;
+        for (int64_t r : ranks)
+          for (int64_t q = 0; q < cluster[a]; ++q)
+            more.push_back(r + q * rank[a]);
+        ranks = std::move(more);
+      }
+      for (int64_t r : ranks)
+        share.receivers |= int64_t(1) << r;
+    }
+  }
 
   // cp.async: the block's threads copy 16-byte pieces of tiles 0 .. ahead-1
   // before the loop, one group each (an empty group where there is no such
@@ -533,9 +629,9 @@ std::pair<Value, Value> OptKernel::writeStagedOperands(OpBuilder &b, Location lo
         const StagedOperand &op = plan.operands[i];
         int64_t cols = op.cols / op.panels;
         for (int64_t p = 0; p < op.panels; ++p)
-          done.push_back(CopyTileOp::create(b, loc, voidType, destination(i, step, p),
-                                            view(global[i], origin(i, step, p * cols)), op.rows,
-                                            cols, op.pitch, cols, after()));
+          done.push_back(CopyTileOp::create(
+              b, loc, voidType, view(local[i], destination(i, step, p)),
+              view(global[i], origin(i, step, p * cols)), op.rows, cols, op.pitch, cols, after()));
       }
       return done;
     };
@@ -571,6 +667,8 @@ std::pair<Value, Value> OptKernel::writeStagedOperands(OpBuilder &b, Location lo
       return view(bars, ShapeTracker{{View::create({plan.stages}),
                                       View::create(full, strides, shift, mask)}});
     };
+    // Each block announces the whole tiles' bytes: in a cluster its peers'
+    // shares complete on its mbarrier too.
     int64_t bytes = 0;
     for (int i = 0; i < 2; ++i)
       bytes +=
@@ -582,12 +680,25 @@ std::pair<Value, Value> OptKernel::writeStagedOperands(OpBuilder &b, Location lo
       for (int i = 0; i < 2; ++i) {
         const StagedOperand &op = plan.operands[i];
         auto [cols, rows] = plan.tmaBox[i];
-        for (int64_t p = 0; p < op.panels; ++p)
+        for (int64_t p = 0; p < op.panels; ++p) {
+          ShapeTracker src = origin(i, step, p * (op.cols / op.panels), /*oneThread=*/true);
+          ShapeTracker dst = destination(i, step, p);
+          Value shift;
+          IntegerAttr receivers;
+          if (plan.sharers[i] > 1) {
+            const Sharing &share = sharing[i];
+            src = clustered(src, scaled(share.place, rows * plan.tmaPitch[i]));
+            dst = clustered(dst, scaled(share.place, rows * cols));
+            shift = ViewOp::create(
+                b, loc, voidType, Value(),
+                clustered(ShapeTracker{{View::create(full, zeros)}}, share.shift).toAttr(ctx));
+            receivers = b.getI64IntegerAttr(share.receivers);
+          }
           done.push_back(TensorCopyOp::create(
-              b, loc, voidType, destination(i, step, p),
-              view(global[i], origin(i, step, p * (op.cols / op.panels), /*oneThread=*/true)),
-              ValueRange{}, rows, cols, plan.tmaPitch[i], bar(step, ahead, std::nullopt),
-              TensorMapAttr(), ValueRange{announced}));
+              b, loc, voidType, view(local[i], dst), view(global[i], src), ValueRange{}, rows, cols,
+              plan.tmaPitch[i], bar(step, ahead, std::nullopt), shift, receivers, TensorMapAttr(),
+              ValueRange{announced}));
+        }
       }
       return done;
     };
@@ -595,7 +706,8 @@ std::pair<Value, Value> OptKernel::writeStagedOperands(OpBuilder &b, Location lo
     for (int64_t s = 0; s < plan.stages; ++s)
       issued.push_back(MBarrierInitOp::create(
           b, loc, voidType, bar(s, 0, maskOf(s, /*oneThread=*/true)), 1, ValueRange{}));
-    issued = {BarrierOp::create(b, loc, voidType, issued)}; // the mbarriers are ready
+    // The mbarriers are ready, in a cluster for the peers' copies too.
+    issued = {BarrierOp::create(b, loc, voidType, issued, clusterBarrier)};
     for (int64_t step = 0; step < std::min(ahead, steps); ++step)
       issued = copies(step, issued);
     issued = copies(-1, issued);
@@ -610,7 +722,10 @@ std::pair<Value, Value> OptKernel::writeStagedOperands(OpBuilder &b, Location lo
   };
 
   Value landed = plan.tma ? copyTma() : copyAsync();
-  Value barrier = BarrierOp::create(b, loc, voidType, ValueRange{landed});
+  // In a cluster whose blocks copy into each other, step k's barrier is
+  // the cluster's: past it every block has retired step k - 1's wgmmas, so
+  // step k + 1's copies may overwrite that buffer everywhere.
+  Value barrier = BarrierOp::create(b, loc, voidType, ValueRange{landed}, clusterBarrier);
   *published = barrier;
 
   if (plan.wgmma) {
@@ -866,8 +981,65 @@ llvm::Expected<SmallVector<Opt>> mlir::uop::stagedTensorCoreOptimizations(const 
   return staged(*k, /*conflictFree=*/false);
 }
 
-llvm::Expected<SmallVector<Opt>> mlir::uop::wgmmaTensorCoreOptimizations(const OptKernel &original,
-                                                                         OptOp copier) {
+/// `k` with CLUSTER opts and then `copier` (TMA) applied: of the clusters
+/// of 2 to 8 blocks (powers of 2 along each global axis), the one whose
+/// blocks read the fewest bytes of A and B tiles from L2 each (a tile
+/// shared by n blocks costs each 1/n of it), the smaller on a tie; or why
+/// none applies.
+static llvm::Expected<OptKernel> withClusters(const OptKernel &k, const Opt &copier) {
+  int64_t wd = k.globalDims();
+  ArrayRef<int64_t> full = k.fullShape();
+  std::optional<OptKernel> best;
+  double bestBytes = 0;
+  int64_t bestBlocks = 0;
+  std::string why = "no cluster of 2 to 8 blocks divides the grid";
+  SmallVector<int64_t> sizes(wd, 1);
+  std::function<void(int64_t)> tryFrom = [&](int64_t a) {
+    if (a < wd) {
+      int64_t before = prod(ArrayRef<int64_t>(sizes).take_front(a));
+      for (int64_t c = 1; full[a] % c == 0 && before * c <= 8; c *= 2) {
+        sizes[a] = c;
+        tryFrom(a + 1);
+      }
+      sizes[a] = 1;
+      return;
+    }
+    int64_t blocks = prod(sizes);
+    if (blocks < 2)
+      return;
+    OptKernel tried = k;
+    SmallVector<Opt> opts;
+    for (int64_t axis = 0; axis < wd; ++axis)
+      if (sizes[axis] > 1)
+        opts.push_back(Opt{OptOp::CLUSTER, axis, sizes[axis], {}});
+    opts.push_back(copier);
+    for (const Opt &o : opts)
+      if (llvm::Error e = tried.applyOpt(o)) {
+        why = o.str() + ": " + llvm::toString(std::move(e));
+        return;
+      }
+    llvm::Expected<StagePlan> plan = tried.planStaging(0, *copier.arg, true, true);
+    if (!plan) {
+      why = llvm::toString(plan.takeError());
+      return;
+    }
+    double bytes = 0;
+    for (int i = 0; i < 2; ++i)
+      bytes += double(plan->operands[i].rows * plan->operands[i].cols) / plan->sharers[i];
+    if (!best || bytes < bestBytes || (bytes == bestBytes && blocks < bestBlocks)) {
+      best = std::move(tried);
+      bestBytes = bytes;
+      bestBlocks = blocks;
+    }
+  };
+  tryFrom(0);
+  if (!best)
+    return llvm::createStringError(llvm::Twine(why));
+  return std::move(*best);
+}
+
+llvm::Expected<SmallVector<Opt>>
+mlir::uop::wgmmaTensorCoreOptimizations(const OptKernel &original, OptOp copier, bool clustered) {
   OptKernel base = original;
   auto applyTo = [](OptKernel &k, Opt o) -> llvm::Error {
     if (llvm::Error e = k.applyOpt(o))
@@ -892,8 +1064,14 @@ llvm::Expected<SmallVector<Opt>> mlir::uop::wgmmaTensorCoreOptimizations(const O
   struct Tile {
     int64_t mBlocks, nUpcast; // wgmmas down M; blocks of 8 columns
   };
+  // In clusters, whose blocks share their A and B tiles, L2 bounds less
+  // and shared memory more: 64x128 first, the fewest shared-memory
+  // wavefronts per flop of those that fill an H100 (docs/benchmarks.md).
   std::string why = "no tile fits";
-  for (Tile t : {Tile{2, 16}, Tile{4, 8}, Tile{1, 16}, Tile{2, 8}, Tile{1, 8}}) {
+  SmallVector<Tile> tiles = {Tile{2, 16}, Tile{4, 8}, Tile{1, 16}, Tile{2, 8}, Tile{1, 8}};
+  if (clustered)
+    tiles = {Tile{1, 16}, Tile{2, 16}, Tile{4, 8}, Tile{2, 8}, Tile{1, 8}};
+  for (Tile t : tiles) {
     OptKernel k = base;
     bool legal = true;
     for (auto [d, amount] : {std::pair<int, int64_t>{0, t.nUpcast}, {1, t.mBlocks}}) {
@@ -922,8 +1100,14 @@ llvm::Expected<SmallVector<Opt>> mlir::uop::wgmmaTensorCoreOptimizations(const O
         OptKernel tried = k;
         llvm::Error e =
             unroll > 1 ? applyTo(tried, Opt{OptOp::UNROLL, 0, unroll, {}}) : llvm::Error::success();
-        if (!e)
+        if (!e && clustered) {
+          llvm::Expected<OptKernel> inClusters = withClusters(tried, Opt{copier, 0, buffers, {}});
+          if (inClusters)
+            return inClusters->appliedOpts;
+          e = inClusters.takeError();
+        } else if (!e) {
           e = applyTo(tried, Opt{copier, 0, buffers, {}});
+        }
         if (!e)
           return tried.appliedOpts;
         why = llvm::toString(std::move(e));

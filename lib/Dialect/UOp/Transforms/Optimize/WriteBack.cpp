@@ -105,5 +105,5 @@ void OptKernel::writeBack() {
         op.erase();
   UOpDialect::KernelInfoAttrHelper(ctx).setAttr(
       kernel, KernelInfoAttr::get(ctx, target.hasLocal ? gd : 0, localDims + groupForReduces,
-                                  upcasted, dontUseLocals, printOpts(appliedOpts)));
+                                  upcasted, dontUseLocals, printOpts(appliedOpts), cluster));
 }
