@@ -77,3 +77,46 @@ module attributes {uop.target = #uop.target<"sm_80">} {
     uop.sink %s
   }
 }
+
+// -----
+
+// In clusters (CLUSTER): each global dimension must be whole clusters, a
+// grid dimension of its own (here 64 blocks along y exceeds global_max's 8:
+// it would be split), and a cluster at most 8 blocks.
+module attributes {uop.target = #uop.target<"sm_90a", global_max = [8, 8, 8]>} {
+  // expected-error @below {{is launched in clusters of [4, 2] blocks along its global dimensions [6, 4]: a dimension is not whole clusters}}
+  uop.kernel @partial attributes {uop.kernel_info = #uop.kernel_info<global_dims = 2, local_dims = 0, upcasted = 0, dont_use_locals = false, opts = "", cluster = [4, 2]>} {
+    %c6 = uop.const 6 : si32
+    %c4 = uop.const 4 : si32
+    %r0 = uop.range %c6 axis 0 global : si32
+    %r1 = uop.range %c4 axis 1 global : si32
+    %i = uop.add %r0, %r1 : si32
+    %o = uop.define_global 0 : !uop.ptr<si32, 16>
+    %p = uop.index %o[%i] : !uop.ptr<si32, 16>, si32
+    %s = uop.store %p, %i : !uop.ptr<si32, 16>
+    uop.sink %s
+  }
+  // expected-error @below {{is launched in clusters of [2, 2] blocks along its global dimensions [64, 4]: a dimension exceeds the target's limit of 8}}
+  uop.kernel @split attributes {uop.kernel_info = #uop.kernel_info<global_dims = 2, local_dims = 0, upcasted = 0, dont_use_locals = false, opts = "", cluster = [2, 2]>} {
+    %c64 = uop.const 64 : si32
+    %c4 = uop.const 4 : si32
+    %r0 = uop.range %c64 axis 0 global : si32
+    %r1 = uop.range %c4 axis 1 global : si32
+    %i = uop.add %r0, %r1 : si32
+    %o = uop.define_global 0 : !uop.ptr<si32, 128>
+    %p = uop.index %o[%i] : !uop.ptr<si32, 128>, si32
+    %s = uop.store %p, %i : !uop.ptr<si32, 128>
+    uop.sink %s
+  }
+  // expected-error @below {{is launched in clusters of [4, 4] blocks along its global dimensions [8, 8]: a cluster holds at most 8 blocks}}
+  uop.kernel @sixteen attributes {uop.kernel_info = #uop.kernel_info<global_dims = 2, local_dims = 0, upcasted = 0, dont_use_locals = false, opts = "", cluster = [4, 4]>} {
+    %c8 = uop.const 8 : si32
+    %r0 = uop.range %c8 axis 0 global : si32
+    %r1 = uop.range %c8 axis 1 global : si32
+    %i = uop.add %r0, %r1 : si32
+    %o = uop.define_global 0 : !uop.ptr<si32, 16>
+    %p = uop.index %o[%i] : !uop.ptr<si32, 16>, si32
+    %s = uop.store %p, %i : !uop.ptr<si32, 16>
+    uop.sink %s
+  }
+}
