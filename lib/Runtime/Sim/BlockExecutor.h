@@ -220,6 +220,10 @@ struct Executor {
   bool exited() const {
     return llvm::all_of(threads, [](const Thread &t) { return t.state == State::Done; });
   }
+  /// Whether a thread of the block can run now.
+  bool hasReady() const {
+    return llvm::any_of(threads, [](const Thread &t) { return t.state == State::Ready; });
+  }
 
   /// Stops the current thread (the active block's) for good; the launch
   /// ends with `message`.
@@ -715,6 +719,10 @@ struct Cluster {
   uint32_t completedPhases = 0;
   std::vector<bool> relaxedPhase;
   uint64_t eventsAtPoll = ~uint64_t(0);
+  // Which block leads (runFibers): rank 0 in even clusters of the launch,
+  // the last rank in odd ones.
+  int64_t clustersSetUp = 0;
+  bool lastLeads = false;
   std::string error;
 
   Cluster(const LaunchSpec &spec, Counters &counters) : spec(spec), counters(counters) {}
@@ -724,6 +732,7 @@ struct Cluster {
     completedPhases = 0;
     relaxedPhase.clear();
     eventsAtPoll = ~uint64_t(0);
+    lastLeads = clustersSetUp++ % 2;
     for (std::unique_ptr<Executor> &e : ctas) {
       e->ctaid = {first.x + e->inCluster.x, first.y + e->inCluster.y, first.z + e->inCluster.z};
       e->setUpBlock();
@@ -738,11 +747,16 @@ struct Cluster {
     return result;
   }
 
+  /// The blocks in the order they lead (runFibers): rank 0 first, or the
+  /// last rank first.
+  Executor &byLead(size_t i) { return *ctas[lastLeads ? ctas.size() - 1 - i : i]; }
+
   LogicalResult runDirect() {
-    for (std::unique_ptr<Executor> &e : ctas) {
-      active = e.get();
-      if (failed(e->runBlockDirect())) {
-        error = e->error;
+    for (size_t i = 0; i < ctas.size(); ++i) {
+      Executor &e = byLead(i);
+      active = &e;
+      if (failed(e.runBlockDirect())) {
+        error = e.error;
         return failure();
       }
     }

@@ -136,11 +136,34 @@ LogicalResult Cluster::runFibers() {
     error = e.error;
     return failure();
   };
+  // The blocks do not take turns: the leading block runs whenever it can,
+  // the next only when every block before it waits, and so on. A real
+  // cluster's blocks drift apart; run in near lockstep, a block that
+  // overwrites a peer's buffer before the peer has read it would go
+  // unnoticed. Run skewed, the leader gets as far ahead as the kernel's
+  // synchronization lets it, and the checks of bulk copies and wgmma reads
+  // see the overwrite. Odd clusters lead with their last block, so that a
+  // kernel racing in one direction only is caught either way.
   while (true) {
+    // What lets waiting threads go on, in every block.
+    bool woke = false, polling = false;
     for (std::unique_ptr<Executor> &e : ctas) {
       active = e.get();
-      if (failed(e->runReady()))
+      if (!e->completeWarps(woke))
         return failWith(*e);
+    }
+    for (std::unique_ptr<Executor> &e : ctas)
+      e->wakeMbarrierWaiters(polling);
+    releaseClusterWaiters();
+    Executor *next = nullptr;
+    for (size_t i = 0; i < ctas.size() && !next; ++i)
+      if (Executor &e = byLead(i); e.hasReady() || e.releaseBarrier())
+        next = &e;
+    if (next) {
+      active = next;
+      if (failed(next->runReady()))
+        return failWith(*next);
+      continue;
     }
     if (llvm::all_of(ctas, [](const std::unique_ptr<Executor> &e) { return e->exited(); })) {
       for (std::unique_ptr<Executor> &e : ctas)
@@ -148,17 +171,6 @@ LogicalResult Cluster::runFibers() {
           counters.threadDone(e->counterId(t), t.visits);
       return success();
     }
-    bool progress = false, polling = false;
-    for (std::unique_ptr<Executor> &e : ctas) {
-      active = e.get();
-      if (!e->completeWarps(progress))
-        return failWith(*e);
-    }
-    for (std::unique_ptr<Executor> &e : ctas)
-      progress |= e->wakeMbarrierWaiters(polling);
-    progress |= releaseClusterWaiters();
-    if (progress)
-      continue;
     // Nothing else can run: test_wait returns false to its pollers, once
     // per change that might let them do something else.
     uint64_t events = 0;
@@ -170,11 +182,6 @@ LogicalResult Cluster::runFibers() {
         e->wakePollers();
       continue;
     }
-    bool released = false;
-    for (std::unique_ptr<Executor> &e : ctas)
-      released |= e->releaseBarrier();
-    if (released)
-      continue;
     error = describeDeadlock();
     return failure();
   }

@@ -46,6 +46,13 @@ def main():
     tensor = [float(1000 + i) for i in range(256)]
     write_case(out_dir, "multicast_tma", [("f32", 512, {"in": [-1.0] * 512, "want": tensor * 2}),
                                           ("f32", 256, {"in": tensor})])
+    # lead: the simulator runs a cluster's blocks skewed, one leading (docs/simulator.md,
+    # "Clusters"): rank 0 in the launch's even clusters, the last rank in its odd ones; the
+    # others run only while the blocks before them wait. Blocks 0, 1 are cluster 0 and 2, 3
+    # cluster 1, so the tickets go to blocks 0, 1, 3, 2.
+    tickets = [0, 1, 3, 2]
+    write_case(out_dir, "lead", [("i32", 4, {"in": [-1] * 4, "want": tickets}),
+                                 ("i32", 1, {"in": [0], "want": [4]})])
     write_case(out_dir, "source", [("i32", 16, {"in": list(range(16))})])
 
     # The misuses: one word of output, if any.

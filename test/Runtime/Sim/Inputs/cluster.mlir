@@ -15,7 +15,8 @@ module attributes {gpu.container_module, uop.launch = {
     multicast_tma = {grid = array<i32: 2, 1, 1>, block = array<i32: 128, 1, 1>, tensor_maps = [
       #uop.tensor_map<buffer = 1, element = f32, sizes = [32, 8], strides = [128], box = [32, 4], swizzle = 0>]},
     multicast_unreleased = {grid = array<i32: 2, 1, 1>, block = array<i32: 32, 1, 1>},
-    multicast_mask = {grid = array<i32: 2, 1, 1>, block = array<i32: 32, 1, 1>}}} {
+    multicast_mask = {grid = array<i32: 2, 1, 1>, block = array<i32: 32, 1, 1>},
+    lead = {grid = array<i32: 4, 1, 1>, block = array<i32: 32, 1, 1>}}} {
 
   // 2x2 clusters. Each thread writes ctaid.x * 1000 + ctaid.y * 100 + tid
   // to its word of shared memory; after a cluster barrier it reads the same
@@ -459,6 +460,30 @@ module attributes {gpu.container_module, uop.launch = {
       nvvm.mbarrier.init %bar, %c1 : !llvm.ptr<3>, i32
       %dst = llvm.addrspacecast %buf : !llvm.ptr<3> to !llvm.ptr<7>
       nvvm.cp.async.bulk.shared.cluster.global %dst, %in, %bar, %c64 multicast_mask = %mask : !llvm.ptr<7>, !llvm.ptr<1>
+      llvm.return
+    }
+  }
+
+  // Two clusters of 2: each block's thread 0 takes a ticket (an atomic
+  // add on a global counter) before a cluster barrier and writes it to its
+  // word. Which block of a cluster runs first is the simulator's choice:
+  // the tickets show its order.
+  gpu.module @lead {
+    llvm.func @lead(%out: !llvm.ptr<1>, %counter: !llvm.ptr<1>) attributes {nvvm.kernel, nvvm.cluster_dim = array<i32: 2, 1, 1>} {
+      %c0 = llvm.mlir.constant(0 : i32) : i32
+      %c1 = llvm.mlir.constant(1 : i32) : i32
+      %t = nvvm.read.ptx.sreg.tid.x : i32
+      %bx = nvvm.read.ptx.sreg.ctaid.x : i32
+      %first = llvm.icmp "eq" %t, %c0 : i32
+      llvm.cond_br %first, ^ticket, ^wait
+    ^ticket:
+      %n = llvm.atomicrmw add %counter, %c1 monotonic : !llvm.ptr<1>, i32
+      %word = llvm.getelementptr %out[%bx] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+      llvm.store %n, %word : i32, !llvm.ptr<1>
+      llvm.br ^wait
+    ^wait:
+      nvvm.cluster.arrive
+      nvvm.cluster.wait
       llvm.return
     }
   }
