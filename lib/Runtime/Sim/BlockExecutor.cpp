@@ -24,9 +24,10 @@ void Executor::fiberMain() {
 }
 
 /// Completes each warp whose lanes all wait at one warp-collective op
-/// (mma.sync, ldmatrix). Fails if they wait at different ones, or the op
+/// (mma.sync, ldmatrix), and each warpgroup all of whose threads wait at
+/// one wgmma.mma_async. Fails if they wait at different ones, or the op
 /// is not one the simulator implements.
-bool Executor::completeWarps(bool &madeProgress) {
+bool Executor::completeWarps() {
   int32_t n = static_cast<int32_t>(threads.size());
   // wgmma: the 128 threads of a warpgroup.
   for (int32_t first = 0; first + kWarpgroupSize <= n; first += kWarpgroupSize) {
@@ -50,7 +51,6 @@ bool Executor::completeWarps(bool &madeProgress) {
       return false;
     for (int32_t i = first; i < first + kWarpgroupSize; ++i)
       threads[i].state = State::Ready;
-    madeProgress = true;
   }
   for (int32_t w = 0; w * kWarpSize < n; ++w) {
     int32_t first = w * kWarpSize, end = std::min(n, first + kWarpSize);
@@ -89,7 +89,6 @@ bool Executor::completeWarps(bool &madeProgress) {
     }
     for (int32_t i = first; i < end; ++i)
       threads[i].state = State::Ready;
-    madeProgress = true;
   }
   return true;
 }
@@ -351,18 +350,14 @@ LogicalResult Executor::runReady() {
   return success();
 }
 
-bool Executor::wakeMbarrierWaiters(bool &polling) {
-  bool progress = false;
+void Executor::wakeMbarrierWaiters(bool &polling) {
   for (Thread &t : threads)
     if (t.state == State::AtMbarrier) {
       auto it = mbarriers.find(t.mbarrierWait);
-      if (it == mbarriers.end() || it->second.phase >= t.waitUntil) {
+      if (it == mbarriers.end() || it->second.phase >= t.waitUntil)
         t.state = State::Ready;
-        progress = true;
-      }
       polling |= t.polling && t.state == State::AtMbarrier;
     }
-  return progress;
 }
 
 void Executor::wakePollers() {

@@ -573,12 +573,12 @@ struct Executor {
   /// Resumes the threads whose mbarrier phase has completed (or whose
   /// mbarrier is gone: their wait then says so); `polling` is set if a
   /// test_wait still waits.
-  bool wakeMbarrierWaiters(bool &polling);
+  void wakeMbarrierWaiters(bool &polling);
   /// Lets each waiting test_wait return false.
   void wakePollers();
   /// Releases the barrier if the whole block waits at it.
   bool releaseBarrier();
-  bool completeWarps(bool &madeProgress);
+  bool completeWarps();
   bool completeLdMatrix(int32_t first);
   bool completeWgmma(int32_t first);
   static const char *warpOpName(WarpOp op) {
@@ -719,8 +719,8 @@ struct Cluster {
   uint32_t completedPhases = 0;
   std::vector<bool> relaxedPhase;
   uint64_t eventsAtPoll = ~uint64_t(0);
-  // Which block leads (runFibers): rank 0 in even clusters of the launch,
-  // the last rank in odd ones.
+  // Which block leads (runFibers, runDirect): rank 0 in even clusters of
+  // the launch, the last rank in odd ones.
   int64_t clustersSetUp = 0;
   bool lastLeads = false;
   std::string error;
@@ -747,8 +747,8 @@ struct Cluster {
     return result;
   }
 
-  /// The blocks in the order they lead (runFibers): rank 0 first, or the
-  /// last rank first.
+  /// The blocks in the order they lead: rank 0 first, or the last rank
+  /// first.
   Executor &byLead(size_t i) { return *ctas[lastLeads ? ctas.size() - 1 - i : i]; }
 
   LogicalResult runDirect() {
@@ -766,7 +766,7 @@ struct Cluster {
   LogicalResult runFibers();
   /// Completes each cluster barrier phase every thread has arrived at (or
   /// exited) and resumes its waiters.
-  bool releaseClusterWaiters();
+  void releaseClusterWaiters();
   std::string describeDeadlock() const;
 };
 

@@ -101,15 +101,14 @@ void Executor::clusterWait(int32_t site) {
   ++t.clusterWaits;
 }
 
-bool Cluster::releaseClusterWaiters() {
+void Cluster::releaseClusterWaiters() {
   uint32_t arrived = ~uint32_t(0);
   for (const std::unique_ptr<Executor> &e : ctas)
     for (const Thread &t : e->threads)
       if (t.state != State::Done)
         arrived = std::min(arrived, t.clusterArrivals);
   if (arrived == ~uint32_t(0)) // every thread has exited
-    return false;
-  bool progress = false;
+    return;
   for (; completedPhases < arrived; ++completedPhases) {
     // barrier.cluster.arrive.release and wait.acquire: what landed before
     // is every thread's, in every block.
@@ -122,11 +121,8 @@ bool Cluster::releaseClusterWaiters() {
   }
   for (std::unique_ptr<Executor> &e : ctas)
     for (Thread &t : e->threads)
-      if (t.state == State::AtClusterWait && t.clusterWaits < completedPhases) {
+      if (t.state == State::AtClusterWait && t.clusterWaits < completedPhases)
         t.state = State::Ready;
-        progress = true;
-      }
-  return progress;
 }
 
 LogicalResult Cluster::runFibers() {
@@ -146,10 +142,10 @@ LogicalResult Cluster::runFibers() {
   // kernel racing in one direction only is caught either way.
   while (true) {
     // What lets waiting threads go on, in every block.
-    bool woke = false, polling = false;
+    bool polling = false;
     for (std::unique_ptr<Executor> &e : ctas) {
       active = e.get();
-      if (!e->completeWarps(woke))
+      if (!e->completeWarps())
         return failWith(*e);
     }
     for (std::unique_ptr<Executor> &e : ctas)
