@@ -120,10 +120,12 @@ void mlir::uop::buildGPUMappingStage(OpPassManager &pm,
 void mlir::uop::buildDirectPrinterLoopStage(OpPassManager &pm) {
   // The PTX's shape ptxas takes from LLVM on the other path: short loops
   // unrolled and marked done (else ptxas unrolls them deeper, every copy's
-  // loads live at once), their neighbouring loads one vector load.
+  // loads live at once), their neighbouring loads one vector load, a
+  // loop's sums adding their invariant terms first.
   OpPassManager &gpuModule = pm.nest<gpu::GPUModuleOp>();
   gpuModule.addPass(createUOpUnrollLoops());
   gpuModule.addPass(createUOpVectorizeLoads());
+  gpuModule.addPass(createUOpGroupLoopInvariants());
 }
 
 void mlir::uop::buildWgmmaPipeliningStage(OpPassManager &pm) {

@@ -342,6 +342,29 @@ def UOpVectorizeLoads : Pass<"uop-vectorize-loads"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def UOpGroupLoopInvariants : Pass<"uop-group-loop-invariants"> {
+  let summary = "A loop's integer sums add their loop-invariant terms first";
+  let description = [{
+    What LLVM's reassociation does before its NVPTX back end, for the path
+    that has no LLVM: a chain of `arith.addi` in an `scf.for` (each add but
+    the last used only by the next, in one block, a left fold `((t0 + t1) +
+    t2) + ...`) is rebuilt so that its terms are added in the order of the
+    loops they are defined in, outermost first (a stable sort by the number
+    of enclosing `scf.for`s), constants last. ptxas then hoists the
+    invariant part, rather than holding each invariant term in a register
+    through the loop (conv3x3's loop, with the direct printer: 64 registers
+    as written, 56 regrouped).
+
+    Only chains whose constants already come last (the canonicalization
+    moves them out) are rebuilt. Those constant adds are kept as they are,
+    with their flags: modulo 2^n the sum before them is the same in any
+    order. The adds rebuilt before them carry no flags, since a new partial
+    sum may wrap where no old one did. It runs after `uop-vectorize-loads`,
+    which reads an index through `nsw` adds only.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def UOpSerializeToPTX : Pass<"uop-serialize-to-ptx", "::mlir::ModuleOp"> {
   let summary = "Each gpu.module (#nvvm.target) to a gpu.binary of PTX, in parallel";
   let description = [{

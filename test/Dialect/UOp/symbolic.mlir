@@ -72,6 +72,50 @@ func.func @combine(%x: si32, %y: si32, %f: f32) -> (si32, si32, si32, f32, f32, 
   return %s, %s2, %s3, %ff, %fs, %xx : si32, si32, si32, f32, f32, si32
 }
 
+// Distributing a constant (symbolic_flat): (x+1)*56 -> x*56+56, and with
+// the sum's terms combined, (x+y)*3 + x*4 -> y*3 + x*7. Floats stay: a
+// product may overflow where the sum's does not ((1e38 - 1e38)*10 is 0,
+// 1e38*10 - 1e38*10 is inf - inf, NaN). A sum used elsewhere stays
+// ((x+y+2)*5, which would copy its terms).
+// CHECK-LABEL: func.func @distribute
+// CHECK-DAG: %[[C56:.*]] = uop.const 56 : si32
+// CHECK-DAG: %[[X56:.*]] = uop.mul %arg0, %[[C56]] : si32
+// CHECK-DAG: %[[R:.*]] = uop.add %[[X56]], %[[C56]] : si32
+// CHECK-DAG: %[[C7:.*]] = uop.const 7 : si32
+// CHECK-DAG: %[[C3:.*]] = uop.const 3 : si32
+// CHECK-DAG: %[[X7:.*]] = uop.mul %arg0, %[[C7]] : si32
+// CHECK-DAG: %[[Y3:.*]] = uop.mul %arg1, %[[C3]] : si32
+// CHECK-DAG: %[[T:.*]] = uop.add %[[Y3]], %[[X7]] : si32
+// CHECK-DAG: %[[FA:.*]] = uop.add %arg2, %{{.*}} : f32
+// CHECK-DAG: %[[FM:.*]] = uop.mul %[[FA]], %{{.*}} : f32
+// CHECK-DAG: %[[C5:.*]] = uop.const 5 : si32
+// CHECK-DAG: %[[C2:.*]] = uop.const 2 : si32
+// CHECK-DAG: %[[S:.*]] = uop.add %{{.*}}, %[[C2]] : si32
+// CHECK-DAG: %[[S5:.*]] = uop.mul %[[S]], %[[C5]] : si32
+// CHECK: return %[[R]], %[[T]], %[[FM]], %[[S]], %[[S5]] :
+func.func @distribute(%x: si32, %y: si32, %f: f32) -> (si32, si32, f32, si32, si32) {
+  %c1 = uop.const 1 : si32
+  %c3 = uop.const 3 : si32
+  %c4 = uop.const 4 : si32
+  %c56 = uop.const 56 : si32
+  %x1 = uop.add %x, %c1 : si32
+  %r = uop.mul %x1, %c56 : si32
+  %xy = uop.add %x, %y : si32
+  %xy3 = uop.mul %xy, %c3 : si32
+  %x4 = uop.mul %x, %c4 : si32
+  %t = uop.add %xy3, %x4 : si32
+  %f1 = uop.const 1.0 : f32
+  %f3 = uop.const 3.0 : f32
+  %fa = uop.add %f, %f1 : f32
+  %fm = uop.mul %fa, %f3 : f32
+  %c2 = uop.const 2 : si32
+  %c5 = uop.const 5 : si32
+  %xy2 = uop.add %y, %c2 : si32
+  %s = uop.add %xy2, %x : si32
+  %s5 = uop.mul %s, %c5 : si32
+  return %r, %t, %fm, %s, %s5 : si32, si32, f32, si32, si32
+}
+
 // (x%4)+(x//4)*4 -> x; with 0 the rule must not fire (x%0 = 0 and
 // (x//0)*0 = 0 here, so the sum is 0, not x); (x//2)//3 -> x//6.
 // CHECK-LABEL: func.func @divmod_recombine
