@@ -2,7 +2,8 @@
 # Configures (once) and builds uop-mlir in ./build with Ninja, clang-22 and
 # ccache, linking the shared libMLIR.so. With UOP_STATIC_LLVM=1 it builds in
 # ./build-static instead, linking LLVM's and MLIR's static archives (tools
-# that start in milliseconds; no Python package). Extra arguments go to ninja.
+# that start in milliseconds; no Python package, no C API). Extra arguments
+# go to ninja.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 static="${UOP_STATIC_LLVM:-0}"
