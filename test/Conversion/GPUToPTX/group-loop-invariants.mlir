@@ -60,7 +60,7 @@ func.func @regroup(%a: i32, %b: i32, %c: i32, %s: i32, %p: !llvm.ptr) -> f32 {
 // CHECK-NEXT: %[[M0:.*]] = arith.addi %[[I]], %c3_i32 overflow<nsw> : i32
 // CHECK-NEXT: %[[M1:.*]] = arith.addi %[[M0]], %arg0 overflow<nsw> : i32
 // CHECK-NEXT: %[[M2:.*]] = arith.addi %[[M1]], %arg1 overflow<nsw> : i32
-// Not a left fold: i + (a + b) is i + one term.
+// Not a left fold, (i + (a + b)) + c: left as written.
 // CHECK-NEXT: %[[R0:.*]] = arith.addi %arg0, %arg1 overflow<nsw> : i32
 // CHECK-NEXT: %[[R1:.*]] = arith.addi %[[I]], %[[R0]] overflow<nsw> : i32
 // CHECK-NEXT: %[[R2:.*]] = arith.addi %[[R1]], %arg2 overflow<nsw> : i32
