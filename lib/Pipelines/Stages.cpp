@@ -121,11 +121,14 @@ void mlir::uop::buildDirectPrinterLoopStage(OpPassManager &pm) {
   // The PTX's shape ptxas takes from LLVM on the other path: short loops
   // unrolled and marked done (else ptxas unrolls them deeper, every copy's
   // loads live at once), their neighbouring loads one vector load, a
-  // loop's sums adding their invariant terms first.
+  // loop's addresses stepped pointers, its sums adding their invariant
+  // terms first, and what follows a loop recomputing its inputs there.
   OpPassManager &gpuModule = pm.nest<gpu::GPUModuleOp>();
   gpuModule.addPass(createUOpUnrollLoops());
   gpuModule.addPass(createUOpVectorizeLoads());
+  gpuModule.addPass(createUOpPointerInductions());
   gpuModule.addPass(createUOpGroupLoopInvariants());
+  gpuModule.addPass(createUOpRecomputeAfterLoops());
 }
 
 void mlir::uop::buildWgmmaPipeliningStage(OpPassManager &pm) {

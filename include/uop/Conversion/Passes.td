@@ -365,6 +365,60 @@ def UOpGroupLoopInvariants : Pass<"uop-group-loop-invariants"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def UOpPointerInductions : Pass<"uop-pointer-inductions"> {
+  let summary = "A loop's addresses as pointers stepped each iteration, for the direct PTX printer";
+  let description = [{
+    What LLVM's loop strength reduction does before its NVPTX back end, for
+    the path that has no LLVM: in an `scf.for` with a constant step and an
+    integer induction variable of at most 32 bits, each
+    `llvm.getelementptr %base[%index]` (outside nested loops) whose base is
+    defined outside the loop and whose index is `terms + c * iv + k`,
+    taken apart through `nsw` adds, subtracts and multiplies by constants,
+    with loop-invariant terms of at most 32 bits, becomes an offset from a
+    pointer the loop carries: one pointer for each base, element type, `c`
+    and terms, set before the loop to the address at the lower bound and
+    stepped by `c * step` elements each iteration; its addresses differ by
+    their constants `k`.
+
+    Loops of at most `max-unrolled-trips` iterations (a constant trip
+    count) are left as they are: ptxas unrolls them itself, and the
+    unrolled copies then step the pointer one after another (attention k0's
+    loop of 4 trips: 93 registers as written, 114 with pointers).
+
+    The initial index is computed in 64 bits, exactly (the terms' ranges are
+    checked not to leave int64), so every address is the one the original
+    index gave: `nsw` said that index did not wrap. The new geps carry no
+    `inbounds`: the pointer itself need not point into the buffer.
+
+    ptxas otherwise keeps the base and the invariant part of each index
+    live through the loop (conv3x3: 56 registers as written; 48, nvcc's
+    figure, with this and `uop-recompute-after-loops`).
+  }];
+  let options = [
+    Option<"maxUnrolledTrips", "max-unrolled-trips", "unsigned", /*default=*/"4",
+           "loops of at most this many iterations are left to ptxas's unroller">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::LLVM::LLVMDialect"];
+}
+
+def UOpRecomputeAfterLoops : Pass<"uop-recompute-after-loops"> {
+  let summary = "Values used after an scf.for recomputed there rather than held through it";
+  let description = [{
+    For the direct PTX printer, which has no LLVM and no CSE after this: a
+    value defined before an `scf.for` in its block, used after it and not
+    in it (a store's address after a reduction, from the thread and block
+    ids) is recomputed right after the loop, when every op on the way is
+    pure, has no regions, and the recomputation takes at most 64 ops
+    starting from values that are live through the loop anyway (used in
+    it, block arguments, constants). The copies are made once per loop and
+    replace the uses after it.
+
+    nvcc's PTX recomputes such values the same way; ptxas, given one value
+    held through the loop, keeps it in a register there (conv3x3: 56
+    registers; 48 with this and `uop-pointer-inductions`).
+  }];
+}
+
 def UOpSerializeToPTX : Pass<"uop-serialize-to-ptx", "::mlir::ModuleOp"> {
   let summary = "Each gpu.module (#nvvm.target) to a gpu.binary of PTX, in parallel";
   let description = [{

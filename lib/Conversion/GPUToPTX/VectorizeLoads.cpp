@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IndexSum.h"
 #include "uop/Conversion/Passes.h"
-#include "uop/Dialect/UOp/Utils/AffineSum.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -32,47 +32,6 @@ using namespace mlir;
 using namespace mlir::uop;
 
 namespace {
-
-/// An index as the sum of values times constants plus a constant, exact:
-/// only nsw adds, subtracts and multiplies by constants are looked through.
-struct IndexSum : sym::LinearSum<Value, IndexSum> {};
-
-bool isNSW(Operation *op) {
-  auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op);
-  if (flags)
-    return flags.hasNoSignedWrap();
-  auto llvmFlags = dyn_cast<LLVM::IntegerOverflowFlagsInterface>(op);
-  return llvmFlags && llvmFlags.hasNoSignedWrap();
-}
-
-/// `v` as a sum; std::nullopt on int64 overflow. An index wider than 64
-/// bits is not taken apart (its constants may not fit).
-std::optional<IndexSum> sumOf(Value v, unsigned depth = 0) {
-  if (!v.getType().isIndex() && v.getType().getIntOrFloatBitWidth() > 64)
-    return std::nullopt;
-  if (std::optional<int64_t> c = getConstantIntValue(v))
-    return IndexSum::ofConstant(*c);
-  Operation *op = v.getDefiningOp();
-  if (!op || depth > 8 || !isNSW(op))
-    return IndexSum::ofVariable(v);
-  auto combine = [&](int64_t rhsScale) -> std::optional<IndexSum> {
-    std::optional<IndexSum> lhs = sumOf(op->getOperand(0), depth + 1),
-                            rhs = sumOf(op->getOperand(1), depth + 1);
-    rhs = rhs ? rhs->times(rhsScale) : std::nullopt;
-    return lhs && rhs ? lhs->plus(*rhs) : std::nullopt;
-  };
-  if (isa<arith::AddIOp, LLVM::AddOp>(op))
-    return combine(1);
-  if (isa<arith::SubIOp, LLVM::SubOp>(op))
-    return combine(-1);
-  if (isa<arith::MulIOp, LLVM::MulOp>(op))
-    for (unsigned i = 0; i < 2; ++i)
-      if (std::optional<int64_t> c = getConstantIntValue(op->getOperand(i))) {
-        std::optional<IndexSum> other = sumOf(op->getOperand(1 - i), depth + 1);
-        return other ? other->times(*c) : std::nullopt;
-      }
-  return IndexSum::ofVariable(v);
-}
 
 /// A constant every value `v` takes is a multiple of: an scf.for induction
 /// variable's, the gcd of its constant lower bound and step; else 1.
@@ -127,7 +86,7 @@ std::optional<Access> accessOf(LLVM::LoadOp load) {
   auto index = gep.getIndices()[0];
   std::optional<IndexSum> sum = isa<IntegerAttr>(index)
                                     ? IndexSum::ofConstant(cast<IntegerAttr>(index).getInt())
-                                    : sumOf(cast<Value>(index));
+                                    : indexSumOf(cast<Value>(index));
   if (!sum)
     return std::nullopt;
   return Access{load, gep.getBase(), std::move(*sum)};
@@ -155,25 +114,6 @@ bool mayWriteMemory(Operation *op, std::unique_ptr<llvm::LLVMContext> &llvmConte
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
   return !effects || effects.hasEffect<MemoryEffects::Write>() ||
          effects.hasEffect<MemoryEffects::Allocate>() || effects.hasEffect<MemoryEffects::Free>();
-}
-
-/// Erases the ops of `roots` that have no uses, and then the ops of the
-/// same block that computed their operands and are dead in turn (pure ops
-/// only; the walk over the enclosing blocks is left as it is).
-void eraseDeadChains(ArrayRef<Operation *> roots) {
-  llvm::SetVector<Operation *> worklist(roots.begin(), roots.end());
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val();
-    if (op->getBlock() != roots.front()->getBlock() || !isOpTriviallyDead(op))
-      continue;
-    SmallVector<Operation *> defs;
-    for (Value v : op->getOperands())
-      if (Operation *def = v.getDefiningOp())
-        defs.push_back(def);
-    op->erase();
-    // An op is dead only once its last user is erased: it never comes back.
-    worklist.insert(defs.begin(), defs.end());
-  }
 }
 
 struct VectorizeLoadsPass : public uop::impl::UOpVectorizeLoadsBase<VectorizeLoadsPass> {
@@ -308,7 +248,7 @@ struct VectorizeLoadsPass : public uop::impl::UOpVectorizeLoadsBase<VectorizeLoa
       dead.push_back(accesses[j].load.getAddr().getDefiningOp());
       accesses[j].load.erase();
     }
-    eraseDeadChains(dead);
+    eraseDeadChains(dead, dead.front()->getBlock());
   }
 };
 

@@ -197,6 +197,9 @@ private:
   /// nothing.
   LogicalResult findNeeded();
   int rootParam(Value ptr);
+  /// The parameter every value a block's pointer argument takes is a gep
+  /// of (a pointer a loop carries, uop-pointer-inductions'), or -1.
+  int carriedParam(BlockArgument arg);
 
   LLVM::LLVMFuncOp func;
   StringRef chip;

@@ -170,10 +170,51 @@ std::string KernelPrinter::memOperand(const Ptr &p) {
   return s;
 }
 
+int KernelPrinter::carriedParam(BlockArgument arg) {
+  SmallVector<Value> work{arg};
+  DenseSet<BlockArgument> seen;
+  int param = -1;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    while (auto gep = v.getDefiningOp<LLVM::GEPOp>())
+      v = gep.getBase();
+    auto a = dyn_cast<BlockArgument>(v);
+    if (!a)
+      return -1;
+    Block *owner = a.getOwner();
+    if (owner->isEntryBlock()) {
+      if (param >= 0 && param != static_cast<int>(a.getArgNumber()))
+        return -1;
+      param = a.getArgNumber();
+      continue;
+    }
+    if (!seen.insert(a).second)
+      continue;
+    for (Block *pred : owner->getPredecessors()) {
+      auto branch = dyn_cast<BranchOpInterface>(pred->getTerminator());
+      if (!branch)
+        return -1;
+      for (unsigned s = 0; s < branch->getNumSuccessors(); ++s) {
+        if (branch->getSuccessor(s) != owner)
+          continue;
+        Value in = branch.getSuccessorOperands(s)[a.getArgNumber()];
+        if (!in)
+          return -1;
+        work.push_back(in);
+      }
+    }
+  }
+  return param;
+}
+
 int KernelPrinter::rootParam(Value v) {
   while (true) {
-    if (auto arg = dyn_cast<BlockArgument>(v))
-      return arg.getOwner()->isEntryBlock() ? static_cast<int>(arg.getArgNumber()) : -2;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner()->isEntryBlock())
+        return static_cast<int>(arg.getArgNumber());
+      int carried = carriedParam(arg);
+      return carried >= 0 ? carried : -2;
+    }
     Operation *def = v.getDefiningOp();
     if (auto gep = dyn_cast<LLVM::GEPOp>(def))
       v = gep.getBase();
@@ -208,8 +249,10 @@ void KernelPrinter::findReadOnlyParams() {
         written(store.getValue());
       return;
     }
-    if (isa<LLVM::LoadOp, LLVM::GEPOp, LLVM::AddrSpaceCastOp, NVVM::CpAsyncOp, NVVM::LdMatrixOp>(
-            op))
+    // A branch passes a pointer to a block argument, whose own uses are
+    // walked: a store through it finds the parameter by rootParam.
+    if (isa<LLVM::LoadOp, LLVM::GEPOp, LLVM::AddrSpaceCastOp, NVVM::CpAsyncOp, NVVM::LdMatrixOp,
+            LLVM::BrOp, LLVM::CondBrOp>(op))
       return;
     // Anything else that takes a pointer may write through it.
     for (Value v : op->getOperands())
@@ -284,7 +327,7 @@ LogicalResult KernelPrinter::edgeCopies(Operation *op, Block *dest, ValueRange a
   SmallVector<std::pair<Reg, Reg>> moves; // dst, src
   for (auto [arg, v] : llvm::zip(dest->getArguments(), args)) {
     if (isPtr(arg)) {
-      Reg src = address(ptrs.lookup(v), typeSpace(arg.getType()));
+      Reg src = address(ptrs.lookup(v), ptrs.lookup(arg).space);
       moves.push_back({ptrs.lookup(arg).reg, src});
       continue;
     }
@@ -873,7 +916,11 @@ LogicalResult KernelPrinter::print(llvm::raw_ostream &os) {
       continue;
     for (BlockArgument arg : b.getArguments()) {
       if (isPtr(arg)) {
-        ptrs[arg] = Ptr{fresh(RC::B64), 0, typeSpace(arg.getType()), -1};
+        // A pointer carried from a parameter holds a global address, and
+        // its loads may take the parameter's read-only path.
+        Space space = typeSpace(arg.getType());
+        int param = space == Space::Shared ? -1 : carriedParam(arg);
+        ptrs[arg] = Ptr{fresh(RC::B64), 0, param >= 0 ? Space::Global : space, param};
         continue;
       }
       SmallVector<Type> types;
