@@ -378,7 +378,10 @@ def UOpPointerInductions : Pass<"uop-pointer-inductions"> {
     pointer the loop carries: one pointer for each base, element type, `c`
     and terms, set before the loop to the address at the lower bound and
     stepped by `c * step` elements each iteration; its addresses differ by
-    their constants `k`.
+    their constants `k`. Only a base that the loop uses for one such group
+    alone gets a pointer: a base used with two sets of terms keeps its
+    index math (two pointers take four registers, as many as the base and
+    two indices).
 
     Loops of at most `max-unrolled-trips` iterations (a constant trip
     count) are left as they are: ptxas unrolls them itself, and the
