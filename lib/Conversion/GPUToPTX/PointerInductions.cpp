@@ -38,6 +38,9 @@ struct Address {
 SmallVector<Address> addressesIn(scf::ForOp loop, int64_t step) {
   SmallVector<Address> out;
   Value iv = loop.getInductionVar();
+  std::optional<IndexSum> lowerBound = indexSumOf(loop.getLowerBound());
+  if (!lowerBound)
+    return out;
   loop.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<LoopLikeOpInterface>(op))
       return WalkResult::skip();
@@ -55,8 +58,7 @@ SmallVector<Address> addressesIn(scf::ForOp loop, int64_t step) {
     int64_t coefficient = ivTerm->second;
     std::optional<int64_t> perIteration = llvm::checkedMul(coefficient, step);
     sum->terms.erase(ivTerm);
-    std::optional<IndexSum> atLowerBound = indexSumOf(loop.getLowerBound());
-    atLowerBound = atLowerBound ? atLowerBound->times(coefficient) : std::nullopt;
+    std::optional<IndexSum> atLowerBound = lowerBound->times(coefficient);
     sum = atLowerBound ? sum->plus(*atLowerBound) : std::nullopt;
     if (!sum)
       return WalkResult::advance();
