@@ -269,6 +269,14 @@ private:
       return emitAsyncCopy(copy);
     if (isa<ViewOp, ValidOp, ReduceAxisOp, ShapedConstOp, CopyTileOp>(op))
       return op->emitOpError() << "is not lowered: run uop-lower first";
+    if (auto map = dyn_cast<ClusterMapOp>(op)) {
+      if (!map.getRank())
+        return op->emitOpError() << "is not lowered: run uop-lower first";
+      FailureOr<SmallVector<Value>> operands = emitAll(op->getOperands());
+      if (failed(operands))
+        return failure();
+      return target.emitPeerAddress(op, (*operands)[0], (*operands)[1], at());
+    }
     FailureOr<SmallVector<Value>> operands = emitAll(op->getOperands());
     if (failed(operands))
       return failure();

@@ -25,6 +25,11 @@ using namespace mlir::uop;
 
 TargetInfo::~TargetInfo() = default;
 
+FailureOr<Value> TargetInfo::emitPeerAddress(Operation *op, Value, Value, OpBuilder &) const {
+  return op->emitOpError() << "reaches another block's shared memory, which only a GPU with "
+                              "thread-block clusters has";
+}
+
 bool DTypeLowering::isWidened(Type t) const {
   Type s = getScalarType(t);
   return halfInF32 && (s.isF16() || s.isBF16());

@@ -359,6 +359,24 @@ std::optional<FailureOr<Value>> NVPTXTargetInfo::emitTargetOp(Operation *op, Val
   return std::nullopt;
 }
 
+/// mapa.shared::cluster: the same offset in block `rank`'s shared memory,
+/// a shared::cluster address (address space 7).
+FailureOr<Value> NVPTXTargetInfo::emitPeerAddress(Operation *op, Value address, Value rank,
+                                                  OpBuilder &b) const {
+  if (TargetAttr::getSMVersion(target.getChip()) < 90)
+    return op->emitOpError() << "needs thread-block clusters (sm_90 or later), not "
+                             << target.getChip();
+  auto cluster = LLVM::LLVMPointerType::get(
+      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+  Location loc = op->getLoc();
+  unsigned bits = rank.getType().getIntOrFloatBitWidth();
+  if (bits > 32)
+    rank = arith::TruncIOp::create(b, loc, b.getI32Type(), rank);
+  else if (bits < 32)
+    rank = arith::ExtUIOp::create(b, loc, b.getI32Type(), rank);
+  return NVVM::MapaOp::create(b, loc, cluster, address, rank).getResult();
+}
+
 llvm::Expected<Value> NVPTXTargetInfo::emitMath(Operation *op, ValueRange operands, OpBuilder &b,
                                                 Location loc) const {
   if (isa<PowOp>(op))

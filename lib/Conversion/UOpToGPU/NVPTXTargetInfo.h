@@ -31,6 +31,8 @@ public:
   Value emitMulAdd(OpBuilder &b, Location loc, Value x, Value y, Value z) const override;
   Value emitFloatToInt(OpBuilder &b, Location loc, Value x, Type to,
                        bool isUnsigned) const override;
+  FailureOr<Value> emitPeerAddress(Operation *op, Value address, Value rank,
+                                   OpBuilder &b) const override;
 
 private:
   TargetAttr target;

@@ -415,8 +415,13 @@ struct Executor {
           }
           return;
         }
-    if (Executor *owner = remoteOwner(p, bytes))
+    if (Executor *owner = remoteOwner(p, bytes)) {
+      // Another block's shared memory (distributed shared memory): counted
+      // as this warp's shared access, on the owner's banks.
+      counters.shared(counterId(*current), site, occurrence(site), access != Access::Read,
+                      owner->sharedOffset(p), static_cast<int32_t>(bytes));
       return owner->remoteAccess(p, bytes, site, access);
+    }
     // Name the region the address is nearest to (at or after its start).
     const MemRegion *near = nullptr;
     for (const std::vector<MemRegion> *list : regionLists())
@@ -443,6 +448,8 @@ struct Executor {
   /// sees what a barrier.cluster published (cp.async, bulk copies), and the
   /// block must not have exited. (Not counted: distributed shared memory
   /// goes through the SMs' network, not the banks.)
+  uint64_t sharedOffset(uintptr_t p) const { return p - sharedBase; }
+
   void remoteAccess(uintptr_t p, int64_t bytes, int32_t site, Access access) {
     auto what = [&] { return accessText(access, bytes); };
     if (exited())

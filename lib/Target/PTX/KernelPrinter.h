@@ -41,7 +41,8 @@
 namespace mlir::uop::ptx {
 
 enum class RC : uint8_t { Pred, B16, B32, B64 };
-enum class Space : uint8_t { Generic, Global, Shared };
+// Cluster: shared::cluster, any block's shared memory in the cluster (mapa's).
+enum class Space : uint8_t { Generic, Global, Shared, Cluster };
 
 struct Reg {
   RC rc = RC::B32;

@@ -492,6 +492,8 @@ LogicalResult Importer::memory(const Instruction &in, ArrayRef<StringRef> parts)
       space = 1;
     else if (p == "shared")
       space = 3;
+    else if (p == "shared::cluster") // (a mapa's address)
+      space = 7;
     else if (p == "param")
       param = true;
     else if (p == "v2")
@@ -1289,6 +1291,17 @@ LogicalResult Importer::instruction(const Instruction &in) {
         return fail(loc, "only 'bar.sync 0' is supported");
       NVVM::Barrier0Op::create(b, loc);
       return success();
+    }
+    if (op == "mapa") { // mapa.shared::cluster.u64 d, a, rank: rank's shared address a
+      if (in.opcode != "mapa.shared::cluster.u64")
+        return fail(loc, "unknown instruction '" + in.opcode + "'");
+      FailureOr<Value> a = address(("[" + in.operands[1] + "]").str(), 3, loc);
+      FailureOr<Value> rank = read(in.operands[2], b.getI32Type(), loc);
+      if (failed(a) || failed(rank))
+        return failure();
+      Value peer = NVVM::MapaOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 7), *a, *rank);
+      return write(in.operands[0], LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), peer), false,
+                   loc);
     }
     if (op == "barrier") { // barrier.cluster.{arrive,wait}[.aligned]
       bool aligned = parts.size() == 4 && parts[3] == "aligned";

@@ -113,7 +113,10 @@ LogicalResult KernelPrinter::printGEP(LLVM::GEPOp op) {
 }
 
 const char *mlir::uop::ptx::spaceName(Space s) {
-  return s == Space::Global ? ".global" : s == Space::Shared ? ".shared" : "";
+  return s == Space::Global    ? ".global"
+         : s == Space::Shared  ? ".shared"
+         : s == Space::Cluster ? ".shared::cluster"
+                               : "";
 }
 
 namespace {

@@ -93,7 +93,10 @@ FailureOr<std::pair<size_t, size_t>> mlir::uop::ptx::fieldLanes(Type t,
 /// for address space 0 (whatever the pointer is known to point into).
 Space mlir::uop::ptx::typeSpace(Type t) {
   unsigned as = cast<LLVM::LLVMPointerType>(t).getAddressSpace();
-  return as == 1 ? Space::Global : as == 3 ? Space::Shared : Space::Generic;
+  return as == 1   ? Space::Global
+         : as == 3 ? Space::Shared
+         : as == 7 ? Space::Cluster
+                   : Space::Generic;
 }
 
 Type mlir::uop::ptx::elementOf(Type t) {
@@ -123,8 +126,11 @@ std::string mlir::uop::ptx::floatImm(const APFloat &v) {
 //===----------------------------------------------------------------------===//
 
 Space KernelPrinter::spaceOfType(Type t, const Ptr &p) {
-  unsigned as = cast<LLVM::LLVMPointerType>(t).getAddressSpace();
-  return as == 1 ? Space::Global : as == 3 ? Space::Shared : p.space;
+  Space s = typeSpace(t);
+  // The block's own shared address is one of the cluster's window too.
+  if (s == Space::Generic || (s == Space::Cluster && p.space == Space::Shared))
+    return p.space;
+  return s;
 }
 
 Reg KernelPrinter::address(const Ptr &p, Space want) {
@@ -138,13 +144,13 @@ Reg KernelPrinter::address(const Ptr &p, Space want) {
     return r;
   if (p.space != Space::Generic) { // to generic first
     Reg g = fresh(RC::B64);
-    emit(p.space == Space::Global ? "cvta.global.u64" : "cvta.shared.u64", {g, r});
+    emit("cvta" + std::string(spaceName(p.space)) + ".u64", {g, r});
     r = g;
   }
   if (want == Space::Generic)
     return r;
   Reg s = fresh(RC::B64);
-  emit(want == Space::Global ? "cvta.to.global.u64" : "cvta.to.shared.u64", {s, r});
+  emit("cvta.to" + std::string(spaceName(want)) + ".u64", {s, r});
   return s;
 }
 
@@ -236,6 +242,10 @@ void KernelPrinter::findReadOnlyParams() {
   for (unsigned i = 0; i < n; ++i)
     noAlias[i] = static_cast<bool>(func.getArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName()));
   auto written = [&](Value ptr) {
+    // Shared memory, the block's or the cluster's, holds no parameter's data.
+    Space space = typeSpace(ptr.getType());
+    if (space == Space::Shared || space == Space::Cluster)
+      return;
     int p = rootParam(ptr);
     if (p >= 0)
       readOnly[p] = false;
@@ -252,7 +262,7 @@ void KernelPrinter::findReadOnlyParams() {
     // A branch passes a pointer to a block argument, whose own uses are
     // walked: a store through it finds the parameter by rootParam.
     if (isa<LLVM::LoadOp, LLVM::GEPOp, LLVM::AddrSpaceCastOp, NVVM::CpAsyncOp, NVVM::LdMatrixOp,
-            LLVM::BrOp, LLVM::CondBrOp>(op))
+            NVVM::MapaOp, LLVM::BrOp, LLVM::CondBrOp>(op))
       return;
     // Anything else that takes a pointer may write through it.
     for (Value v : op->getOperands())
@@ -659,12 +669,7 @@ LogicalResult KernelPrinter::printOp(Operation *op) {
       .Case([&](LLVM::IntToPtrOp o) -> LogicalResult {
         if (bitsOf(o.getArg().getType()) != 64)
           return fail(o, "inttoptr from other than i64");
-        unsigned as = cast<LLVM::LLVMPointerType>(o.getType()).getAddressSpace();
-        ptrs[o.getResult()] = Ptr{scalar(o.getArg()), 0,
-                                  as == 1   ? Space::Global
-                                  : as == 3 ? Space::Shared
-                                            : Space::Generic,
-                                  -1};
+        ptrs[o.getResult()] = Ptr{scalar(o.getArg()), 0, typeSpace(o.getType()), -1};
         return success();
       })
       .Case([&](LLVM::AddressOfOp o) -> LogicalResult {
@@ -812,6 +817,15 @@ LogicalResult KernelPrinter::printOp(Operation *op) {
         if (Value mask = o.getMulticastMask())
           body << ", " << scalar(mask);
         body << ";\n";
+        return success();
+      })
+      .Case([&](NVVM::MapaOp o) -> LogicalResult {
+        Ptr p = ptrs.lookup(o.getA());
+        if (spaceOfType(o.getA().getType(), p) != Space::Shared)
+          return fail(o, "mapa of other than a shared-memory address");
+        Reg a = address(p, Space::Shared), d = fresh(RC::B64);
+        emit("mapa.shared::cluster.u64", {d, a, scalar(o.getB())});
+        ptrs[o.getResult()] = Ptr{d, 0, Space::Cluster, -1};
         return success();
       })
       .Case([&](NVVM::ClusterArriveOp o) {

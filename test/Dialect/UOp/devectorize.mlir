@@ -272,3 +272,63 @@ uop.kernel @merge_loads {
   %st3 = uop.store %q3, %waits : !uop.ptr<f32, 4>
   uop.sink %st, %st2, %st3
 }
+
+// A store to the same buffer between two that fold does not stop them when
+// its gate is their gate's negation (never both stored: SPLITK's halves),
+// nor does one into another buffer; one under a gate that may hold with
+// theirs, to their element, does.
+// CHECK-LABEL: uop.kernel @exclusive_gates
+// CHECK-DAG: %[[OK:.*]] = uop.cmplt
+// CHECK-DAG: %[[NO:.*]] = uop.cmpne %[[OK]]
+// CHECK: %[[P:.*]] = uop.index %{{.*}} gate %[[OK]]
+// CHECK: %[[Q:.*]] = uop.index %{{.*}} gate %[[NO]]
+// CHECK: %[[R:.*]] = uop.store %[[Q]], %{{.*}} : !uop.ptr<f32, 8>
+// CHECK: %[[VP:.*]] = uop.cast %[[P]] : !uop.ptr<f32, 8> -> !uop.ptr<vector<2xf32>, 4>
+// CHECK: %[[V:.*]] = uop.store %[[VP]], %{{.*}} : !uop.ptr<vector<2xf32>, 4>
+// CHECK: uop.sink %[[V]], %[[R]]{{$}}
+uop.kernel @exclusive_gates {
+  %c1 = uop.const 1 : si32
+  %c2 = uop.const 2 : si32
+  %c4 = uop.const 4 : si32
+  %t = uop.const true
+  %x = uop.const 1.0 : f32
+  %y = uop.const 2.0 : f32
+  %g = uop.range %c4 axis 0 global : si32
+  %out = uop.define_global 0 : !uop.ptr<f32, 8>
+  %i = uop.mul %g, %c2 : si32
+  %j = uop.add %i, %c1 : si32
+  %ok = uop.cmplt %g, %c2 : si32
+  %no = uop.cmpne %ok, %t : i1
+  %p0 = uop.index %out[%i] gate %ok : i1 : !uop.ptr<f32, 8>, si32
+  %s0 = uop.store %p0, %x : !uop.ptr<f32, 8>
+  %q0 = uop.index %out[%i] gate %no : i1 : !uop.ptr<f32, 8>, si32
+  %r0 = uop.store %q0, %y : !uop.ptr<f32, 8>
+  %p1 = uop.index %out[%j] gate %ok : i1 : !uop.ptr<f32, 8>, si32
+  %s1 = uop.store %p1, %y : !uop.ptr<f32, 8>
+  uop.sink %s0, %r0, %s1
+}
+
+// CHECK-LABEL: uop.kernel @overlapping_gates
+// CHECK-NOT: vector<2xf32>
+// CHECK: uop.sink %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}{{$}}
+uop.kernel @overlapping_gates {
+  %c1 = uop.const 1 : si32
+  %c2 = uop.const 2 : si32
+  %c3 = uop.const 3 : si32
+  %c4 = uop.const 4 : si32
+  %x = uop.const 1.0 : f32
+  %y = uop.const 2.0 : f32
+  %g = uop.range %c4 axis 0 global : si32
+  %out = uop.define_global 0 : !uop.ptr<f32, 8>
+  %i = uop.mul %g, %c2 : si32
+  %j = uop.add %i, %c1 : si32
+  %ok = uop.cmplt %g, %c2 : si32
+  %also = uop.cmplt %g, %c3 : si32
+  %p0 = uop.index %out[%i] gate %ok : i1 : !uop.ptr<f32, 8>, si32
+  %s0 = uop.store %p0, %x : !uop.ptr<f32, 8>
+  %q0 = uop.index %out[%i] gate %also : i1 : !uop.ptr<f32, 8>, si32
+  %r0 = uop.store %q0, %y : !uop.ptr<f32, 8>
+  %p1 = uop.index %out[%j] gate %ok : i1 : !uop.ptr<f32, 8>, si32
+  %s1 = uop.store %p1, %y : !uop.ptr<f32, 8>
+  uop.sink %s0, %r0, %s1
+}

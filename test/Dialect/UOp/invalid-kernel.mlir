@@ -76,7 +76,7 @@ uop.kernel @view_edge {
   %0 = uop.define_global 0 : !uop.ptr<f32, 16>
   %c = uop.const 0 : si32
   %1 = uop.index %0[%c] : !uop.ptr<f32, 16>, si32
-  // expected-error @+1 {{in a kernel AST may only view a uop.define_global or uop.define_local}}
+  // expected-error @+1 {{in a kernel AST may only view a uop.define_global, uop.define_local or uop.cluster_map}}
   %2 = uop.view %1 [#uop.view<shape = [4], strides = [1]>] : !uop.ptr<f32, 16>
   uop.sink
 }

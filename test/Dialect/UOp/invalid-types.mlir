@@ -16,7 +16,7 @@ func.func private @negsize(!uop.ptr<f32, -2>)
 
 // -----
 
-// expected-error @+1 {{unknown address space 'shared', expected global, local or reg}}
+// expected-error @+1 {{unknown address space 'shared', expected global, local, reg or cluster}}
 func.func private @space(!uop.ptr<f32, 4, shared>)
 
 // -----

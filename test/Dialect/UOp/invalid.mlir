@@ -41,6 +41,61 @@ uop.kernel @k {
 
 // -----
 
+uop.kernel @k {
+  %g = uop.define_global 0 : !uop.ptr<f32, 4>
+  // expected-error @+1 {{maps a define_local's buffer}}
+  %0 = uop.cluster_map %g blocks 2 : !uop.ptr<f32, 4> -> !uop.ptr<f32, 8, cluster>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %l = uop.define_local "t" {swizzle = #uop.swizzle<1, 4, 3>} : !uop.ptr<f32, 64, local>
+  // expected-error @+1 {{cannot map a swizzled buffer}}
+  %0 = uop.cluster_map %l blocks 2 : !uop.ptr<f32, 64, local> -> !uop.ptr<f32, 128, cluster>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %l = uop.define_local "t" : !uop.ptr<f32, 4, local>
+  // expected-error @+1 {{blocks must be 1 to 16, not 32}}
+  %0 = uop.cluster_map %l blocks 32 : !uop.ptr<f32, 4, local> -> !uop.ptr<f32, 128, cluster>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %l = uop.define_local "t" : !uop.ptr<f32, 4, local>
+  // expected-error @+1 {{result must be a cluster pointer to 2 x 4 elements of 'f32', got '!uop.ptr<f32, 4, cluster>'}}
+  %0 = uop.cluster_map %l blocks 2 : !uop.ptr<f32, 4, local> -> !uop.ptr<f32, 4, cluster>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k {
+  %l = uop.define_local "t" : !uop.ptr<f32, 4, local>
+  %r = uop.const 1 : si32
+  // expected-error @+1 {{result must be a cluster pointer to 4 elements of 'f32', got '!uop.ptr<f32, 8, local>'}}
+  %0 = uop.cluster_map %l rank %r blocks 2 : !uop.ptr<f32, 4, local>, si32 -> !uop.ptr<f32, 8, local>
+  uop.sink
+}
+
+// -----
+
+uop.kernel @k attributes {uop.kernel_info = #uop.kernel_info<global_dims = 1, local_dims = 0, upcasted = 0, dont_use_locals = false, opts = "", cluster = [4]>} {
+  %l = uop.define_local "t" : !uop.ptr<f32, 4, local>
+  // expected-error @+1 {{maps 2 blocks, but the kernel's clusters have 4}}
+  %0 = uop.cluster_map %l blocks 2 : !uop.ptr<f32, 4, local> -> !uop.ptr<f32, 8, cluster>
+  uop.sink
+}
+
+// -----
+
 func.func @f(%init: f32, %notrange: si32) {
   // expected-error @+1 {{range operand #0 must be produced by uop.range}}
   %0 = uop.define_reg %init [%notrange : si32] id 0 : f32

@@ -8,8 +8,14 @@
 uop.kernel @defines {
   // CHECK: %[[G:.*]] = uop.define_global 0 : !uop.ptr<f32, 400>
   %g = uop.define_global 0 : !uop.ptr<f32, 400>
-  // CHECK: uop.define_local "temp0" : !uop.ptr<f32, 16, local>
+  // CHECK: %[[L:.*]] = uop.define_local "temp0" : !uop.ptr<f32, 16, local>
   %l = uop.define_local "temp0" : !uop.ptr<f32, 16, local>
+  // CHECK: uop.cluster_map %[[L]] blocks 2 : !uop.ptr<f32, 16, local> -> !uop.ptr<f32, 32, cluster>
+  %cl = uop.cluster_map %l blocks 2 : !uop.ptr<f32, 16, local> -> !uop.ptr<f32, 32, cluster>
+  // CHECK: %[[RK:.*]] = uop.const 1 : si32
+  %rk = uop.const 1 : si32
+  // CHECK: uop.cluster_map %[[L]] rank %[[RK]] blocks 2 : !uop.ptr<f32, 16, local>, si32 -> !uop.ptr<f32, 16, cluster>
+  %cp = uop.cluster_map %l rank %rk blocks 2 : !uop.ptr<f32, 16, local>, si32 -> !uop.ptr<f32, 16, cluster>
   // CHECK: %[[END:.*]] = uop.const 16 : si32
   %end = uop.const 16 : si32
   // CHECK: %[[R:.*]] = uop.range %[[END]] axis 2 reduce : si32

@@ -69,7 +69,7 @@ uop.kernel @syntax attributes {uop.opts = "UPCAST:x:4"} {
 
 // -----
 
-// expected-error @+1 {{has invalid opts: 'SPLIT:0:4': unknown opt (known: TC, UPCAST, UNROLL, LOCAL, GROUP, GROUPTOP, NOLOCALS, PADTO, SWAP, STAGE, WGMMA, TMA, CLUSTER)}}
+// expected-error @+1 {{has invalid opts: 'SPLIT:0:4': unknown opt (known: TC, UPCAST, UNROLL, LOCAL, GROUP, GROUPTOP, NOLOCALS, PADTO, SWAP, STAGE, WGMMA, TMA, CLUSTER, SPLITK)}}
 uop.kernel @unknown attributes {uop.opts = "SPLIT:0:4"} {
   %out = uop.define_global 0 : !uop.ptr<f32, 8>
   %out_v = uop.view %out [#uop.view<shape = [8], strides = [1]>] : !uop.ptr<f32, 8>

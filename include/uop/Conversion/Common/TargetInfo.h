@@ -85,6 +85,12 @@ public:
   /// CPU's truncating instruction gives out of range), PTX's saturates.
   virtual Value emitFloatToInt(OpBuilder &b, Location loc, Value x, Type to,
                                bool isUnsigned) const = 0;
+  /// The address of `address` (in the block's own shared memory) in the
+  /// shared memory of block `rank` (an integer) of its thread-block
+  /// cluster: a `uop.cluster_map` with a rank. An error on `op` where the
+  /// target has no clusters.
+  virtual FailureOr<Value> emitPeerAddress(Operation *op, Value address, Value rank,
+                                           OpBuilder &b) const;
 };
 
 } // namespace mlir::uop

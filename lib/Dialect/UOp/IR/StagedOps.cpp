@@ -60,6 +60,36 @@ LogicalResult DefineLocalOp::verify() {
   return success();
 }
 
+LogicalResult ClusterMapOp::verify() {
+  auto local = getBuf().getDefiningOp<DefineLocalOp>();
+  if (!local)
+    return emitOpError() << "maps a define_local's buffer";
+  if (local.getSwizzle())
+    return emitOpError() << "cannot map a swizzled buffer: its index is split by block before "
+                            "the swizzle would apply";
+  auto src = cast<PtrType>(getBuf().getType()), dst = cast<PtrType>(getType());
+  int64_t blocks = getBlocks();
+  // 16: the most blocks any sm_90 GPU puts in a cluster (8 portably).
+  if (blocks < 1 || blocks > 16)
+    return emitOpError() << "blocks must be 1 to 16, not " << blocks;
+  if (dst.getAddressSpace() != AddressSpace::cluster || src.getVcount() != 1 ||
+      dst.getVcount() != 1 || dst.getElementType() != src.getElementType() ||
+      dst.getSize() != src.getSize() * (getRank() ? 1 : blocks))
+    return emitOpError() << "result must be a cluster pointer to "
+                         << (getRank() ? "" : std::to_string(blocks) + " x ") << src.getSize()
+                         << " elements of " << src.getElementType() << ", got " << dst;
+  if (auto kernel = (*this)->getParentOfType<KernelOp>())
+    if (auto info = UOpDialect::KernelInfoAttrHelper(getContext()).getAttr(kernel)) {
+      int64_t launched = 1;
+      for (int64_t c : info.getCluster())
+        launched *= c;
+      if (launched != blocks)
+        return emitOpError() << "maps " << blocks << " blocks, but the kernel's clusters have "
+                             << launched;
+    }
+  return success();
+}
+
 /// The address space `ptr` points into, and its scalar element type.
 static LogicalResult checkPointer(Operation *op, Value ptr, AddressSpace space, StringRef what) {
   auto t = cast<PtrType>(ptr.getType());

@@ -27,15 +27,15 @@ void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name) 
 SinkOp KernelOp::getSink() { return dyn_cast<SinkOp>(getBodyBlock().getTerminator()); }
 
 namespace {
-/// A VIEW with a source in a kernel AST views a buffer: a DEFINE_GLOBAL or
-/// DEFINE_LOCAL.
+/// A VIEW with a source in a kernel AST views a buffer: a DEFINE_GLOBAL, a
+/// DEFINE_LOCAL or a cluster's DEFINE_LOCALs (CLUSTER_MAP).
 LogicalResult checkViewSources(Block &body) {
   for (ViewOp view : body.getOps<ViewOp>())
-    if (Value src = view.getSrc(); src && isa<PtrType>(src.getType()) &&
-                                   !src.getDefiningOp<DefineGlobalOp>() &&
-                                   !src.getDefiningOp<DefineLocalOp>())
-      return view.emitOpError() << "in a kernel AST may only view a uop.define_global or "
-                                   "uop.define_local";
+    if (Value src = view.getSrc();
+        src && isa<PtrType>(src.getType()) &&
+        !isa_and_present<DefineGlobalOp, DefineLocalOp, ClusterMapOp>(src.getDefiningOp()))
+      return view.emitOpError() << "in a kernel AST may only view a uop.define_global, "
+                                   "uop.define_local or uop.cluster_map";
   return success();
 }
 

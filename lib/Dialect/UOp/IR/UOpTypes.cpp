@@ -176,7 +176,7 @@ Type PtrType::parse(AsmParser &parser) {
     auto s = symbolizeAddressSpace(kw);
     if (!s) {
       parser.emitError(kwLoc, "unknown address space '")
-          << kw << "', expected global, local or reg";
+          << kw << "', expected global, local, reg or cluster";
       return {};
     }
     space = *s;

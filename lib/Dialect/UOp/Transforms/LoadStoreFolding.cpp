@@ -65,6 +65,28 @@ static std::optional<int64_t> delta(Value a, Value b) {
   return std::nullopt;
 }
 
+/// The memory `buf` points into: a cluster_map's is its define_local's,
+/// whichever block's copy it reaches.
+static Value sharedBuffer(Value buf) {
+  if (auto map = buf.getDefiningOp<ClusterMapOp>())
+    return map.getBuf();
+  return buf;
+}
+
+/// Whether gates `a` and `b` are never both true: one is the other's
+/// negation (x != true), as a mask and its complement are lowered.
+static bool exclusive(Value a, Value b) {
+  auto negates = [](Value x, Value y) {
+    auto ne = x.getDefiningOp<CmpNeOp>();
+    for (int k : {0, 1})
+      if (ne && ne->getOperand(k) == y)
+        if (std::optional<int64_t> c = intConst(ne->getOperand(1 - k)); c && *c != 0)
+          return true;
+    return false;
+  };
+  return a && b && (negates(a, b) || negates(b, a));
+}
+
 /// A number that divides every value of `v` (0: v is 0).
 static int64_t factor(Value v) {
   if (std::optional<int64_t> c = intConst(v))
@@ -105,7 +127,9 @@ std::optional<Access> accessOf(Value lane) {
     return std::nullopt;
   }
   auto index = ptr.getDefiningOp<IndexOp>();
-  if (!index || !isa_and_present<DefineGlobalOp, DefineLocalOp>(index.getBuf().getDefiningOp()) ||
+  if (!index ||
+      !isa_and_present<DefineGlobalOp, DefineLocalOp, ClusterMapOp>(
+          index.getBuf().getDefiningOp()) ||
       getVCount(ptr.getType()) != 1 || isa<VectorType>(cast<PtrType>(ptr.getType()).getValueType()))
     return std::nullopt;
   return Access{index, index.getGate(), other, deps};
@@ -225,8 +249,25 @@ SmallVector<Value> mlir::uop::foldStores(OpBuilder &b, ArrayRef<Value> stores) {
         return false;
       if (c.groupOf[k] == c.groupOf[chunk[0]])
         return llvm::any_of(chunk, [&](unsigned j) { return c.offsetOf[j] == c.offsetOf[k]; });
-      IndexOp other = getIndexOfPointer(stores[k].getDefiningOp<StoreOp>().getPtr());
-      return !other || other.getBuf() == index.getBuf();
+      // A store of another group (another gate) to the buffer overlaps
+      // unless its elements are known to lie outside the chunk's, or it
+      // and the chunk are never both stored.
+      auto store = stores[k].getDefiningOp<StoreOp>();
+      IndexOp other = getIndexOfPointer(store.getPtr());
+      if (!other)
+        return true;
+      if (sharedBuffer(other.getBuf()) != sharedBuffer(index.getBuf()))
+        return false;
+      if (exclusive(index.getGate(), other.getGate()))
+        return false;
+      if (other.getBuf() != index.getBuf()) // the buffer of another block, or this one's
+        return true;
+      std::optional<int64_t> d = delta(index.getIdx(), other.getIdx());
+      if (!d)
+        return true;
+      int64_t from = c.offsetOf[chunk[0]] + *d, to = from + getVCount(store.getValue().getType());
+      return llvm::any_of(chunk,
+                          [&](unsigned j) { return from <= c.offsetOf[j] && c.offsetOf[j] < to; });
     };
     if (llvm::any_of(llvm::seq(lo + 1, hi), mayOverlap))
       continue;

@@ -180,6 +180,27 @@ Value swizzled(OpBuilder &b, Location loc, Value buf, Value idx, sym::Build::Mad
   return build.add(idx, build.mul(build.sub(x, lo), int64_t(1) << base));
 }
 
+/// An INDEX of element `idx` of `buf`, gated by `valid` (may be null): at
+/// its swizzled place, and in a cluster_map of n-element buffers at idx % n
+/// of block idx / n's (its rank 0 where the gate is off: the address is
+/// computed all the same, and must name a block of the cluster).
+static Value element(OpBuilder &b, Location loc, Value buf, Value idx, Value valid,
+                     sym::Build::Made *made) {
+  idx = swizzled(b, loc, buf, idx, made);
+  auto map = buf.getDefiningOp<ClusterMapOp>();
+  if (!map || map.getRank())
+    return IndexOp::create(b, loc, buf, idx, valid);
+  sym::Build build(b, loc, made);
+  auto local = cast<PtrType>(map.getBuf().getType());
+  int64_t n = local.getSize();
+  Value rank = build.idiv(idx, n);
+  if (valid)
+    rank = WhereOp::create(b, loc, rank.getType(), valid, rank, build.cst(rank.getType(), 0));
+  auto peer = PtrType::get(local.getElementType(), n, AddressSpace::cluster);
+  buf = ClusterMapOp::create(b, loc, peer, map.getBuf(), rank, map.getBlocks());
+  return IndexOp::create(b, loc, buf, build.mod(idx, n), valid);
+}
+
 struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
   void runOnOperation() override {
     KernelOp kernel = getOperation();
@@ -261,12 +282,12 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
           continue;
         bool local = isLocal(view);
         auto [idx, valid] = ix.index(view.getSt(), local ? ridxs : ranges);
-        idx = swizzled(b, op.getLoc(), view.getSrc(), idx, &made);
-        Value ptr = IndexOp::create(b, op.getLoc(), view.getSrc(), idx, valid);
+        Value ptr = element(b, op.getLoc(), view.getSrc(), idx, valid, &made);
         Value alt = valid ? zero(b, op.getLoc(), load.getType()) : Value();
         SmallVector<Value> deps(load.getDeps());
         if (local) // every thread's store is done before any reads
-          deps = {BarrierOp::create(b, op.getLoc(), VoidType::get(b.getContext()), deps)};
+          deps = {BarrierOp::create(b, op.getLoc(), VoidType::get(b.getContext()), deps,
+                                    throughCluster(view, deps) ? b.getUnitAttr() : UnitAttr())};
         op.replaceAllUsesWith(LoadOp::create(b, op.getLoc(), load.getType(), ptr, alt, deps));
         op.erase();
       } else if (auto store = dyn_cast<StoreOp>(op)) {
@@ -274,12 +295,11 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
         if (!view)
           continue;
         auto [idx, valid] = ix.index(view.getSt(), ranges);
-        idx = swizzled(b, op.getLoc(), view.getSrc(), idx, &made);
         // Of a group, only its first thread stores the grouped result.
         if (!isLocal(view))
           for (int64_t a : groupAxes)
             valid = ix.both(valid, ix.eq(ranges[a], 0));
-        Value ptr = IndexOp::create(b, op.getLoc(), view.getSrc(), idx, valid);
+        Value ptr = element(b, op.getLoc(), view.getSrc(), idx, valid, &made);
         op.replaceAllUsesWith(
             StoreOp::create(b, op.getLoc(), ptr, store.getValue(), Value(), Value()));
         op.erase();
@@ -573,8 +593,23 @@ struct UOpLowerPass : mlir::uop::impl::UOpLowerBase<UOpLowerPass> {
     return reduced ? AxisKind::reduce : AxisKind::loop;
   }
 
+  /// A view of shared memory: the block's own (a define_local) or the
+  /// cluster's (a cluster_map of one).
   static bool isLocal(ViewOp view) {
-    return view.getSrc() && view.getSrc().getDefiningOp<DefineLocalOp>();
+    return view.getSrc() &&
+           isa_and_present<DefineLocalOp, ClusterMapOp>(view.getSrc().getDefiningOp());
+  }
+
+  /// Whether a load from `view` after `deps` reads or follows stores of
+  /// other blocks of the cluster: then its barrier is the cluster's.
+  static bool throughCluster(ViewOp view, ValueRange deps) {
+    auto cluster = [](Value ptr) {
+      return cast<PtrType>(ptr.getType()).getAddressSpace() == AddressSpace::cluster;
+    };
+    return cluster(view.getSrc()) || llvm::any_of(deps, [&](Value d) {
+             auto store = d.getDefiningOp<StoreOp>();
+             return store && cluster(store.getPtr());
+           });
   }
 
   /// The grouped reduce axes: from the first reduce axis on, those where a

@@ -94,7 +94,10 @@ def UOp_Dialect : Dialect {
 def UOp_AddressSpace : I32EnumAttr<"AddressSpace", "memory a pointer points into", [
     I32EnumAttrCase<"global", 0>,
     I32EnumAttrCase<"local", 1>,
-    I32EnumAttrCase<"reg", 2>
+    I32EnumAttrCase<"reg", 2>,
+    // Ours: the shared memory of every block of a thread-block cluster
+    // (`uop.cluster_map`; PTX's shared::cluster window).
+    I32EnumAttrCase<"cluster", 3>
   ]> {
   let cppNamespace = "::mlir::uop";
   let genSpecializedAttr = 0;

@@ -153,6 +153,37 @@ def UOp_DefineLocalOp : UOp_Op<"define_local", [Pure]> {
   let hasVerifier = 1;
 }
 
+def UOp_ClusterMapOp : Op<UOp_Dialect, "cluster_map", [Pure]> {
+  let summary = "a shared-memory buffer as every block of the cluster has it";
+  let description = [{
+    Ours, not tinygrad's (sm_90: distributed shared memory). Without a
+    rank, the result points at the copies of the `local` buffer `buf` (a
+    `define_local`, n elements) that the `blocks` blocks of a thread-block
+    cluster each hold, one after the other by `%cluster_ctarank`: element
+    i is element i % n of block i / n's copy. A store through it may land
+    in another block's shared memory; a `barrier cluster` orders it before
+    that block's reads (`uop-lower` makes the barrier of a load after such
+    a store the cluster's). The kernel must be launched in clusters of
+    `blocks` blocks (its `#uop.kernel_info`'s `cluster`), and `buf` must not
+    be swizzled.
+
+    `uop-lower` indexes block `rank`'s copy instead (the form with a rank,
+    n elements): PTX's `mapa`, and loads and stores `.shared::cluster`.
+
+    ```mlir
+    %d = uop.define_local "splitk" : !uop.ptr<f32, 4096, local>
+    %c = uop.cluster_map %d blocks 2 : !uop.ptr<f32, 4096, local> -> !uop.ptr<f32, 8192, cluster>
+    %p = uop.cluster_map %d rank %r blocks 2 : !uop.ptr<f32, 4096, local>, si32 -> !uop.ptr<f32, 4096, cluster>
+    ```
+  }];
+  let arguments = (ins UOp_AnyPtr:$buf, Optional<UOp_Int>:$rank, I64Attr:$blocks);
+  let results = (outs UOp_AnyPtr:$result);
+  let assemblyFormat = [{
+    $buf (`rank` $rank^)? `blocks` $blocks attr-dict `:` type($buf) (`,` type($rank)^)? `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def UOp_DefineRegOp : UOp_Op<"define_reg", [Pure, AllTypesMatch<["init", "result"]>]> {
   let summary = "DEFINE_REG: an accumulator register initialised per iteration of ranges";
   let description = [{

@@ -344,7 +344,7 @@ llvm::Error OptKernel::simplifyMergeAdjacent() {
 int64_t OptKernel::realAxis(const Opt &opt) const {
   if (!opt.axis)
     return -1;
-  if (opt.op == OptOp::UNROLL)
+  if (opt.op == OptOp::UNROLL || opt.op == OptOp::SPLITK)
     return firstReduce() + *opt.axis;
   if (opt.op == OptOp::GROUP || opt.op == OptOp::GROUPTOP)
     return firstReduce() + groupForReduces + *opt.axis;
@@ -406,8 +406,14 @@ llvm::Error OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
     CHECK(opt.op != OptOp::LOCAL && opt.op != OptOp::GROUP && opt.op != OptOp::GROUPTOP,
           "not using locals");
   CHECK(!stages, "STAGE must be the last opt");
-  CHECK(cluster.empty() || opt.op == OptOp::CLUSTER || opt.op == OptOp::TMA,
-        "CLUSTER comes after the other opts, before TMA");
+  // Only the TMA's copies are shared in clusters; a SPLITK pair alone
+  // shares nothing, and STAGE or WGMMA may follow it.
+  bool onlySplit = splitAxis >= 0 && prod(cluster) == cluster[splitAxis];
+  CHECK(cluster.empty() || opt.op == OptOp::CLUSTER || opt.op == OptOp::TMA ||
+            (onlySplit && (opt.op == OptOp::STAGE || opt.op == OptOp::WGMMA)),
+        splitAxis >= 0 ? "SPLITK and CLUSTER come after the other opts, before TMA (or STAGE or "
+                         "WGMMA, after SPLITK alone)"
+                       : "CLUSTER comes after the other opts, before TMA");
   if (opt.op == OptOp::TC)
     return applyTC(opt);
   if (opt.op == OptOp::STAGE || opt.op == OptOp::WGMMA || opt.op == OptOp::TMA)
@@ -546,6 +552,10 @@ llvm::Error OptKernel::applyOpt(const Opt &opt, bool appendOpt) {
           "a cluster holds at most 8 blocks, not " + std::to_string(prod(cluster)));
     break;
   }
+  case OptOp::SPLITK:
+    if (llvm::Error e = applySplitK(axis, amt))
+      return e;
+    break;
   case OptOp::TC:
   case OptOp::STAGE:
   case OptOp::WGMMA:

@@ -146,6 +146,27 @@ public:
   // CLUSTER: blocks per thread-block cluster along each global axis; empty
   // without clusters.
   SmallVector<int64_t> cluster;
+  // SPLITK: the global axis whose two blocks each sum half the reduce, or -1.
+  int64_t splitAxis = -1;
+
+  /// How SPLITK's blocks exchange their partial sums (SplitK.cpp): the
+  /// output's upcast axis whose values they finish half each (-1: none of
+  /// even size), and a block's buffer of the values its peer gives it,
+  /// `elements` in all: a thread's values (valueAxes, the partition axis
+  /// counted half) valueStrides apart, the threads threadStride apart.
+  struct SplitPlan {
+    int64_t partition = -1, half = 0, threads = 0, threadStride = 1, elements = 0;
+    SmallVector<int64_t> valueAxes, valueStrides;
+  };
+  std::optional<SplitPlan> splitPlan() const;
+  /// The shared memory SPLITK's exchange takes (0 without SPLITK).
+  int64_t splitKBytes() const;
+  /// CLUSTER: `st` (of any shape that has the kernel's global axes) with
+  /// sum_a (g_a % cluster[a]) * extra[a] added to its index, g_a the block's
+  /// place along global axis a: its outer view split, each global axis into
+  /// (g_a / cluster[a], g_a % cluster[a]), under a row-major view of its
+  /// shape. A mask (never on a global axis) stays on the split view.
+  shape::ShapeTracker clusteredView(shape::ShapeTracker st, ArrayRef<int64_t> extra) const;
 
   /// How STAGE:axis:stages (WGMMA:axis:stages with `wgmma`, TMA:axis:stages
   /// with `tma` too) would stage the TC's operands, or why it cannot.
@@ -179,6 +200,12 @@ private:
   /// The axes of a fragment of `elements` elements per thread (a CONTRACT's
   /// or UNROLL's), the first slowest.
   SmallVector<int64_t> tcFragmentAxes(int64_t elements) const;
+  // SplitK.cpp
+  llvm::Error applySplitK(int64_t axis, int64_t amt);
+  /// The exchange of r's partial sums between the blocks of a SPLITK pair
+  /// at r, and `output` (the output's view) stored by each block for its
+  /// half.
+  shape::ShapeTracker writeSplitK(ReduceAxisOp r, const shape::ShapeTracker &output);
   // StagedTensorCores.cpp
   llvm::Error applyStage(const Opt &opt);
   /// WGMMA's part of planStaging: the warpgroup, the wgmma's N, the tiles'

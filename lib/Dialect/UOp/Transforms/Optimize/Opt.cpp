@@ -26,6 +26,7 @@ constexpr std::pair<OptOp, llvm::StringLiteral> kOptOps[] = {
     {OptOp::WGMMA, "WGMMA"},
     {OptOp::TMA, "TMA"},
     {OptOp::CLUSTER, "CLUSTER"},
+    {OptOp::SPLITK, "SPLITK"},
 };
 
 StringRef name(OptOp op) {

@@ -26,7 +26,8 @@ class TargetAttr;
 /// multiplied from there by Hopper's wgmma, WGMMA:axis:buffers, and copied
 /// there by its tensor memory accelerator, TMA:axis:buffers; the blocks
 /// launched in thread-block clusters of CLUSTER:axis:blocks along global
-/// axes, which TMA's copies then share (docs/optimize.md).
+/// axes, which TMA's copies then share; a sum split between the 2 blocks of
+/// a cluster, SPLITK:axis:2 (docs/optimize.md).
 enum class OptOp {
   TC,
   UPCAST,
@@ -40,7 +41,8 @@ enum class OptOp {
   STAGE,
   WGMMA,
   TMA,
-  CLUSTER
+  CLUSTER,
+  SPLITK
 };
 
 struct Opt {

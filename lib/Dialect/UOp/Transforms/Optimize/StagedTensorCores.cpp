@@ -148,6 +148,35 @@ static Operation *tcSource(ReduceAxisOp r, int i) {
   return src.getDefiningOp();
 }
 
+ShapeTracker OptKernel::clusteredView(ShapeTracker st, ArrayRef<int64_t> extra) const {
+  const View &v = st.views.back();
+  ArrayRef<int64_t> full = v.shape;
+  int64_t wd = globalDims();
+  SmallVector<int64_t> shape, strides;
+  std::optional<shape::Mask> mask;
+  if (v.mask)
+    mask.emplace();
+  for (int64_t a = 0; a < (int64_t)full.size(); ++a) {
+    if (a < wd) {
+      assert((!v.mask || (*v.mask)[a] == std::make_pair<int64_t, int64_t>(0, full[a])) &&
+             "a view masked along a global axis");
+      shape.append({full[a] / cluster[a], cluster[a]});
+      strides.append({cluster[a] * v.strides[a], v.strides[a] + extra[a]});
+      if (mask)
+        mask->append({{0, full[a] / cluster[a]}, {0, cluster[a]}});
+    } else {
+      shape.push_back(full[a]);
+      strides.push_back(v.strides[a]);
+      if (mask)
+        mask->push_back((*v.mask)[a]);
+    }
+  }
+  shape::Shape outer(full);
+  st.views.back() = View::create(shape, strides, v.offset, mask);
+  st.views.push_back(View::create(outer));
+  return st;
+}
+
 llvm::Expected<StagePlan> OptKernel::planStaging(int64_t axis, int64_t stages, bool wgmma,
                                                  bool tma) const {
   CHECK(tensorCore && useTensorCores == 1, "STAGE stages the tensor cores' operands: TC first");
@@ -295,6 +324,7 @@ llvm::Expected<StagePlan> OptKernel::planStaging(int64_t axis, int64_t stages, b
       return e;
     smemBytes += 8 * stages; // an mbarrier per buffer
   }
+  smemBytes += splitKBytes();
   CHECK(smemBytes <= target.sharedMax,
         "exceeds maximum shared memory size: " + std::to_string(stages) + " buffers need " +
             std::to_string(smemBytes) + " bytes, max " + std::to_string(target.sharedMax));
@@ -541,37 +571,6 @@ std::pair<Value, Value> OptKernel::writeStagedOperands(OpBuilder &b, Location lo
                     : ShapeTracker{{View::create(full, zeros, step * tile[i] + into)}};
   };
 
-  // CLUSTER: a block's place in its cluster along global axis a is
-  // g_a % cluster[a]. `clustered` adds sum_a (g_a % cluster[a]) * extra[a]
-  // to `st`'s index: its outer view split, each global axis into
-  // (g_a / cluster[a], g_a % cluster[a]), under a row-major view of the
-  // kernel's shape. The mask (of the loop and thread axes, never a global
-  // one) stays on the split view, so the views reach what the copies do.
-  auto clustered = [&](ShapeTracker st, ArrayRef<int64_t> extra) {
-    const View &v = st.views.back();
-    SmallVector<int64_t> shape, strides;
-    std::optional<shape::Mask> mask;
-    if (v.mask)
-      mask.emplace();
-    for (int64_t a = 0; a < (int64_t)full.size(); ++a) {
-      if (a < wd) {
-        assert((!v.mask || (*v.mask)[a] == std::make_pair<int64_t, int64_t>(0, full[a])) &&
-               "a copy masked along a global axis");
-        shape.append({full[a] / cluster[a], cluster[a]});
-        strides.append({cluster[a] * v.strides[a], v.strides[a] + extra[a]});
-        if (mask)
-          mask->append({{0, full[a] / cluster[a]}, {0, cluster[a]}});
-      } else {
-        shape.push_back(full[a]);
-        strides.push_back(v.strides[a]);
-        if (mask)
-          mask->push_back((*v.mask)[a]);
-      }
-    }
-    st.views.back() = View::create(shape, strides, v.offset, mask);
-    st.views.push_back(View::create(full));
-    return st;
-  };
   auto scaled = [](ArrayRef<int64_t> v, int64_t by) {
     return llvm::map_to_vector(v, [&](int64_t x) { return x * by; });
   };
@@ -687,11 +686,11 @@ std::pair<Value, Value> OptKernel::writeStagedOperands(OpBuilder &b, Location lo
           IntegerAttr receivers;
           if (plan.sharers[i] > 1) {
             const Sharing &share = sharing[i];
-            src = clustered(src, scaled(share.place, rows * plan.tmaPitch[i]));
-            dst = clustered(dst, scaled(share.place, rows * cols));
+            src = clusteredView(src, scaled(share.place, rows * plan.tmaPitch[i]));
+            dst = clusteredView(dst, scaled(share.place, rows * cols));
             shift = ViewOp::create(
                 b, loc, voidType, Value(),
-                clustered(ShapeTracker{{View::create(full, zeros)}}, share.shift).toAttr(ctx));
+                clusteredView(ShapeTracker{{View::create(full, zeros)}}, share.shift).toAttr(ctx));
             receivers = b.getI64IntegerAttr(share.receivers);
           }
           done.push_back(TensorCopyOp::create(

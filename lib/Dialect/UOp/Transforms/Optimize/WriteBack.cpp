@@ -24,6 +24,9 @@ void OptKernel::writeBack() {
   auto symAttr = [&](const shape::SymShapeTracker &st) { return *st.toAttr(ctx, varRanges); };
   for (auto [i, view] : llvm::enumerate(bufViews))
     view.setStAttr(symbolic() ? symAttr(symSts[i]) : sts[i].toAttr(ctx));
+  // SPLITK: the pair's partial sums meet first; each block stores half.
+  if (splitAxis >= 0)
+    bufViews[0].setStAttr(writeSplitK(reduceop(), sts[0]).toAttr(ctx));
 
   int64_t fr = firstReduce(), gd = globalDims();
   for (auto [n, r] : llvm::enumerate(reduceops)) {
