@@ -33,8 +33,8 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KERNELS = ["perf_matmul_f16_1024/k0.json", "perf_attention/k0.json", "perf_attention/k4.json"]
-SCHEDULES = ["tinygrad", "staged", "wgmma", "tma", "cluster"]
-HOPPER = ("wgmma", "tma", "cluster")  # Hopper's schedules: sm_90a only
+SCHEDULES = ["tinygrad", "staged", "wgmma", "tma", "cluster", "splitk"]
+HOPPER = ("wgmma", "tma", "cluster", "splitk")  # Hopper's schedules: sm_90a only
 
 
 def die(msg):

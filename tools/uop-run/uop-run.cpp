@@ -120,7 +120,7 @@ cl::opt<bool> noOpt(cl::cat(category), "no-opt", cl::desc("Apply no opts (tinygr
 cl::opt<std::string> tcSchedule(cl::cat(category), "tc-schedule",
                                 cl::desc("The heuristic's tensor-core schedule: auto (operands "
                                          "staged in shared memory where they can be), staged, "
-                                         "tinygrad, wgmma, tma, cluster (all sm_90a)"),
+                                         "tinygrad, wgmma, tma, cluster, splitk (all sm_90a)"),
                                 cl::init("auto"));
 cl::opt<unsigned> optLevel(cl::cat(category), "opt-level",
                            cl::desc("sim, cuda: LLVM optimization level (0-3) of the device "

@@ -129,11 +129,12 @@ cl::opt<std::string> ptxOpts(cl::cat(category), "opts",
                              cl::value_desc("list"));
 cl::opt<bool> noOpt(cl::cat(category), "no-opt",
                     cl::desc("--export-ptx: apply no opts (tinygrad's NOOPT=1)"));
-cl::opt<std::string> tcSchedule(cl::cat(category), "tc-schedule",
-                                cl::desc("--export-ptx: the heuristic's tensor-core schedule: "
-                                         "auto (operands staged in shared memory where they can "
-                                         "be), staged, tinygrad, wgmma, tma, cluster (all sm_90a)"),
-                                cl::init("auto"));
+cl::opt<std::string>
+    tcSchedule(cl::cat(category), "tc-schedule",
+               cl::desc("--export-ptx: the heuristic's tensor-core schedule: "
+                        "auto (operands staged in shared memory where they can "
+                        "be), staged, tinygrad, wgmma, tma, cluster, splitk (all sm_90a)"),
+               cl::init("auto"));
 cl::opt<std::string>
     ptxDir(cl::cat(category), "ptx-dir",
            cl::desc("--export-ptx: write each kernel to DIR/<kernel>.ptx (DIR is made if missing); "

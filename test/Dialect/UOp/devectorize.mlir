@@ -332,3 +332,28 @@ uop.kernel @overlapping_gates {
   %s1 = uop.store %p1, %y : !uop.ptr<f32, 8>
   uop.sink %s0, %r0, %s1
 }
+
+// A store whose gate is false (a copy outside a mask) goes: it neither
+// stays in the SINK nor keeps the two around it from folding.
+// CHECK-LABEL: uop.kernel @false_gate
+// CHECK: %[[V:.*]] = uop.store %{{.*}}, %{{.*}} : !uop.ptr<vector<2xf32>, 4>
+// CHECK-NEXT: uop.sink %[[V]]{{$}}
+uop.kernel @false_gate {
+  %c1 = uop.const 1 : si32
+  %c2 = uop.const 2 : si32
+  %c4 = uop.const 4 : si32
+  %f = uop.const false
+  %x = uop.const 1.0 : f32
+  %y = uop.const 2.0 : f32
+  %g = uop.range %c4 axis 0 global : si32
+  %out = uop.define_global 0 : !uop.ptr<f32, 8>
+  %i = uop.mul %g, %c2 : si32
+  %j = uop.add %i, %c1 : si32
+  %p0 = uop.index %out[%i] : !uop.ptr<f32, 8>, si32
+  %s0 = uop.store %p0, %x : !uop.ptr<f32, 8>
+  %q0 = uop.index %out[%i] gate %f : i1 : !uop.ptr<f32, 8>, si32
+  %r0 = uop.store %q0, %y : !uop.ptr<f32, 8>
+  %p1 = uop.index %out[%j] : !uop.ptr<f32, 8>, si32
+  %s1 = uop.store %p1, %y : !uop.ptr<f32, 8>
+  uop.sink %s0, %r0, %s1
+}

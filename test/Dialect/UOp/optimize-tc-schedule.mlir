@@ -13,7 +13,7 @@
 // AUTO: opts = "TC:0:-1,0,1">
 // AUTO-NOT: uop.ldmatrix
 // STAGED: error: 'uop.kernel' op cannot stage the tensor cores' operands (STAGE:0:3: cannot stage A: its tile's rows are not 16-byte aligned in the buffer)
-// UNKNOWN: error: 'uop.kernel' op unknown tensor-core schedule 'fast' (known: auto, tinygrad, staged, wgmma, tma, cluster)
+// UNKNOWN: error: 'uop.kernel' op unknown tensor-core schedule 'fast' (known: auto, tinygrad, staged, wgmma, tma, cluster, splitk)
 // ALIGNED: opts = "TC:0:-1,0,1,STAGE:0:4">
 // ALIGNED: uop.ldmatrix
 uop.kernel @tc {

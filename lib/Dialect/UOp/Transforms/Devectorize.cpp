@@ -10,6 +10,8 @@
 
 #include "LoadStoreFolding.h"
 
+#include "uop/Dialect/UOp/Utils/Symbolic.h"
+
 #include "uop/Dialect/UOp/Transforms/Passes.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
@@ -27,13 +29,22 @@ namespace {
 
 /// The operands of the SINK or of a BARRIER with their stores folded, each
 /// vector store where its earliest lane was, the rest in their order.
-SmallVector<Value> foldStoreOperands(OpBuilder &b, OperandRange operands) {
+SmallVector<Value> foldStoreOperands(OpBuilder &b, OperandRange all) {
+  // A store whose gate is false stores nothing (a copy the expander made
+  // for values a mask leaves out): it goes, and keeps no lanes apart.
+  SmallVector<Value> operands;
+  for (Value v : all) {
+    auto store = v.getDefiningOp<StoreOp>();
+    IndexOp index = store ? getIndexOfPointer(store.getPtr()) : IndexOp();
+    if (!index || !index.getGate() || sym::intConst(index.getGate()) != 0)
+      operands.push_back(v);
+  }
   SmallVector<Value> stores;
   for (Value v : operands)
     if (auto store = v.getDefiningOp<StoreOp>(); store && store->hasOneUse())
       stores.push_back(v);
   if (stores.size() < 2)
-    return SmallVector<Value>(operands);
+    return operands;
   SmallVector<Value> folded = foldStores(b, stores), out;
   size_t next = 0;
   for (Value v : operands) {

@@ -408,7 +408,9 @@ private:
     for (Value root : sink.getSrcs()) {
       auto store = root.getDefiningOp<StoreOp>();
       SmallVector<Value> copies;
-      if (store && store->hasOneUse())
+      // (a root a BARRIER also waits for, SPLITK's rounds, is expanded
+      // once for both: expandStore keeps its copies)
+      if (store && llvm::all_of(store->getUsers(), llvm::IsaPred<SinkOp, BarrierOp>))
         copies = expandStore(store);
       if (copies.empty())
         roots.push_back(root);
@@ -487,6 +489,12 @@ private:
     SmallVector<Value> deps;
     bool changed = false;
     for (Value dep : bar.getDeps()) {
+      if (auto inner = dep.getDefiningOp<BarrierOp>()) { // (after another's stores)
+        Value done = expandBarrier(inner);
+        changed |= done != dep;
+        deps.push_back(done);
+        continue;
+      }
       auto store = dep.getDefiningOp<StoreOp>();
       SmallVector<Value> copies = store ? expandStore(store) : SmallVector<Value>();
       changed |= !copies.empty();

@@ -55,7 +55,8 @@ def UOpOptimize : Pass<"uop-optimize", "::mlir::uop::KernelOp"> {
            "STAGE), \"wgmma\" (Hopper's wgmma from staged tiles: WGMMA, sm_90a), \"tma\" "
            "(wgmma from tiles the tensor memory accelerator copies: TMA, sm_90a), \"cluster\" "
            "(TMA's, the blocks in thread-block clusters sharing their tiles: CLUSTER, "
-           "sm_90a) or \"auto\" "
+           "sm_90a), \"splitk\" (the cluster schedule's with K split between the blocks "
+           "of a pair: SPLITK, sm_90a) or \"auto\" "
            "(wgmma on sm_90a, else staged, where the kernel and target allow)">
   ];
   let dependentDialects = ["::mlir::uop::UOpDialect"];

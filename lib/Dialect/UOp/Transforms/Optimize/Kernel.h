@@ -72,6 +72,8 @@ struct StagePlan {
   // In clusters (CLUSTER): the blocks that share operand i's tile, each
   // copying sharers[i] of its rows and multicasting them (1: no sharing).
   std::array<int64_t, 2> sharers{1, 1};
+  // SPLITK: the rounds of its exchange that fit beside the buffers.
+  int64_t splitRounds = 1;
   std::array<std::array<int64_t, 3>, 2> tileLayout{};
 };
 
@@ -146,21 +148,31 @@ public:
   // CLUSTER: blocks per thread-block cluster along each global axis; empty
   // without clusters.
   SmallVector<int64_t> cluster;
-  // SPLITK: the global axis whose two blocks each sum half the reduce, or -1.
-  int64_t splitAxis = -1;
+  // SPLITK: the global axis whose two blocks each sum half the reduce, or
+  // -1; the rounds its exchange takes (STAGE, WGMMA and TMA choose: as few
+  // as fit beside their buffers).
+  int64_t splitAxis = -1, splitRounds = 1;
 
-  /// How SPLITK's blocks exchange their partial sums (SplitK.cpp): the
-  /// output's upcast axis whose values they finish half each (-1: none of
-  /// even size), and a block's buffer of the values its peer gives it,
-  /// `elements` in all: a thread's values (valueAxes, the partition axis
-  /// counted half) valueStrides apart, the threads threadStride apart.
+  /// How SPLITK's blocks exchange their partial sums in `rounds` rounds
+  /// (SplitK.cpp): the output's upcast axis whose values they finish half
+  /// each (-1: none of even size), the axis whose values the rounds take
+  /// in turn (-1: one round; none: no axis they divide), and a block's
+  /// buffer of the values its peer gives it in a round, `elements` in all:
+  /// a thread's values (valueAxes; the partition axis counted half, the
+  /// round axis 1/rounds) valueStrides apart, the threads threadStride
+  /// apart.
   struct SplitPlan {
     int64_t partition = -1, half = 0, threads = 0, threadStride = 1, elements = 0;
+    int64_t roundAxis = -1, rounds = 1;
     SmallVector<int64_t> valueAxes, valueStrides;
   };
-  std::optional<SplitPlan> splitPlan() const;
-  /// The shared memory SPLITK's exchange takes (0 without SPLITK).
-  int64_t splitKBytes() const;
+  std::optional<SplitPlan> splitPlan(int64_t rounds = 1) const;
+  /// The shared memory SPLITK's exchange takes in `rounds` rounds (0
+  /// without SPLITK, -1 if the rounds do not divide its values).
+  int64_t splitKBytes(int64_t rounds = 1) const;
+  /// The fewest rounds (a power of 2) whose exchange fits in `bytes`; 0
+  /// if none does.
+  int64_t splitRoundsWithin(int64_t bytes) const;
   /// CLUSTER: `st` (of any shape that has the kernel's global axes) with
   /// sum_a (g_a % cluster[a]) * extra[a] added to its index, g_a the block's
   /// place along global axis a: its outer view split, each global axis into
@@ -203,9 +215,9 @@ private:
   // SplitK.cpp
   llvm::Error applySplitK(int64_t axis, int64_t amt);
   /// The exchange of r's partial sums between the blocks of a SPLITK pair
-  /// at r, and `output` (the output's view) stored by each block for its
-  /// half.
-  shape::ShapeTracker writeSplitK(ReduceAxisOp r, const shape::ShapeTracker &output);
+  /// at r, in splitRounds rounds, each block storing its half of the
+  /// output (a store per round).
+  void writeSplitK(ReduceAxisOp r);
   // StagedTensorCores.cpp
   llvm::Error applyStage(const Opt &opt);
   /// WGMMA's part of planStaging: the warpgroup, the wgmma's N, the tiles'
@@ -237,10 +249,12 @@ llvm::Expected<SmallVector<Opt>> stagedTensorCoreOptimizations(const OptKernel &
 /// UNROLL for k-steps of 64 (128-byte rows) where K allows, then WGMMA (or
 /// `copier`: TMA, its tiles copied by the TMA); with `clustered`, 64x128
 /// tiles first and CLUSTER opts before TMA, the blocks of a cluster sharing
-/// their tiles; or why they cannot be.
+/// their tiles; with `splitK` too, 128x128 tiles first and SPLITK before
+/// the CLUSTER opts; or why they cannot be.
 llvm::Expected<SmallVector<Opt>> wgmmaTensorCoreOptimizations(const OptKernel &k,
                                                               OptOp copier = OptOp::WGMMA,
-                                                              bool clustered = false);
+                                                              bool clustered = false,
+                                                              bool splitK = false);
 
 } // namespace mlir::uop
 

@@ -79,10 +79,12 @@ struct UOpOptimizePass : mlir::uop::impl::UOpOptimizeBase<UOpOptimizePass> {
     } else if (heuristic) {
       StringRef schedule = tcSchedule;
       if (schedule != "auto" && schedule != "tinygrad" && schedule != "staged" &&
-          schedule != "wgmma" && schedule != "tma" && schedule != "cluster")
-        return kernel.emitOpError() << "unknown tensor-core schedule '" << schedule
-                                    << "' (known: auto, tinygrad, staged, wgmma, tma, cluster)";
-      bool hopper = schedule == "wgmma" || schedule == "tma" || schedule == "cluster";
+          schedule != "wgmma" && schedule != "tma" && schedule != "cluster" && schedule != "splitk")
+        return kernel.emitOpError()
+               << "unknown tensor-core schedule '" << schedule
+               << "' (known: auto, tinygrad, staged, wgmma, tma, cluster, splitk)";
+      bool hopper =
+          schedule == "wgmma" || schedule == "tma" || schedule == "cluster" || schedule == "splitk";
       // tinygrad tries the tensor cores first, then its hand-coded opts;
       // their operands are staged in shared memory where they can be, and
       // on sm_90a multiplied there by wgmma where it can be.
@@ -92,7 +94,7 @@ struct UOpOptimizePass : mlir::uop::impl::UOpOptimizeBase<UOpOptimizePass> {
             hopper || (schedule == "auto" && target.hasWgmma)
                 ? wgmmaTensorCoreOptimizations(
                       *k, schedule == "wgmma" || schedule == "auto" ? OptOp::WGMMA : OptOp::TMA,
-                      schedule == "cluster")
+                      schedule == "cluster" || schedule == "splitk", schedule == "splitk")
                 : llvm::Expected<SmallVector<Opt>>(llvm::createStringError("not asked"));
         if (wgmma) {
           toApply = std::move(*wgmma);

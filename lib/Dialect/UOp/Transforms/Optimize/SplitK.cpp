@@ -13,7 +13,10 @@
 //   pull: own half + what the peer pushed -> the output
 //
 // So each partial crosses once, half of it per block, and no block reads
-// another's memory after the barrier (it may exit). In the buffer a
+// another's memory after the barrier (it may exit). Where the buffer does
+// not fit beside the staged ones, the exchange takes rounds, each a part
+// of another value axis, with a cluster barrier after each round's stores
+// (the peer has read its buffer) before the next round's push. In the buffer a
 // thread's values lie T threads apart (but for a vector of them, kept
 // together), so that a warp's stores and loads are 32 consecutive words
 // (or vectors).
@@ -23,6 +26,8 @@
 #include "Kernel.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::uop;
@@ -61,12 +66,16 @@ struct Combination {
     middle = shape;
     middle[a] = shape[a] + std::abs(reach);
   }
-  /// The mask of lo <= x_a + c x_b < hi, on `middle`.
-  shape::Mask mask(int64_t lo, int64_t hi) const {
+  /// The mask of lo <= x_a + c x_b < hi, on `middle`, and of `range` on
+  /// `axis` (-1: none).
+  shape::Mask mask(int64_t lo, int64_t hi, int64_t axis = -1,
+                   std::pair<int64_t, int64_t> range = {}) const {
     shape::Mask m;
     for (int64_t size : middle)
       m.push_back({0, size});
     m[a] = {std::clamp(lo - min, int64_t(0), middle[a]), std::clamp(hi - min, int64_t(0), middle[a])};
+    if (axis >= 0)
+      m[axis] = range;
     return m;
   }
   /// `inner` (over `middle`) under the outer view of `shape`.
@@ -78,22 +87,25 @@ struct Combination {
   }
 };
 
-/// `st` valid only where lo <= x_a + c x_b < hi: a view of `middle` onto
-/// st's own (x_a = j + min - c x_b), masked.
+/// `st` valid only where lo <= x_a + c x_b < hi (and on `axis` in
+/// `range`): a view of `middle` onto st's own (x_a = j + min - c x_b),
+/// masked.
 static ShapeTracker maskCombination(ShapeTracker st, int64_t a, int64_t b, int64_t c, int64_t lo,
-                                    int64_t hi) {
+                                    int64_t hi, int64_t axis, std::pair<int64_t, int64_t> range) {
   Combination comb(st.shape(), a, b, c);
   SmallVector<int64_t> rm = rowMajor(comb.shape, 1), strides(rm);
   strides[b] -= c * rm[a];
-  st.views.push_back(View::create(comb.middle, strides, rm[a] * comb.min, comb.mask(lo, hi)));
+  st.views.push_back(
+      View::create(comb.middle, strides, rm[a] * comb.min, comb.mask(lo, hi, axis, range)));
   return comb.over(st);
 }
 
-std::optional<OptKernel::SplitPlan> OptKernel::splitPlan() const {
+std::optional<OptKernel::SplitPlan> OptKernel::splitPlan(int64_t rounds) const {
   if (splitAxis < 0)
     return std::nullopt;
   ArrayRef<int64_t> out = outputShape();
   SplitPlan plan;
+  plan.rounds = rounds;
   int64_t gd = globalDims();
   plan.threads = prod(out.slice(gd, localDims));
   // The partition: of the value axes of even size, the one whose values
@@ -120,10 +132,22 @@ std::optional<OptKernel::SplitPlan> OptKernel::splitPlan() const {
     if (a != plan.partition && std::abs(stored.strides[a]) == 1 && out[a] <= 4)
       vector = a;
   plan.threadStride = vector < 0 ? 1 : out[vector];
+  // The rounds take the values of the largest other axis they divide in
+  // turn, the buffer holding one round's.
+  if (rounds > 1) {
+    for (int64_t a : plan.valueAxes)
+      if (a != plan.partition && a != vector && out[a] % rounds == 0 &&
+          (plan.roundAxis < 0 || out[a] > out[plan.roundAxis]))
+        plan.roundAxis = a;
+    if (plan.roundAxis < 0)
+      return plan;
+  }
   SmallVector<int64_t> values;
   for (int64_t a : plan.valueAxes)
     if (a != vector)
-      values.push_back(plan.partition == a ? out[a] / 2 : out[a]);
+      values.push_back(plan.partition == a   ? out[a] / 2
+                       : plan.roundAxis == a ? out[a] / rounds
+                                             : out[a]);
   plan.half = out[plan.partition] / 2;
   plan.elements = plan.threads * plan.threadStride * prod(values);
   SmallVector<int64_t> strides = rowMajor(values, plan.threads * plan.threadStride);
@@ -133,12 +157,21 @@ std::optional<OptKernel::SplitPlan> OptKernel::splitPlan() const {
   return plan;
 }
 
-int64_t OptKernel::splitKBytes() const {
-  std::optional<SplitPlan> plan = splitPlan();
+int64_t OptKernel::splitKBytes(int64_t rounds) const {
+  std::optional<SplitPlan> plan = splitPlan(rounds);
   if (!plan || plan->partition < 0)
     return 0;
+  if (rounds > 1 && plan->roundAxis < 0)
+    return -1;
   Type t = reduceop().getType();
   return plan->elements * std::max<int64_t>(1, getScalarType(t).getIntOrFloatBitWidth() / 8);
+}
+
+int64_t OptKernel::splitRoundsWithin(int64_t bytes) const {
+  for (int64_t rounds = 1; rounds <= 16; rounds *= 2)
+    if (int64_t need = splitKBytes(rounds); need >= 0 && need <= bytes)
+      return rounds;
+  return 0;
 }
 
 llvm::Error OptKernel::applySplitK(int64_t axis, int64_t amt) {
@@ -174,18 +207,19 @@ llvm::Error OptKernel::applySplitK(int64_t axis, int64_t amt) {
   std::optional<SplitPlan> plan = splitPlan();
   CHECK(plan->partition >= 0, "SPLITK needs an upcast axis of the output of even size (its "
                               "blocks finish half of it each): UPCAST first");
-  CHECK(splitKBytes() <= target.sharedMax,
-        "exceeds maximum shared memory size: SPLITK's exchange needs " +
-            std::to_string(splitKBytes()) + " bytes, max " + std::to_string(target.sharedMax));
+  splitRounds = splitRoundsWithin(target.sharedMax);
+  CHECK(splitRounds > 0, "exceeds maximum shared memory size: SPLITK's exchange needs " +
+                             std::to_string(splitKBytes()) + " bytes, max " +
+                             std::to_string(target.sharedMax) + ", and no rounds divide it");
   return llvm::Error::success();
 }
 
-ShapeTracker OptKernel::writeSplitK(ReduceAxisOp r, const ShapeTracker &output) {
-  SplitPlan plan = *splitPlan();
+void OptKernel::writeSplitK(ReduceAxisOp r) {
+  SplitPlan plan = *splitPlan(splitRounds);
   MLIRContext *ctx = kernel.getContext();
   ArrayRef<int64_t> shape = outputShape();
   int64_t gd = globalDims(), sa = splitAxis, p = plan.partition, h = plan.half;
-  int64_t blocks = prod(cluster), n = plan.elements;
+  int64_t blocks = prod(cluster), n = plan.elements, w = plan.roundAxis;
 
   // Element (thread, values) of a block's buffer, j - H along the
   // partition axis: the push's j is u + sH (the peer's half: H <= j < 2H),
@@ -208,17 +242,31 @@ ShapeTracker OptKernel::writeSplitK(ReduceAxisOp r, const ShapeTracker &output) 
   for (int64_t a = 0; a < gd; ++a)
     if (a != sa)
       extra[a] = rank[a] * n;
-  Combination peer(shape, p, sa, h);
   SmallVector<int64_t> push(strides);
   push[sa] = -rank[sa] * n;
-  ShapeTracker pushSt = peer.over(clusteredView(
-      ShapeTracker{{View::create(peer.middle, push, rank[sa] * n - h * step,
-                                 peer.mask(h, 2 * h))}},
-      extra));
-  // Pull: from its own buffer.
-  Combination own(shape, p, sa, -h);
-  ShapeTracker pullSt = own.over(
-      ShapeTracker{{View::create(own.middle, strides, -h * step, own.mask(0, h))}});
+  Combination peer(shape, p, sa, h), own(shape, p, sa, -h);
+
+  // The output's store, and the ops between the sum and it (a cast), which
+  // each round after the first repeats for its values.
+  auto store = cast<StoreOp>(bufs[0]);
+  ShapeTracker output = sts[0];
+  Value partial = r.getResult();
+  llvm::SmallPtrSet<Operation *, 16> needed; // what the store reads
+  SmallVector<Operation *> work{store};
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (needed.insert(op).second)
+      for (Value v : op->getOperands())
+        if (Operation *def = v.getDefiningOp())
+          work.push_back(def);
+  }
+  llvm::SetVector<Operation *> chain;
+  for (Operation &op : kernel.getBodyBlock())
+    if (needed.contains(&op) &&
+        (&op == store.getOperation() || llvm::any_of(op.getOperands(), [&](Value v) {
+          return v == partial || chain.contains(v.getDefiningOp());
+        })))
+      chain.insert(&op);
 
   OpBuilder b(r->getNextNode());
   Location loc = r.getLoc();
@@ -227,15 +275,60 @@ ShapeTracker OptKernel::writeSplitK(ReduceAxisOp r, const ShapeTracker &output) 
   Value buf = DefineLocalOp::create(b, loc, local, b.getStringAttr("splitk"), SwizzleAttr());
   Value all = ClusterMapOp::create(b, loc, PtrType::get(t, blocks * n, AddressSpace::cluster), buf,
                                    Value(), blocks);
-  Value partial = r.getResult();
-  Value pushed = StoreOp::create(b, loc, ViewOp::create(b, loc, all.getType(), all,
-                                                        pushSt.toAttr(ctx)),
-                                 partial, Value(), Value());
-  Value given = LoadOp::create(b, loc, t, ViewOp::create(b, loc, local, buf, pullSt.toAttr(ctx)),
-                               Value(), ValueRange{pushed});
-  Value total = AddOp::create(b, loc, t, partial, given);
-  partial.replaceAllUsesExcept(total, llvm::SmallPtrSet<Operation *, 2>{
-                                          pushed.getDefiningOp(), total.getDefiningOp()});
-  // The output: each block stores its own half.
-  return maskCombination(output, p, sa, -h, 0, h);
+  SinkOp sink = kernel.getSink();
+  Value after; // the barrier after the last round's stores
+  Value first; // the first round's sum
+  for (int64_t q = 0; q < plan.rounds; ++q) {
+    // Round q: the values w in [q W/R, (q+1) W/R), at w - q W/R.
+    std::pair<int64_t, int64_t> range{0, 0};
+    int64_t shift = 0;
+    if (w >= 0) {
+      int64_t per = shape[w] / plan.rounds;
+      range = {q * per, (q + 1) * per};
+      shift = -q * per * strides[w];
+    }
+    ShapeTracker pushSt = peer.over(
+        clusteredView(ShapeTracker{{View::create(peer.middle, push, rank[sa] * n - h * step + shift,
+                                                 peer.mask(h, 2 * h, w, range))}},
+                      extra));
+    ShapeTracker pullSt = own.over(ShapeTracker{
+        {View::create(own.middle, strides, -h * step + shift, own.mask(0, h, w, range))}});
+    ShapeTracker outSt = maskCombination(output, p, sa, -h, 0, h, w, range);
+
+    if (q > 0) // the rounds after the first follow the last one's stores
+      b.setInsertionPoint(sink);
+    Value pushed =
+        StoreOp::create(b, loc, ViewOp::create(b, loc, all.getType(), all, pushSt.toAttr(ctx)),
+                        partial, Value(), Value());
+    SmallVector<Value> deps{pushed};
+    if (after) // the peer has read the last round's from this block's buffer
+      deps.insert(deps.begin(), after);
+    Value given = LoadOp::create(b, loc, t, ViewOp::create(b, loc, local, buf, pullSt.toAttr(ctx)),
+                                 Value(), deps);
+    Value total = AddOp::create(b, loc, t, partial, given);
+    Operation *stored;
+    if (q == 0) {
+      partial.replaceUsesWithIf(total,
+                                [&](OpOperand &use) { return chain.contains(use.getOwner()); });
+      first = total;
+      bufViews[0].setStAttr(outSt.toAttr(ctx));
+      stored = store;
+    } else {
+      auto view = store.getPtr().getDefiningOp<ViewOp>();
+      IRMapping map; // the chain reads the first round's sum now
+      map.map(first, total);
+      map.map(view.getResult(),
+              ViewOp::create(b, loc, view.getType(), view.getSrc(), outSt.toAttr(ctx)));
+      for (Operation *op : chain)
+        b.clone(*op, map);
+      stored = map.lookup(store.getResult()).getDefiningOp();
+      sink->insertOperands(sink->getNumOperands(), stored->getResult(0));
+    }
+    if (q + 1 < plan.rounds) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointAfter(stored);
+      after = BarrierOp::create(b, loc, VoidType::get(ctx), ValueRange{stored->getResult(0)},
+                                b.getUnitAttr());
+    }
+  }
 }

@@ -324,7 +324,15 @@ llvm::Expected<StagePlan> OptKernel::planStaging(int64_t axis, int64_t stages, b
       return e;
     smemBytes += 8 * stages; // an mbarrier per buffer
   }
-  smemBytes += splitKBytes();
+  if (splitAxis >= 0) { // SPLITK's exchange, in as few rounds as fit beside the buffers
+    plan.splitRounds = splitRoundsWithin(target.sharedMax - smemBytes);
+    CHECK(plan.splitRounds > 0,
+          "exceeds maximum shared memory size: " + std::to_string(stages) + " buffers need " +
+              std::to_string(smemBytes) + " bytes, and SPLITK's exchange " +
+              std::to_string(splitKBytes(1)) + " in one round (no number of rounds fits), max " +
+              std::to_string(target.sharedMax));
+    smemBytes += splitKBytes(plan.splitRounds);
+  }
   CHECK(smemBytes <= target.sharedMax,
         "exceeds maximum shared memory size: " + std::to_string(stages) + " buffers need " +
             std::to_string(smemBytes) + " bytes, max " + std::to_string(target.sharedMax));
@@ -490,6 +498,7 @@ llvm::Error OptKernel::applyStage(const Opt &opt) {
   stages = *opt.arg;
   wgmma = opt.op == OptOp::WGMMA || withTma;
   tma = withTma;
+  splitRounds = plan->splitRounds;
   appliedOpts.push_back(opt);
   return llvm::Error::success();
 }
@@ -1037,8 +1046,10 @@ static llvm::Expected<OptKernel> withClusters(const OptKernel &k, const Opt &cop
   return std::move(*best);
 }
 
-llvm::Expected<SmallVector<Opt>>
-mlir::uop::wgmmaTensorCoreOptimizations(const OptKernel &original, OptOp copier, bool clustered) {
+llvm::Expected<SmallVector<Opt>> mlir::uop::wgmmaTensorCoreOptimizations(const OptKernel &original,
+                                                                         OptOp copier,
+                                                                         bool clustered,
+                                                                         bool splitK) {
   OptKernel base = original;
   auto applyTo = [](OptKernel &k, Opt o) -> llvm::Error {
     if (llvm::Error e = k.applyOpt(o))
@@ -1070,6 +1081,10 @@ mlir::uop::wgmmaTensorCoreOptimizations(const OptKernel &original, OptOp copier,
   SmallVector<Tile> tiles = {Tile{2, 16}, Tile{4, 8}, Tile{1, 16}, Tile{2, 8}, Tile{1, 8}};
   if (clustered)
     tiles = {Tile{1, 16}, Tile{2, 16}, Tile{4, 8}, Tile{2, 8}, Tile{1, 8}};
+  // With K split between the blocks of a pair, twice the blocks: 128x128
+  // first, the fewest shared-memory wavefronts per flop (docs/benchmarks.md).
+  if (splitK)
+    tiles = {Tile{2, 16}, Tile{1, 16}, Tile{2, 8}, Tile{1, 8}};
   for (Tile t : tiles) {
     OptKernel k = base;
     bool legal = true;
@@ -1099,6 +1114,8 @@ mlir::uop::wgmmaTensorCoreOptimizations(const OptKernel &original, OptOp copier,
         OptKernel tried = k;
         llvm::Error e =
             unroll > 1 ? applyTo(tried, Opt{OptOp::UNROLL, 0, unroll, {}}) : llvm::Error::success();
+        if (!e && splitK)
+          e = applyTo(tried, Opt{OptOp::SPLITK, 0, 2, {}});
         if (!e && clustered) {
           llvm::Expected<OptKernel> inClusters = withClusters(tried, Opt{copier, 0, buffers, {}});
           if (inClusters)

@@ -26,7 +26,7 @@ void OptKernel::writeBack() {
     view.setStAttr(symbolic() ? symAttr(symSts[i]) : sts[i].toAttr(ctx));
   // SPLITK: the pair's partial sums meet first; each block stores half.
   if (splitAxis >= 0)
-    bufViews[0].setStAttr(writeSplitK(reduceop(), sts[0]).toAttr(ctx));
+    writeSplitK(reduceop());
 
   int64_t fr = firstReduce(), gd = globalDims();
   for (auto [n, r] : llvm::enumerate(reduceops)) {
