@@ -7,7 +7,8 @@ tinygrad's, fragments loaded from global memory; staged, tiles copied to shared 
 cp.async and read with ldmatrix; wgmma, the same tiles multiplied by Hopper's wgmma, sm_90a
 only, estimated on the H100 only, or the reason it does not apply; tma, wgmma with the tiles
 copied by Hopper's tensor memory accelerator; cluster, tma's in thread-block clusters whose
-blocks share their tiles by multicast), this reports as markdown:
+blocks share their tiles by multicast; splitk, cluster's with K split between pairs of blocks
+whose partial sums meet in distributed shared memory), this reports as markdown:
   - the opts, launch dimensions, registers and spills (ptxas -v, sm_80 and sm_90a);
   - from one run on the simulator (seeded random inputs, checked against the unoptimized
     kernel on the CPU): warp instructions per mma.sync and per k16 step of a warp, global
