@@ -369,12 +369,6 @@ static bool canPad(ReduceAxisOp r) {
   return true;
 }
 
-#define CHECK(cond, msg)                                                                           \
-  do {                                                                                             \
-    if (!(cond))                                                                                   \
-      return llvm::createStringError(llvm::Twine(msg));                                            \
-  } while (false)
-
 llvm::Error OptKernel::applyPadTo(int64_t axis, int64_t amt) {
   CHECK(axis < firstUpcast(), "cannot pad upcasted");
   ReduceAxisOp r = reduceop();

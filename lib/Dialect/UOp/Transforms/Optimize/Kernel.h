@@ -18,6 +18,14 @@
 #include "uop/Dialect/UOp/IR/ShapeTracker.h"
 #include "uop/Dialect/UOp/IR/UOpOps.h"
 
+/// An opt's legality check: the enclosing function (returning an
+/// llvm::Error or Expected) fails with `msg` unless `cond`.
+#define CHECK(cond, msg)                                                                           \
+  do {                                                                                             \
+    if (!(cond))                                                                                   \
+      return llvm::createStringError(llvm::Twine(msg));                                            \
+  } while (false)
+
 namespace mlir::uop {
 
 using shape::prod;

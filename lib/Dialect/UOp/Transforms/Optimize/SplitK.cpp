@@ -35,19 +35,12 @@ using shape::Shape;
 using shape::ShapeTracker;
 using shape::View;
 
-#define CHECK(cond, msg)                                                                           \
-  do {                                                                                             \
-    if (!(cond))                                                                                   \
-      return llvm::createStringError(llvm::Twine(msg));                                            \
-  } while (false)
-
-/// Row-major strides of `sizes`, each times `scale`.
+/// Row-major strides of `sizes` (a view's: 0 on axes of 1), each times
+/// `scale`.
 static SmallVector<int64_t> rowMajor(ArrayRef<int64_t> sizes, int64_t scale) {
-  SmallVector<int64_t> strides(sizes.size());
-  for (int64_t i = sizes.size() - 1; i >= 0; --i) {
-    strides[i] = scale;
-    scale *= sizes[i];
-  }
+  SmallVector<int64_t> strides = ViewAttr::stridesForShape(sizes);
+  for (int64_t &s : strides)
+    s *= scale;
   return strides;
 }
 

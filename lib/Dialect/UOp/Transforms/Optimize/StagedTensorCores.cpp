@@ -45,12 +45,6 @@ using namespace mlir::uop;
 using shape::ShapeTracker;
 using shape::View;
 
-#define CHECK(cond, msg)                                                                           \
-  do {                                                                                             \
-    if (!(cond))                                                                                   \
-      return llvm::createStringError(llvm::Twine(msg));                                            \
-  } while (false)
-
 namespace {
 
 /// The tile a block reads per reduce step: `rows` rows of `cols` contiguous
