@@ -13,12 +13,39 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/thread.h"
 
+#include <cstdlib>
 #include <optional>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace mlir::uop {
 
 /// 1 GiB of address space; only the pages a deep kernel touches are used.
 constexpr unsigned kToolStackBytes = 1u << 30;
+
+/// The heap a tool thread starts with. glibc gives a thread other than the
+/// first an arena of its own and grows it by one mprotect per few pages
+/// (225 in attention k0's one-kernel compile, 0.9 ms of system time);
+/// growing it once, to a size no kernel's compile reaches, leaves those
+/// out. The block is allocated from the arena (not mmap'ed: the mmap
+/// threshold is raised above it) and freed to it (not trimmed: so is the
+/// trim threshold), so it costs address space, not memory. Each thread
+/// keeps its own arena: one arena for all would make the compile threads
+/// of a many-kernel module wait on its lock (docs/compile-speed.md).
+constexpr size_t kToolArenaBytes = 16u << 20;
+
+inline void reserveToolArena() {
+#if defined(__GLIBC__)
+  mallopt(M_MMAP_THRESHOLD, 2 * kToolArenaBytes);
+  mallopt(M_TRIM_THRESHOLD, 4 * kToolArenaBytes);
+  void *block = malloc(kToolArenaBytes);
+  // Opaque to the optimizer, which may drop an unused malloc and free.
+  asm volatile("" : : "r"(block) : "memory");
+  free(block);
+#endif
+}
 
 /// `main` on a kToolStackBytes stack, its return value returned. A thread of
 /// that stack size, not llvm::runOnNewStack: a stack switched under a
@@ -26,7 +53,10 @@ constexpr unsigned kToolStackBytes = 1u << 30;
 /// annotations to know the stack's bounds; scripts/sanitize.sh).
 inline int runOnToolStack(llvm::function_ref<int()> main) {
   int rc = 0;
-  llvm::thread t(std::optional<unsigned>(kToolStackBytes), [&] { rc = main(); });
+  llvm::thread t(std::optional<unsigned>(kToolStackBytes), [&] {
+    reserveToolArena();
+    rc = main();
+  });
   t.join();
   return rc;
 }

@@ -678,11 +678,11 @@ SmallVector<int64_t> ShapeTracker::unitStrideAxes(bool ignoreValid) const {
   return axes;
 }
 
-bool ShapeTracker::axisIsMasked(int64_t axis) const {
+llvm::SmallBitVector ShapeTracker::maskedAxes() const {
   if (llvm::any_of(ArrayRef<View>(views).drop_back(),
                    [](const View &v) { return hasZero(v.shape); }))
-    return false;
-  return maskedAxesOfIndex(views)[axis];
+    return llvm::SmallBitVector(rank());
+  return maskedAxesOfIndex(views);
 }
 
 ShapeTracker ShapeTracker::fromAttr(ShapeTrackerAttr attr) {

@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
 #include <utility>
@@ -115,8 +116,9 @@ struct ShapeTracker {
   /// `ignoreValid`) when the axis is masked.
   RealStrides realStrides(bool ignoreValid = false) const;
   llvm::SmallVector<int64_t> unitStrideAxes(bool ignoreValid = false) const;
-  /// Whether the validity depends on `axis`.
-  bool axisIsMasked(int64_t axis) const;
+  /// Which axes the validity depends on (tinygrad's axis_is_masked of each
+  /// axis; one simplification of the index for all of them).
+  llvm::SmallBitVector maskedAxes() const;
 
   bool operator==(const ShapeTracker &o) const { return views == o.views; }
   bool operator!=(const ShapeTracker &o) const { return !(*this == o); }

@@ -104,9 +104,13 @@ void groupTop(OptKernel &k) {
 void upcastMasked(OptKernel &k, Applier &apply) {
   SmallVector<int64_t> toUpcast;
   int64_t upcastedSize = prod(k.fullShape().drop_front(k.firstUpcast()));
+  // Each buffer's index simplified once for every axis, not once per axis.
+  llvm::SmallBitVector maskedAny(k.shapeLen());
+  for (const shape::ShapeTracker &st : k.sts)
+    maskedAny |= st.maskedAxes();
   for (int64_t axis = 0; axis < k.firstReduce(); ++axis) {
     int64_t size = k.fullShape()[axis];
-    bool masked = llvm::any_of(k.sts, [&](auto &st) { return st.axisIsMasked(axis); });
+    bool masked = maskedAny[axis];
     int64_t chosen = 1;
     for (int64_t j : toUpcast)
       chosen *= k.fullShape()[j];
@@ -125,6 +129,15 @@ void upcastBroadcast(OptKernel &k, Applier &apply) {
   while (prod(k.sts[0].shape().take_front(k.firstReduce())) >= 1024) {
     using Choice = std::tuple<int64_t, int64_t, int64_t, int64_t>;
     SmallVector<Choice> choices;
+    // Whether buffer i has no broadcast among its upcast axes: the same for
+    // every axis and amount of this round, so computed once, when asked.
+    SmallVector<std::optional<bool>> noUpcastBroadcast(k.sts.size());
+    auto lacksUpcastBroadcast = [&](size_t i) {
+      if (!noUpcastBroadcast[i])
+        noUpcastBroadcast[i] =
+            llvm::none_of(k.upcastedAxis(i), [](auto &u) { return u.stride == 0; });
+      return *noUpcastBroadcast[i];
+    };
     for (int64_t axis = 0; axis < k.firstReduce(); ++axis) {
       for (int64_t amount : {3, 4}) {
         if (done.contains(axis) || !k.divides(axis, amount))
@@ -133,8 +146,7 @@ void upcastBroadcast(OptKernel &k, Applier &apply) {
         for (auto [i, st] : llvm::enumerate(k.sts)) {
           if (st.views.back().strides[axis] != 0)
             continue;
-          auto ups = k.upcastedAxis(i);
-          if (llvm::none_of(ups, [](auto &u) { return u.stride == 0; }))
+          if (lacksUpcastBroadcast(i))
             wanted = true;
         }
         if (!wanted)
