@@ -19,11 +19,20 @@ using namespace mlir::uop;
 namespace {
 
 struct Packer {
+  Packer(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
   OpBuilder &b;
   Location loc;
+  /// One constant per lane index for the whole mma: its ops are emitted in
+  /// order at one insertion point, so the first one dominates the rest
+  /// (the canonicalizer would otherwise merge some 20 per mma).
+  llvm::SmallDenseMap<int64_t, Value, 8> lanes;
 
   Value lane(int64_t i) {
-    return LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(i));
+    Value &c = lanes[i];
+    if (!c)
+      c = LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(i));
+    return c;
   }
 
   /// The vector's elements as mma.sync operands: f16 pairs as vector<2xf16>,
@@ -91,7 +100,7 @@ FailureOr<Value> mlir::uop::lowerWmmaToNVVM(WmmaOp op, Value a, Value b, Value c
     return op.emitOpError() << "needs the tensor core m" << m << "n" << n << "k" << k << " " << in
                             << " -> " << out << ", which " << target.getChip() << " does not have";
   Location loc = op.getLoc();
-  Packer p{builder, loc};
+  Packer p(builder, loc);
   SmallVector<Value> regsA = p.pack(a, false), regsB = p.pack(b, false), regsC = p.pack(c, true);
   Type field = out.isF32() ? out : VectorType::get({2}, out);
   auto resultStruct = LLVM::LLVMStructType::getLiteral(builder.getContext(),
