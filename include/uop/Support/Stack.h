@@ -27,8 +27,7 @@ constexpr unsigned kToolStackBytes = 1u << 30;
 
 /// The heap a tool thread starts with. glibc gives a thread other than the
 /// first an arena of its own and grows it by one mprotect per few pages
-/// (225 in attention k0's one-kernel compile, 0.9 ms of system time);
-/// growing it once, to a size no kernel's compile reaches, leaves those
+/// (225 in attention k0's one-kernel compile); growing it once, to a size no kernel's compile reaches, leaves those
 /// out. The block is allocated from the arena (not mmap'ed: the mmap
 /// threshold is raised above it) and freed to it (not trimmed: so is the
 /// trim threshold), so it costs address space, not memory. Each thread

@@ -23,9 +23,9 @@ struct Packer {
 
   OpBuilder &b;
   Location loc;
-  /// One constant per lane index for the whole mma: its ops are emitted in
-  /// order at one insertion point, so the first one dominates the rest
-  /// (the canonicalizer would otherwise merge some 20 per mma).
+  /// One constant per lane index for the whole mma (not one per use, for
+  /// the canonicalizer to merge): its ops are emitted in order at one
+  /// insertion point, so the first one dominates the rest.
   llvm::SmallDenseMap<int64_t, Value, 8> lanes;
 
   Value lane(int64_t i) {

@@ -55,6 +55,7 @@ private:
   Location loc;
   Type si32, si64;
   llvm::DenseMap<Value, Value> done;
+  llvm::DenseMap<Value, sym::Interval> intervals;
 
   static bool fits32(sym::Interval r) { return r.min >= INT32_MIN && r.max <= INT32_MAX; }
 
@@ -79,15 +80,20 @@ private:
     return b.create(state)->getResult(0);
   }
 
-  /// The value's range without wrapping.
+  /// The value's range without wrapping; remembered, as an index is a DAG
+  /// whose shared terms would otherwise be walked once per path.
   sym::Interval intervalOf(Value v) {
+    if (auto it = intervals.find(v); it != intervals.end())
+      return it->second;
+    sym::Interval r = {INT64_MIN, INT64_MAX};
     if (auto c = v.getDefiningOp<CastOp>())
-      return intervalOf(c.getSrc());
-    if (Operation *op = v.getDefiningOp(); op && isa<AddOp, MulOp, IDivOp, ModOp>(op))
-      return interval(op->getName(), op->getOperands());
-    if (std::optional<VRange> r = getVRange(v))
-      return {r->min, r->max};
-    return {INT64_MIN, INT64_MAX};
+      r = intervalOf(c.getSrc());
+    else if (Operation *op = v.getDefiningOp(); op && isa<AddOp, MulOp, IDivOp, ModOp>(op))
+      r = interval(op->getName(), op->getOperands());
+    else if (std::optional<VRange> range = getVRange(v))
+      r = {range->min, range->max};
+    intervals[v] = r;
+    return r;
   }
 
   /// The range of `name` applied to `srcs`, without wrapping.
