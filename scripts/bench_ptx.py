@@ -9,7 +9,8 @@ against the figures ../shared/anchors recorded (another day; this machine's spee
   - each corpus as one module in one process: the CPU time of compiling it (uop-translate
     --timing: "compile and write", every thread), the process's wall time, the most
     expensive passes (--mlir-timing), against the sum of tinygrad's milliseconds;
-  - each kernel alone in its own process: its compile CPU time (median of --repeat runs),
+  - each kernel alone in its own process: its compile CPU time (median of --repeat runs,
+    one per round over the corpus),
     against tinygrad's median kernel, and the CPU time of the whole process (start-up,
     JSON import, compile, write; from the kernel's rusage);
   - each kernel in a warm process (--separate: a module per kernel, one pass manager for all,
@@ -354,10 +355,18 @@ def main():
             kernels = all_kernels[corpus]
             other = all_kernels["corpus-perf" if corpus == "corpus" else "corpus"]
             per_kernel = []
+            # Each kernel alone in a process, --repeat rounds over the corpus rather than
+            # --repeat runs in a row: this machine slows down for seconds at a time, and a
+            # kernel whose runs all fall in one slow spell would carry it into its median.
+            alone = {path: [] for _, path in kernels}
+            for round_ in range(args.repeat):
+                print(f"bench_ptx: {corpus}, each kernel in its own process, round "
+                      f"{round_ + 1} of {args.repeat}", file=sys.stderr)
+                for key, path in kernels:
+                    alone[path].append(compile_ptx(tool, [path], args.chip, tmp,
+                                                   f"compile of {key}"))
             for key, path in kernels:
-                print(f"bench_ptx: {corpus}/{key}", file=sys.stderr)
-                runs = [compile_ptx(tool, [path], args.chip, tmp, f"compile of {key}")
-                        for _ in range(args.repeat)]
+                runs = alone[path]
                 per_kernel.append({"key": key, "cpu": statistics.median(r["cpu"] for r in runs),
                                    "process_cpu": statistics.median(r["process_cpu"] for r in runs),
                                    "wall": statistics.median(r["wall"] for r in runs),
