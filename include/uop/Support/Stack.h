@@ -27,12 +27,14 @@ constexpr unsigned kToolStackBytes = 1u << 30;
 
 /// The heap a tool thread starts with. glibc gives a thread other than the
 /// first an arena of its own and grows it by one mprotect per few pages
-/// (225 in attention k0's one-kernel compile); growing it once, to a size no kernel's compile reaches, leaves those
-/// out. The block is allocated from the arena (not mmap'ed: the mmap
-/// threshold is raised above it) and freed to it (not trimmed: so is the
-/// trim threshold), so it costs address space, not memory. Each thread
-/// keeps its own arena: one arena for all would make the compile threads
-/// of a many-kernel module wait on its lock (docs/compile-speed.md).
+/// (225 in attention k0's one-kernel compile); growing it once, to a size
+/// no kernel's compile reaches, leaves those out. The block is allocated
+/// from the arena (not mmap'ed: the mmap threshold is raised above it) and
+/// freed to it (not trimmed: so is the trim threshold), so it costs address
+/// space, not memory. Both thresholds are the process's: blocks up to
+/// 32 MB come from the arenas, and up to 64 MB of free heap is kept. Each
+/// thread keeps its own arena: one arena for all would make the compile
+/// threads of a many-kernel module wait on its lock (docs/compile-speed.md).
 constexpr size_t kToolArenaBytes = 16u << 20;
 
 inline void reserveToolArena() {
