@@ -16,7 +16,8 @@ against the figures ../shared/anchors recorded (another day; this machine's spee
   - each kernel in a warm process (--separate: a module per kernel, one pass manager for all,
     the second of two rounds), as tinygrad's figures are measured;
   - process start-up: the CPU time of the tool's `--list-tinygrad-ops` (--tool: uop-translate,
-    or uop-translate-direct, the same tool without LLVM's back end).
+    which links no LLVM back end and runs uop-translate-llvm for LLVM's printer, or
+    uop-translate-llvm itself).
 Code quality, for corpus-perf with tinygrad's heuristic opts (and, for comparison, without,
 --no-opt): ptxas -v on our PTX (registers, spill bytes), our PTX instruction count, mma.sync
 count, fma count and vector memory instructions (ld/st .v2/.v4, global and shared), next to
@@ -37,11 +38,12 @@ This is a benchmark, not a test: it fails only if uop-translate is missing or a
 compile fails. Without ptxas the register/spill columns are "n/a".
 
 With --ptx-printer=direct every compile uses uop-mlir's own PTX printer instead of LLVM's
-NVPTX backend (uop-translate --ptx-printer, docs/compile-speed.md); --tool=uop-translate-direct
-(with --ptx-printer=direct) runs the tool built without LLVM's back end, which starts faster.
+NVPTX backend (uop-translate --ptx-printer, docs/compile-speed.md). uop-translate has no LLVM
+back end: with LLVM's printer each of its processes becomes uop-translate-llvm (execv; the
+rusage counts both); --tool=uop-translate-llvm runs that tool directly.
 
 usage: bench_ptx.py [--build DIR] [--shared DIR] [--chip sm_80] [--repeat 5] [--output FILE]
-                    [--ptx-printer llvm|direct] [--tool uop-translate|uop-translate-direct]
+                    [--ptx-printer llvm|direct] [--tool uop-translate|uop-translate-llvm]
                     [--startup-of DIR]... [--tinygrad-figures live|anchors] [--cpu N]
 
 --cpu N pins it all to one CPU: this project's 2-CPU virtual machines have run one CPU
@@ -296,10 +298,11 @@ def main():
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--ptx-printer", choices=["llvm", "direct"], default="llvm",
                     help="who writes the PTX (uop-translate --ptx-printer)")
-    ap.add_argument("--tool", choices=["uop-translate", "uop-translate-direct"],
+    ap.add_argument("--tool", choices=["uop-translate", "uop-translate-llvm"],
                     default="uop-translate",
-                    help="which of the build's tools compiles: uop-translate-direct is "
-                         "uop-translate without LLVM's back end (--ptx-printer=direct only)")
+                    help="which of the build's tools compiles: uop-translate (no LLVM back "
+                         "end: for LLVM's printer it runs uop-translate-llvm) or "
+                         "uop-translate-llvm (the same tool with LLVM's back end)")
     ap.add_argument("--output", help="also write the markdown report to this file")
     ap.add_argument("--startup-of", action="append", default=[], metavar="DIR",
                     help="also report the start-up of this build's tool (--tool; e.g. the "
@@ -321,8 +324,6 @@ def main():
         except (OSError, ValueError) as e:
             die(f"--cpu {args.cpu}: {e}")
 
-    if args.tool == "uop-translate-direct" and args.ptx_printer != "direct":
-        die("uop-translate-direct has only the direct printer: pass --ptx-printer=direct")
     tool = translate_of(args.build, args.tool)
     anchors = {}
     for corpus, name in (("corpus", "tinygrad_sm80_corpus.json"),

@@ -55,7 +55,7 @@ if config.fuzzing:
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
-llvm_config.add_tool_substitutions(["uop-opt", "uop-translate", "uop-translate-direct", "uop-run", "uop-json-fuzzer",
+llvm_config.add_tool_substitutions(["uop-opt", "uop-translate", "uop-translate-llvm", "uop-run", "uop-json-fuzzer",
                                     "uop-parser-fuzzer", "uop-pipeline-fuzzer", "uop-ptx-fuzzer"],
                                    [config.uop_tools_dir])
 llvm_config.add_tool_substitutions(["FileCheck", "not", "count"], [config.llvm_tools_dir])

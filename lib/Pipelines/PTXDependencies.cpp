@@ -1,8 +1,8 @@
 //===- PTXDependencies.cpp - what uop-to-ptx needs, LLVM's back end included -===//
 //
 // A file of its own: a tool that never calls registerUOpPTXDependencies
-// (uop-translate-direct) links neither the LLVM IR translations nor LLVM's
-// optimizer and NVPTX back end.
+// (uop-translate; uop-translate-llvm calls it) links neither the LLVM IR
+// translations nor LLVM's optimizer and NVPTX back end.
 //
 //===----------------------------------------------------------------------===//
 

@@ -24,10 +24,13 @@
 // input. Bad input is a diagnostic with file:line:col and exit code 2; a step
 // that fails on valid input, exit 1 (docs/README.md has the table).
 //
-// Built a second time as uop-translate-direct (UOP_TRANSLATE_DIRECT): the
-// same tool without LLVM's optimizer and NVPTX back end, whose only PTX
-// printer is uop-mlir's own (--ptx-printer=direct, the default there). It
-// starts in a third of the time: a kernel's PTX in a process of its own.
+// Built twice. uop-translate links no LLVM optimizer or NVPTX back end
+// (UOP_TRANSLATE_LEAN): their 1,600 command-line options' static
+// constructors and pages would be most of a one-kernel process's start-up.
+// It prints PTX itself (--ptx-printer=direct); for LLVM's printer (the
+// default) it becomes uop-translate-llvm, the same tool with LLVM's back end,
+// from its own directory (execv, before reading any input: the same process,
+// exit code and output). uop-translate-llvm can be run directly too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,11 +48,14 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
 
 #include <chrono>
+#include <unistd.h>
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -62,6 +68,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/BuryPointer.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Errno.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
@@ -114,15 +121,10 @@ cl::opt<std::string> chip(cl::cat(category), "chip",
                           cl::init(mlir::uop::TargetAttr::kDefaultChip.str()));
 cl::opt<unsigned> optLevel(cl::cat(category), "opt-level",
                            cl::desc("--export-ptx: LLVM optimization level"), cl::init(3));
-#ifdef UOP_TRANSLATE_DIRECT
-constexpr const char *kDefaultPTXPrinter = "direct";
-#else
-constexpr const char *kDefaultPTXPrinter = "llvm";
-#endif
 cl::opt<std::string> ptxPrinter(cl::cat(category), "ptx-printer",
                                 cl::desc("--export-ptx: who writes the PTX: llvm (LLVM's NVPTX "
                                          "backend) or direct (uop-mlir's PTX printer)"),
-                                cl::init(kDefaultPTXPrinter));
+                                cl::init("llvm"));
 cl::opt<std::string> ptxOpts(cl::cat(category), "opts",
                              cl::desc("--export-ptx: opts for every kernel in tinygrad's notation "
                                       "(default: tinygrad's heuristic)"),
@@ -542,12 +544,45 @@ int kernelizeTinygradGraph(llvm::raw_ostream &os) {
 }
 } // namespace
 
+#ifdef UOP_TRANSLATE_LEAN
+/// Replaces this process with uop-translate-llvm, beside this executable,
+/// given the same arguments; returns only if that fails.
+int execLLVMTool(const char *argv0, char **argv) {
+  std::string self = llvm::sys::fs::getMainExecutable(argv0, (void *)&execLLVMTool);
+  SmallString<256> tool(llvm::sys::path::parent_path(self));
+  llvm::sys::path::append(tool, "uop-translate-llvm");
+  ::execv(tool.c_str(), argv);
+  llvm::errs() << "error: --ptx-printer=llvm is compiled by " << tool
+               << " (uop-translate with LLVM's back end), which could not be run: "
+               << llvm::sys::StrError() << "\n";
+  return kFailed;
+}
+#endif
+
 int main(int argc, char **argv) {
+#ifdef UOP_TRANSLATE_LEAN
+  char **args = argv; // as given, for uop-translate-llvm
+#endif
   llvm::InitLLVM init(argc, argv);
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
   uop::setUpToolCommandLine({&category});
+#ifdef UOP_TRANSLATE_LEAN
+  // LLVM's printer, or an option only uop-translate-llvm has (LLVM's back
+  // end's own, such as -nvptx-short-ptr): that tool parses the command line
+  // again and says what is wrong with it.
+  std::string parseErrors;
+  llvm::raw_string_ostream parseErrs(parseErrors);
+  bool parsed = cl::ParseCommandLineOptions(argc, argv, "uop-mlir translation tool\n", &parseErrs);
+  if (action == Action::ExportPTX && ptxPrinter == "llvm")
+    return execLLVMTool(argv[0], args);
+  if (!parsed) {
+    llvm::errs() << parseErrors;
+    return kFailed; // as cl::ParseCommandLineOptions exits
+  }
+#else
   cl::ParseCommandLineOptions(argc, argv, "uop-mlir translation tool\n");
+#endif
   if (action == Action::None) {
     llvm::errs() << "error: choose a translation (--import-tinygrad, --export-tinygrad, "
                     "--export-ptx or --list-tinygrad-ops)\n";
@@ -575,18 +610,15 @@ int main(int argc, char **argv) {
     return kBadInput;
   }
   DialectRegistry registry;
-  registry.insert<uop::UOpDialect, func::FuncDialect, memref::MemRefDialect>();
-#ifdef UOP_TRANSLATE_DIRECT
+  // The dialects of the inputs: uop modules, and --nvvm-to-ptx's gpu.modules
+  // of llvm/nvvm ops (which the LLVM IR translations register too).
+  registry.insert<uop::UOpDialect, func::FuncDialect, memref::MemRefDialect, gpu::GPUDialect,
+                  LLVM::LLVMDialect, NVVM::NVVMDialect>();
+#ifdef UOP_TRANSLATE_LEAN
   uop::registerUOpPTXConversions(registry); // nothing that links LLVM's back end
 #else
   uop::registerUOpPTXDependencies(registry);
 #endif
-  // Asked of the registration, as uop-serialize-to-ptx asks it.
-  if (ptxPrinter == "llvm" && !uop::getLLVMPTXBackendFactory()) {
-    llvm::errs() << "error: uop-translate-direct is built without LLVM's NVPTX back end: "
-                    "--ptx-printer=llvm needs uop-translate\n";
-    return kBadInput;
-  }
   auto ctxOwner = std::make_unique<MLIRContext>(registry);
   MLIRContext &ctx = *ctxOwner;
   ctx.loadDialect<uop::UOpDialect>();

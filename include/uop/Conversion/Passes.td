@@ -466,7 +466,7 @@ def UOpSerializeToPTX : Pass<"uop-serialize-to-ptx", "::mlir::ModuleOp"> {
     called `registerLLVMPTXBackend` (include/uop/Conversion/GPUToPTX/
     LLVMBackend.h; `registerUOpPTXDependencies` does), else the pass fails
     to initialize with an error that says so. A tool that only prints
-    directly (uop-translate-direct) then links neither LLVM's optimizer nor
+    directly (uop-translate) then links neither LLVM's optimizer nor
     its NVPTX back end, and starts faster.
   }];
   let options = [

@@ -258,7 +258,7 @@ compileToPTX(ModuleOp module, const UOpToPTXOptions &options = {},
 void registerUOpPTXDependencies(DialectRegistry &registry);
 
 /// Only the ConvertToLLVM interfaces: enough for uop-to-ptx with
-/// `printer=direct` (uop-translate-direct), and all a tool registers that
+/// `printer=direct` (uop-translate), and all a tool registers that
 /// must not link LLVM's back end; `printer=llvm` then fails to build.
 void registerUOpPTXConversions(DialectRegistry &registry);
 

@@ -4,9 +4,9 @@
 // NVPTX back end; printer=direct needs neither. The LLVM path lives in a
 // library of its own (UOpNVPTXBackend) that the pass reaches through a
 // factory set at start-up, so that a tool which only prints PTX directly
-// (uop-translate-direct) does not link LLVM's back end: its 1,700
-// command-line options and their static constructors are most of a static
-// tool's start-up (docs/compile-speed.md).
+// (uop-translate, which runs uop-translate-llvm for LLVM's printer) does not
+// link LLVM's back end: its 1,700 command-line options and their static
+// constructors are most of a static tool's start-up (docs/compile-speed.md).
 //
 //===----------------------------------------------------------------------===//
 #ifndef UOP_CONVERSION_GPUTOPTX_LLVMBACKEND_H
